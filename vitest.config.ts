@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Lint and bundle tests spawn Redocly/Spectral once per file; the mock, conformance and docs
+    // tests start real servers and Chromium. Generous limits, but a hang still fails.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Tests run in worker processes (real servers, child processes), one file per worker.
+    pool: 'forks',
+    reporters: ['default'],
+  },
+});
