@@ -19,7 +19,6 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { bundle, createConfig } from '@redocly/openapi-core';
 import { stringify as stringifyYaml } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,6 +78,8 @@ function parseCommandLine(argv) {
  * Fails on unresolved references; Redocly's rename warnings are returned for the collision check.
  */
 export async function bundleDescription(rootFile) {
+  // Loaded here, not at the top: a bad flag is reported without waiting for Redocly to load.
+  const { bundle, createConfig } = await import('@redocly/openapi-core');
   // An empty config: no decorators or preprocessors, so the bundle is exactly the source.
   const config = await createConfig({});
   const result = await bundle({ ref: rootFile, config });
