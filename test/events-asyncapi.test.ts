@@ -95,6 +95,22 @@ describe('delivery channels of part 6', () => {
   });
 });
 
+describe('AsyncAPI schemas', () => {
+  it('no schema puts keywords beside a $ref (the AsyncAPI schema dialect, draft-07, would ignore them)', () => {
+    const siblings: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${at}/${i}`));
+      else if (node !== null && typeof node === 'object') {
+        const keys = Object.keys(node);
+        if (keys.includes('$ref') && keys.length > 1) siblings.push(`${at}: ${keys.join(', ')}`);
+        for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
+      }
+    };
+    walk(asyncapi.components.schemas, '#/components/schemas');
+    expect(siblings).toEqual([]);
+  });
+});
+
 describe('AsyncAPI messages', () => {
   // Only the components: the root's `id` (an AsyncAPI field) would read as draft-04 `id` to ajv.
   const ajv = createContractAjv({ components: asyncapi.components });
