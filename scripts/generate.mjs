@@ -171,6 +171,8 @@ export function generateConstants(document) {
   const servers = extractServers(document);
   const eventTypes = extractConsts(document, 'EventType');
   const errorCodes = extractConsts(document, 'ErrorCode');
+  const envelopeFields = document.components?.schemas?.Event?.required;
+  if (!Array.isArray(envelopeFields) || envelopeFields.length === 0) throw new GenerateError('components.schemas.Event has no required fields');
   const list = (values) => `[\n${values.map((v) => `  ${JSON.stringify(v)},`).join('\n')}\n] as const`;
   return `${BANNER}
 /** Server addresses from \`servers\` (variables at their defaults): the service base address, the legacy address older clients default to (parts 5.8, 9.3), and the local mock. */
@@ -185,6 +187,9 @@ export const documentedEventTypes = ${list(eventTypes)};
 
 /** The machine codes the description documents (\`ErrorCode\`, part 7). Others may arrive. */
 export const documentedErrorCodes = ${list(errorCodes)};
+
+/** The fields every event envelope carries (\`Event.required\`, part 6), whatever its type. */
+export const eventEnvelopeFields = ${list(envelopeFields)};
 `;
 }
 

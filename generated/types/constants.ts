@@ -31,3 +31,14 @@ export const documentedErrorCodes = [
   "whatsapp_unavailable",
   "bad_request",
 ] as const;
+
+/** The fields every event envelope carries (`Event.required`, part 6), whatever its type. */
+export const eventEnvelopeFields = [
+  "id",
+  "object",
+  "type",
+  "version",
+  "createdAt",
+  "relatedObject",
+  "data",
+] as const;

@@ -1,0 +1,131 @@
+// The one error type of the client (part 7): whatever went wrong, the caller catches `ApiError`
+// and branches on `status` first, then reads `error` and `code`, as the interface specification
+// tells clients to do.
+
+import type { components } from '../../generated/types/openapi.js';
+
+type ErrorBody = components['schemas']['Error'];
+type ErrorCode = components['schemas']['ErrorCode'];
+
+/** A support reference the service puts in a `bad_request` message (part 7): `ref_` then an id. */
+const REFERENCE = /\bref_[A-Za-z0-9_-]+/;
+
+/** Longest text of a non-JSON error body kept on the error (an HTML error page, say). */
+const MAX_TEXT = 500;
+
+export interface ApiErrorDetails {
+  /** HTTP status; 0 when no response arrived (connection refused, reset, DNS failure). */
+  status: number;
+  method: string;
+  /** The request URL without credentials, or the operation's path template when none was sent. */
+  url: string;
+  /** The response body as parsed (JSON when it was JSON, else its text), or undefined. */
+  body?: unknown;
+  /** `Retry-After` in seconds when the response carried one. */
+  retryAfterSeconds?: number | undefined;
+  /** A text that must never appear on the error (the API key): replaced wherever it occurs. */
+  secret?: string | null | undefined;
+  cause?: unknown;
+}
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** HTTP status (part 7: branch on it first); 0 when no response arrived. */
+  readonly status: number;
+  /** The body's `error`: usually a string; an object for validation failures. */
+  readonly error: ErrorBody['error'] | undefined;
+  /** The body's machine `code`, when it has one (`rate_limited`, `unsupported_region`, ...). */
+  readonly code: ErrorCode | undefined;
+  /** The `ref_...` support reference found in the message, when present (`bad_request`). */
+  readonly ref: string | undefined;
+  /** `Retry-After` in seconds, when the response carried one (429, part 8). */
+  readonly retryAfterSeconds: number | undefined;
+  readonly method: string;
+  readonly url: string;
+  /** The whole response body as received. */
+  readonly body: unknown;
+
+  constructor(details: ApiErrorDetails) {
+    const redact = redactor(details.secret);
+    const body = redactValue(details.body, redact);
+    const { error, code } = readErrorBody(body);
+    const text = typeof error === 'string' ? error : error === undefined ? undefined : JSON.stringify(error);
+    const summary =
+      details.status === 0
+        ? `${details.method} ${details.url} failed: no response (${describeCause(details.cause)})`
+        : `${details.method} ${details.url} failed with ${details.status}${code ? ` ${code}` : ''}${text ? `: ${text}` : ''}`;
+    super(redact(summary), details.cause === undefined ? undefined : { cause: details.cause });
+    this.status = details.status;
+    this.error = error;
+    this.code = code;
+    this.ref = typeof error === 'string' ? REFERENCE.exec(error)?.[0] : undefined;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+    this.method = details.method;
+    this.url = redact(details.url);
+    this.body = body;
+  }
+
+  /** What `JSON.stringify` and loggers that call it see: the fields, never request headers. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      status: this.status,
+      error: this.error,
+      code: this.code,
+      ref: this.ref,
+      retryAfterSeconds: this.retryAfterSeconds,
+      method: this.method,
+      url: this.url,
+    };
+  }
+}
+
+/** `error` and `code` from a body shaped like the service's error body; a plain text body is the error. */
+function readErrorBody(body: unknown): { error: ErrorBody['error'] | undefined; code: ErrorCode | undefined } {
+  if (body !== null && typeof body === 'object' && 'error' in body) {
+    const { error, code } = body as { error: unknown; code?: unknown };
+    return {
+      error: typeof error === 'string' || (error !== null && typeof error === 'object') ? (error as ErrorBody['error']) : String(error),
+      code: typeof code === 'string' ? code : undefined,
+    };
+  }
+  if (typeof body === 'string' && body.trim() !== '') {
+    return { error: body.length > MAX_TEXT ? `${body.slice(0, MAX_TEXT)}…` : body, code: undefined };
+  }
+  return { error: undefined, code: undefined };
+}
+
+/** `fetch failed (ECONNREFUSED)`: the message and, when there is one, the system error code. */
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return 'network error';
+  const inner = (cause as { cause?: { code?: unknown } }).cause;
+  return typeof inner?.code === 'string' ? `${cause.message}: ${inner.code}` : cause.message;
+}
+
+function redactor(secret: string | null | undefined): (text: string) => string {
+  if (!secret) return (text) => text;
+  return (text) => text.split(secret).join('[redacted]');
+}
+
+/** A copy of a JSON value with the secret replaced in every string (a server may echo the key). */
+function redactValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, redact)]));
+  }
+  return value;
+}
+
+/** The request URL as safe to show: no user or password part. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,171 @@
+// numbers-api-contract/client: a thin typed client on openapi-fetch.
+//
+//   const api = createClient({ apiKey: process.env.NUMBERS_API_KEY! });
+//   const { data: message } = await api.POST('/api/v1/messages', { body: { to, fromNumberId, body } });
+//
+// Paths, parameters, bodies and responses are typed from the generated `paths`. A 2xx answer
+// resolves to `{ data, response }`; anything else throws `ApiError` (part 7). Beyond openapi-fetch
+// it adds only what part 7 asks of a client: the bearer key, an Idempotency-Key on every call
+// placement, and retries where they are safe (see ./retry.ts).
+
+import createFetchClient, { type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import { serverUrls } from '../../generated/types/constants.js';
+import type { paths } from '../../generated/types/openapi.js';
+import { ApiError, displayUrl } from './api-error.js';
+import { createRetryingFetch, parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from './retry.js';
+
+export { ApiError, type ApiErrorDetails } from './api-error.js';
+export { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
+export { serverUrls };
+
+/** The one operation that accepts an `Idempotency-Key` (part 7.2). Typed against `paths`. */
+const CREATE_CALL_PATH = '/api/v1/calls' satisfies keyof paths;
+const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+export interface CreateClientOptions {
+  /**
+   * The API key (`sk_live_...`, part 5), sent as `Authorization: Bearer <key>` on every request.
+   * `null` sends no key: only the four sign-up operations work without one (part 5.1).
+   */
+  apiKey: string | null;
+  /**
+   * `'base'` (the default: the service base address), `'legacy'` (the address older clients
+   * default to, parts 5.8 and 9.3), `'mock'` (this package's local mock), or any http(s) URL.
+   * The named addresses come from `servers` in the bundled description (see `serverUrls`).
+   */
+  baseUrl?: keyof typeof serverUrls | (string & {});
+  /** The fetch to send requests with (default: the global fetch). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Retry tuning, or `false` to never retry. Which requests are retried is fixed by part 7. */
+  retry?: RetryOptions | false;
+}
+
+type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type PathsWith<M extends Method> = {
+  [P in keyof paths]: paths[P] extends Record<M, infer Operation> ? (Operation extends undefined ? never : P) : never;
+}[keyof paths];
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+// As in openapi-fetch: the options argument is optional exactly when nothing in it is required.
+type InitArgs<Init> = RequiredKeys<Init> extends never ? [init?: Init & { [key: string]: unknown }] : [init: Init & { [key: string]: unknown }];
+type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226 | '2XX';
+
+/**
+ * The JSON body of any 2xx response of an operation (e.g. 201 or 200 for a replayed call), or
+ * `undefined` for a 2xx without content. Read straight from the generated operation: openapi-fetch's
+ * own `data` type passes through its `Readable` helper, which drops every property whose type is
+ * exactly `null` (such as `relatedObject` of `webhook.ping`), so it is not used here.
+ */
+export type SuccessBody<Operation> = Operation extends { responses: infer Responses }
+  ? {
+      [S in keyof Responses & SuccessStatus]: Responses[S] extends { content: { 'application/json': infer Json } } ? Json : undefined;
+    }[keyof Responses & SuccessStatus]
+  : never;
+
+/** What a request resolves to: the 2xx body, and the response (for `status`, headers). */
+export interface ApiResult<Data> {
+  data: Data;
+  response: Response;
+}
+
+/** One HTTP method of the client: `api.GET('/api/v1/calls')`. Non-2xx answers reject with `ApiError`. */
+export type ClientMethod<M extends Method> = <P extends PathsWith<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+  url: P,
+  ...init: InitArgs<Init>
+) => Promise<ApiResult<SuccessBody<paths[P][M]>>>;
+
+export interface NumbersApiClient {
+  readonly baseUrl: string;
+  GET: ClientMethod<'get'>;
+  POST: ClientMethod<'post'>;
+  PATCH: ClientMethod<'patch'>;
+  PUT: ClientMethod<'put'>;
+  DELETE: ClientMethod<'delete'>;
+}
+
+/** The base URL a `baseUrl` option names, checked: a bad one is refused here, not on first use. */
+export function resolveBaseUrl(baseUrl: CreateClientOptions['baseUrl']): string {
+  const chosen = baseUrl === undefined ? serverUrls.base : Object.hasOwn(serverUrls, baseUrl) ? serverUrls[baseUrl as keyof typeof serverUrls] : baseUrl;
+  let parsed: URL;
+  try {
+    parsed = new URL(chosen);
+  } catch {
+    throw new TypeError(`baseUrl must be 'base', 'legacy', 'mock' or an http(s) URL, got ${JSON.stringify(chosen)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new TypeError(`baseUrl must use http: or https:, got ${JSON.stringify(chosen)}`);
+  }
+  return chosen.replace(/\/+$/, '');
+}
+
+export function createClient(options: CreateClientOptions): NumbersApiClient {
+  if (options === null || typeof options !== 'object') throw new TypeError('createClient needs an options object: { apiKey, baseUrl?, fetch? }');
+  const { apiKey } = options;
+  if (apiKey !== null && (typeof apiKey !== 'string' || apiKey.trim() === '')) {
+    throw new TypeError('apiKey must be a non-empty string (or null for the sign-up operations only)');
+  }
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('fetch must be a function');
+  const baseUrl = resolveBaseUrl(options.baseUrl);
+  const retry = resolveRetryOptions(options.retry);
+  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+
+  const callsPathname = `${new URL(baseUrl).pathname.replace(/\/+$/, '')}${CREATE_CALL_PATH}`;
+  const retryKind = (request: Request): RetryKind => {
+    if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
+    if (request.method === 'POST' && request.headers.has(IDEMPOTENCY_HEADER) && new URL(request.url).pathname === callsPathname) {
+      return 'idempotent-call';
+    }
+    return 'never';
+  };
+
+  const inner = createFetchClient<paths>({ baseUrl, fetch: createRetryingFetch(send, retry, retryKind) });
+  const middleware: Middleware = {
+    onRequest({ request, schemaPath }) {
+      // Set here rather than in default headers, so the key lives only in this closure and in the
+      // outgoing request: never in options objects, results or errors.
+      if (apiKey !== null) request.headers.set('Authorization', `Bearer ${apiKey}`);
+      // Part 7.2: without the header every attempt places another call, so one is always sent.
+      if (request.method === 'POST' && schemaPath === CREATE_CALL_PATH && !request.headers.has(IDEMPOTENCY_HEADER)) {
+        request.headers.set(IDEMPOTENCY_HEADER, globalThis.crypto.randomUUID());
+      }
+      return request;
+    },
+  };
+  inner.use(middleware);
+
+  const method = (name: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE') =>
+    (async (url: string, init?: Record<string, unknown>) => {
+      let result: { data?: unknown; error?: unknown; response: Response };
+      try {
+        result = await (inner[name] as (url: string, init?: unknown) => Promise<typeof result>)(url, init);
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        throw new ApiError({ status: 0, method: name, url, secret: apiKey, cause: error, body: undefined });
+      }
+      const { response } = result;
+      if (!response.ok) {
+        const retryAfter = parseRetryAfter(response.headers.get('Retry-After'));
+        throw new ApiError({
+          status: response.status,
+          method: name,
+          url: response.url ? displayUrl(response.url) : url,
+          body: result.error,
+          retryAfterSeconds: retryAfter === undefined ? undefined : Math.ceil(retryAfter / 1000),
+          secret: apiKey,
+        });
+      }
+      return { data: result.data, response };
+    }) as never;
+
+  return {
+    baseUrl,
+    GET: method('GET'),
+    POST: method('POST'),
+    PATCH: method('PATCH'),
+    PUT: method('PUT'),
+    DELETE: method('DELETE'),
+  };
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
