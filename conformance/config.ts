@@ -1,0 +1,70 @@
+// Run settings, read from CONFORMANCE_* environment variables (the CLI turns flags into these, so
+// the vitest workers that run the suite see the same settings).
+import { defaultDescriptionPath } from './description.js';
+
+export type Level = 'contract' | 'writes';
+
+export interface ConformanceConfig {
+  baseUrl: string;
+  apiKey: string;
+  level: Level;
+  /** The test number `writes` sends a message and places a call to. */
+  to?: string;
+  concurrency: number;
+  timeoutMs: number;
+  /** How long one request may keep waiting out 429s before its check is skipped. */
+  retryBudgetMs: number;
+  descriptionPath: string;
+  reportDir: string;
+}
+
+export class UsageError extends Error {}
+
+function positiveNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${name} must be a positive number, got "${raw}".`);
+  return value;
+}
+
+export function parseBaseUrl(raw: string | undefined): string {
+  if (!raw) throw new UsageError('No base URL: pass --base-url <url> or set CONFORMANCE_BASE_URL.');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`The base URL "${raw}" is not a valid URL (expected e.g. https://api.example.com).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`The base URL must use http:// or https://, got "${url.protocol}".`);
+  }
+  if (url.username || url.password) throw new UsageError('The base URL must not carry credentials; pass the key with --api-key or CONFORMANCE_API_KEY.');
+  if (url.search || url.hash) throw new UsageError('The base URL must not carry a query or fragment.');
+  return url.href.replace(/\/+$/, '');
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConformanceConfig {
+  const baseUrl = parseBaseUrl(env.CONFORMANCE_BASE_URL);
+  const apiKey = env.CONFORMANCE_API_KEY;
+  if (!apiKey) throw new UsageError('No API key: set CONFORMANCE_API_KEY (or pass --api-key).');
+  const level = (env.CONFORMANCE_LEVEL || 'contract') as Level;
+  if (level !== 'contract' && level !== 'writes') {
+    throw new UsageError(`--level must be "contract" or "writes", got "${level}".`);
+  }
+  const to = env.CONFORMANCE_TO || undefined;
+  if (level === 'writes' && !to) throw new UsageError('--level writes needs --to <test number> (E.164) to send the message and place the call to.');
+  if (to && !/^\+[1-9][0-9]{1,14}$/.test(to)) throw new UsageError(`--to must be an E.164 number such as +14155550123, got "${to}".`);
+  const concurrency = positiveNumber('--concurrency', env.CONFORMANCE_CONCURRENCY, 4);
+  if (!Number.isInteger(concurrency)) throw new UsageError('--concurrency must be a whole number.');
+  return {
+    baseUrl,
+    apiKey,
+    level,
+    to,
+    concurrency,
+    timeoutMs: positiveNumber('--timeout', env.CONFORMANCE_TIMEOUT, 30) * 1000,
+    retryBudgetMs: positiveNumber('--retry-budget', env.CONFORMANCE_RETRY_BUDGET, 60) * 1000,
+    descriptionPath: env.CONFORMANCE_DESCRIPTION || defaultDescriptionPath(),
+    reportDir: env.CONFORMANCE_REPORT_DIR || 'conformance-report',
+  };
+}

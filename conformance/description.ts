@@ -1,0 +1,171 @@
+// The bundled OpenAPI description (generated/openapi.json), read at run time, and small lookups
+// over it. The suite never restates a path, schema or status code: it finds them here.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  /** The path template, e.g. `/api/v1/numbers/{id}`. */
+  path: string;
+  operation: Json;
+  /** Path-level and operation-level parameters, `$ref`s followed. */
+  parameters: Json[];
+  /** JSON pointer of the operation object, e.g. `#/paths/~1api~1v1~1account/get`. */
+  pointer: string;
+  /** False for the operations with `security: []` (the sign-up operations, part 5.1). */
+  authenticated: boolean;
+  inferred: boolean;
+  /** `x-source` of the operation: the parts of the interface specification it comes from. */
+  source: string;
+}
+
+/** Where the package keeps generated/openapi.json: the nearest ancestor that has it. */
+export function defaultDescriptionPath(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'generated', 'openapi.json');
+    if (existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return path.join(process.cwd(), 'generated', 'openapi.json');
+    dir = parent;
+  }
+}
+
+export function loadDescription(file = defaultDescriptionPath()): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new Error(`The OpenAPI description ${file} is missing: run \`npm run bundle\` first.`);
+  }
+  return JSON.parse(text);
+}
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Follows a local `$ref` (`#/components/...`) once, or chains of them. */
+export function deref(document: Json, node: Json): Json {
+  let current = node;
+  const seen = new Set<string>();
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/') || seen.has(ref)) break;
+    seen.add(ref);
+    current = resolvePointer(document, ref);
+  }
+  return current;
+}
+
+export function resolvePointer(document: Json, pointer: string): Json {
+  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
+  let node = document;
+  for (const raw of parts) {
+    if (node == null) return undefined;
+    node = node[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+/** Every operation under `paths`, in document order. */
+export function listOperations(document: Json): Operation[] {
+  const rootSecurity = document.security ?? [];
+  const result: Operation[] = [];
+  for (const [pathKey, rawItem] of Object.entries<Json>(document.paths ?? {})) {
+    const item = deref(document, rawItem);
+    for (const method of HTTP_METHODS) {
+      const operation = item?.[method];
+      if (!operation) continue;
+      const byKey = new Map<string, Json>();
+      for (const p of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+        const param = deref(document, p);
+        byKey.set(`${param.in}:${param.name}`, param);
+      }
+      const security = operation.security ?? rootSecurity;
+      result.push({
+        operationId: operation.operationId ?? `${method.toUpperCase()} ${pathKey}`,
+        method,
+        path: pathKey,
+        operation,
+        parameters: [...byKey.values()],
+        pointer: `#/paths/${escapePointer(pathKey)}/${method}`,
+        authenticated: Array.isArray(security) && security.length > 0 && !security.some((s: Json) => Object.keys(s).length === 0),
+        inferred: operation['x-inferred'] === true,
+        source: String(operation['x-source'] ?? ''),
+      });
+    }
+  }
+  return result;
+}
+
+export interface ResponseDoc {
+  /** The key under `responses` that matched: `404`, `4XX` or `default`. */
+  key: string;
+  response: Json;
+  /** JSON pointer of the (dereferenced) response object. */
+  pointer: string;
+  inferred: boolean;
+}
+
+/** The documented response for a status: exact code first, then `4XX`-style ranges, then `default`. */
+export function documentedResponse(document: Json, op: Operation, status: number): ResponseDoc | undefined {
+  const responses = op.operation.responses ?? {};
+  const code = String(status);
+  const range = `${code[0]}XX`;
+  const key = [code, range, range.toLowerCase(), 'default'].find((k) => k in responses);
+  if (!key) return undefined;
+  let pointer = `${op.pointer}/responses/${key}`;
+  let node = responses[key];
+  const inferredAtUse = node?.['x-inferred'] === true;
+  while (node && typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
+    pointer = node.$ref;
+    node = resolvePointer(document, node.$ref);
+  }
+  return { key, response: node, pointer, inferred: inferredAtUse || node?.['x-inferred'] === true };
+}
+
+/** The statuses an operation documents, as written (`200`, `4XX`, `default`). */
+export function documentedStatuses(op: Operation): string[] {
+  return Object.keys(op.operation.responses ?? {});
+}
+
+/** The first example value of a request body's JSON media type (named `examples` or `example`). */
+export function requestExample(document: Json, op: Operation): Json | undefined {
+  const body = deref(document, op.operation.requestBody);
+  const media = body?.content?.['application/json'];
+  if (!media) return undefined;
+  if (media.example !== undefined) return structuredClone(media.example);
+  for (const ex of Object.values<Json>(media.examples ?? {})) {
+    const value = deref(document, ex)?.value;
+    if (value !== undefined) return structuredClone(value);
+  }
+  const schema = deref(document, media.schema);
+  if (Array.isArray(schema?.examples) && schema.examples.length) return structuredClone(schema.examples[0]);
+  return undefined;
+}
+
+/** A parameter's example value (its `example`, first of `examples`, or its schema's). */
+export function parameterExample(document: Json, param: Json): Json | undefined {
+  if (param.example !== undefined) return param.example;
+  for (const ex of Object.values<Json>(param.examples ?? {})) {
+    const value = deref(document, ex)?.value;
+    if (value !== undefined) return value;
+  }
+  const schema = deref(document, param.schema);
+  if (schema?.example !== undefined) return schema.example;
+  if (Array.isArray(schema?.examples) && schema.examples.length) return schema.examples[0];
+  if (schema?.default !== undefined) return schema.default;
+  return undefined;
+}
+
+export function findOperation(operations: Operation[], operationId: string): Operation | undefined {
+  return operations.find((o) => o.operationId === operationId);
+}

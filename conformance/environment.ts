@@ -1,0 +1,13 @@
+// Builds what every scenario of a run shares, from the run's config.
+import type { ConformanceConfig } from './config.js';
+import { listOperations, loadDescription, type Json } from './description.js';
+import { Fixtures } from './fixtures.js';
+import { ConformanceHttp } from './http.js';
+import type { Environment } from './scenario.js';
+import { ResponseValidator } from './validator.js';
+
+export function createEnvironment(config: ConformanceConfig, document: Json = loadDescription(config.descriptionPath)): Environment {
+  const operations = listOperations(document);
+  const http = new ConformanceHttp(config);
+  return { config, document, operations, validator: new ResponseValidator(document), http, fixtures: new Fixtures(http, operations) };
+}

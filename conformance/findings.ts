@@ -1,0 +1,42 @@
+// What a check concludes about one request: pass, fail, advisory (an inferred part, or a rule the
+// suite could only partly judge) or skip (rate limited past the budget, or nothing to judge).
+export type Verdict = 'pass' | 'fail' | 'advisory' | 'skip';
+
+export interface Finding {
+  /** The check's name, e.g. `response-schema-conformance` or `usage-days-fallback`. */
+  check: string;
+  /** The part of the interface specification the rule comes from (`4.3`), when it has one. */
+  part?: string;
+  verdict: Verdict;
+  reason: string;
+  operationId: string;
+  /** The request that showed it, key redacted (see describeRequest). */
+  request?: string;
+  status?: number;
+}
+
+export interface ExchangeRecord {
+  operationId: string;
+  status: number;
+  request: string;
+}
+
+export interface ScenarioOutcome {
+  scenarioId: string;
+  operationId: string;
+  title: string;
+  verdict: Verdict;
+  /** Why the scenario was skipped, when it was. */
+  skipReason?: string;
+  findings: Finding[];
+  exchanges: ExchangeRecord[];
+  /** State the suite changed and put back (PATCH /account read first, restored after). */
+  notes: string[];
+}
+
+export function overallVerdict(findings: Finding[], skipReason?: string): Verdict {
+  if (findings.some((f) => f.verdict === 'fail')) return 'fail';
+  if (skipReason) return 'skip';
+  if (findings.some((f) => f.verdict === 'advisory')) return 'advisory';
+  return 'pass';
+}

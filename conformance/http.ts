@@ -1,0 +1,190 @@
+// The suite's only way to reach the deployment: builds a request for an operation of the
+// description, bounds concurrency, times out, waits out 429s (honouring Retry-After within a
+// budget) and returns the exchange with the key kept out of everything it records.
+import type { ConformanceConfig } from './config.js';
+import type { Json, Operation } from './description.js';
+import { Limiter } from './limiter.js';
+import { redact } from './redact.js';
+
+/** Which Authorization header a request carries (part 5.1). */
+export type AuthMode = 'valid' | 'none' | 'malformed' | 'unknown-key';
+
+export interface RequestSpec {
+  pathParams?: Record<string, string>;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  auth?: AuthMode;
+  headers?: Record<string, string>;
+  /** Overrides the per-request timeout (events/wait must answer within its own window). */
+  timeoutMs?: number;
+}
+
+export interface Exchange {
+  operationId: string;
+  method: string;
+  /** Path and query as sent, e.g. `/api/v1/usage?days=45`. */
+  target: string;
+  auth: AuthMode;
+  requestBody?: unknown;
+  status: number;
+  headers: Record<string, string>;
+  bodyText: string;
+  /** The parsed JSON body, when the body is JSON. */
+  body?: unknown;
+  durationMs: number;
+}
+
+/** A 429 that could not be waited out within the retry budget: the check is skipped, not failed. */
+export class RateLimited extends Error {}
+/** No HTTP answer: a timeout or a connection error. */
+export class NoResponse extends Error {}
+
+// Synthetic credentials for the negative authentication checks. Neither can be a real key.
+const MALFORMED_KEY = 'not-a-key';
+const UNKNOWN_KEY_PREFIX = 'sk_live_conformance0000invalid';
+
+export function describeAuth(auth: AuthMode): string {
+  return {
+    valid: 'with the API key',
+    none: 'without Authorization',
+    malformed: 'with a malformed key (Bearer not-a-key)',
+    'unknown-key': 'with a well-formed unknown key (Bearer sk_live_conformance0000invalid…)',
+  }[auth];
+}
+
+/** One line naming the request, for reports: `POST /api/v1/calls {…} (without Authorization)`. */
+export function describeRequest(ex: Pick<Exchange, 'method' | 'target' | 'auth' | 'requestBody'>): string {
+  let body = '';
+  if (ex.requestBody !== undefined) {
+    const json = JSON.stringify(ex.requestBody);
+    body = ` ${json.length > 300 ? `${json.slice(0, 297)}...` : json}`;
+  }
+  return `${ex.method.toUpperCase()} ${ex.target}${body} (${describeAuth(ex.auth)})`;
+}
+
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class ConformanceHttp {
+  private readonly limiter: Limiter;
+
+  constructor(private readonly config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs'>, limiter?: Limiter) {
+    this.limiter = limiter ?? new Limiter(config.concurrency);
+  }
+
+  private secrets(): string[] {
+    return [this.config.apiKey];
+  }
+
+  buildTarget(op: Operation, spec: RequestSpec): string {
+    const pathPart = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const value = spec.pathParams?.[name];
+      if (value === undefined) throw new Error(`No value for path parameter {${name}} of ${op.operationId}.`);
+      return encodeURIComponent(value);
+    });
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(spec.query ?? {})) query.set(k, String(v));
+    const qs = query.toString();
+    return qs ? `${pathPart}?${qs}` : pathPart;
+  }
+
+  private authorization(auth: AuthMode): string | undefined {
+    switch (auth) {
+      case 'valid':
+        return `Bearer ${this.config.apiKey}`;
+      case 'malformed':
+        return `Bearer ${MALFORMED_KEY}`;
+      case 'unknown-key':
+        return `Bearer ${UNKNOWN_KEY_PREFIX}${Math.random().toString(36).slice(2, 10)}`;
+      default:
+        return undefined;
+    }
+  }
+
+  /**
+   * Sends once per attempt; waits out 429s within the retry budget, then throws RateLimited.
+   * `onAnswer` sees every answer, including each 429 before it is retried.
+   */
+  async send(op: Operation, spec: RequestSpec = {}, onAnswer?: (ex: Exchange) => void): Promise<Exchange> {
+    const target = this.buildTarget(op, spec);
+    const auth = spec.auth ?? 'valid';
+    const started = Date.now();
+    let waitMs = 1000;
+    for (;;) {
+      const ex = await this.limiter.run(() => this.once(op, target, auth, spec));
+      onAnswer?.(ex);
+      if (ex.status !== 429) return ex;
+      const retryAfter = parseRetryAfter(ex.headers['retry-after']);
+      const delay = retryAfter ?? waitMs;
+      waitMs = Math.min(waitMs * 2, 30_000);
+      const spent = Date.now() - started;
+      if (spent + delay > this.config.retryBudgetMs) {
+        throw new RateLimited(
+          `429 from ${describeRequest(ex)}${retryAfter !== undefined ? ` with Retry-After ${Math.ceil(retryAfter / 1000)}s` : ''}; ` +
+            `the retry budget of ${Math.round(this.config.retryBudgetMs / 1000)}s would be exceeded, so the check is skipped.`,
+        );
+      }
+      await sleep(delay);
+    }
+  }
+
+  private async once(op: Operation, target: string, auth: AuthMode, spec: RequestSpec): Promise<Exchange> {
+    const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
+    const authorization = this.authorization(auth);
+    if (authorization) headers.authorization = authorization;
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body);
+      headers['content-type'] = 'application/json';
+    }
+    const started = Date.now();
+    const timeoutMs = spec.timeoutMs ?? this.config.timeoutMs;
+    let response: Response;
+    let bodyText: string;
+    try {
+      response = await fetch(`${this.config.baseUrl}${target}`, {
+        method: op.method.toUpperCase(),
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      bodyText = await response.text();
+    } catch (error) {
+      const what = (error as Error).name === 'TimeoutError' ? `no answer within ${Math.round(timeoutMs / 1000)}s` : `request failed: ${(error as Error).message}`;
+      throw new NoResponse(redact(`${describeRequest({ method: op.method, target, auth, requestBody: spec.body })}: ${what}`, this.secrets()));
+    }
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      responseHeaders[name.toLowerCase()] = value;
+    });
+    let parsed: unknown;
+    if (bodyText.length > 0) {
+      try {
+        parsed = JSON.parse(bodyText);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      target,
+      auth,
+      requestBody: spec.body,
+      status: response.status,
+      headers: responseHeaders,
+      bodyText,
+      body: parsed,
+      durationMs: Date.now() - started,
+    };
+  }
+}
+
+export type { Json };

@@ -1,0 +1,60 @@
+// The whole suite, derived from the description at run time: for every operation the generic
+// scenarios (reads, 401s, negative data, unknown ids, missing headers) and the named checks of the
+// interface specification; minus the operations the safety policy never sends.
+import type { Level } from './config.js';
+import { listOperations, type Json } from './description.js';
+import { neverSentReason } from './policy.js';
+import type { Scenario } from './scenario.js';
+import { authRequiredScenarios, signupNeedsNoKeyScenarios } from './scenarios/authentication.js';
+import { billingActivityScenarios } from './scenarios/billing-activity.js';
+import { callDurationScenarios } from './scenarios/call-duration.js';
+import { eventsWaitScenarios } from './scenarios/events-wait.js';
+import { historyListScenarios } from './scenarios/history-lists.js';
+import { keyPreviewScenarios } from './scenarios/key-previews.js';
+import { missingHeaderScenarios, negativeDataScenarios } from './scenarios/negative.js';
+import { readScenarios, unknownResourceScenarios } from './scenarios/reads.js';
+import { usageScenarios } from './scenarios/usage.js';
+import { writeScenarios } from './scenarios/writes.js';
+
+export interface NotSent {
+  operationId: string;
+  method: string;
+  path: string;
+  reason: string;
+}
+
+export interface Plan {
+  scenarios: Scenario[];
+  notSent: NotSent[];
+}
+
+export function planScenarios(document: Json, level: Level): Plan {
+  const operations = listOperations(document);
+  const notSent: NotSent[] = [];
+  const sendable = operations.filter((op) => {
+    const reason = neverSentReason(op.operationId, op.method);
+    if (reason) notSent.push({ operationId: op.operationId, method: op.method, path: op.path, reason });
+    return !reason;
+  });
+  const scenarios: Scenario[] = [];
+  for (const op of sendable) {
+    scenarios.push(
+      ...readScenarios(op),
+      ...authRequiredScenarios(op),
+      ...signupNeedsNoKeyScenarios(op),
+      ...negativeDataScenarios(op),
+      ...unknownResourceScenarios(op, true),
+      ...missingHeaderScenarios(op, true),
+    );
+  }
+  scenarios.push(
+    ...usageScenarios(sendable),
+    ...billingActivityScenarios(sendable),
+    ...historyListScenarios(sendable),
+    ...eventsWaitScenarios(sendable),
+    ...keyPreviewScenarios(sendable),
+    ...callDurationScenarios(sendable),
+    ...writeScenarios(sendable),
+  );
+  return { scenarios: scenarios.filter((s) => level === 'writes' || s.level === 'contract'), notSent };
+}

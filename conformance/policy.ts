@@ -1,0 +1,137 @@
+// The safety policy: what the suite may send to a live deployment. A live account costs money and
+// holds real numbers, so the suite is harmless by construction:
+// - some operations are never sent at all, at any level;
+// - `contract` sends only reads and requests a conforming deployment must reject, each built so
+//   that a deployment that wrongly accepts it still sends, charges and provisions nothing;
+// - anything that creates something waits for the opt-in `writes` level.
+// This file names operations and fields of the contract deliberately, so the policy can be audited
+// in one place; scenarios check at run time that each named field still exists (else they skip).
+import type { Json } from './description.js';
+
+/** Never sent, at any level, with or without a key (issue 6). */
+export const NEVER_SENT: Readonly<Record<string, string>> = {
+  deleteAccount: 'deletes the account and releases every number (part 4.2)',
+  createCreditsCheckout: 'starts a checkout (part 4.4)',
+  createSubscriptionCheckout: 'starts a checkout (part 4.4)',
+  createPaymentMethodSetup: 'starts a setup-mode checkout (part 4.4)',
+  submitTenDlcRegistration: 'charges the one-time 10DLC fee (parts 3 and 8)',
+};
+
+/** DELETE operations the suite may send, and only with an id that cannot exist (404 check). */
+export const DELETE_WITH_UNKNOWN_ID_ONLY: readonly string[] = ['deletePaymentMethod'];
+
+/** Why an operation is never sent, or undefined. Unknown deletions could release numbers. */
+export function neverSentReason(operationId: string, method: string): string | undefined {
+  if (NEVER_SENT[operationId]) return NEVER_SENT[operationId];
+  if (method === 'delete' && !DELETE_WITH_UNKNOWN_ID_ONLY.includes(operationId)) {
+    return 'a DELETE operation the suite does not know to be harmless (it could release numbers)';
+  }
+  return undefined;
+}
+
+/** A value that is not an E.164 number: no message, call or typing indicator can reach it. */
+export const NOT_A_PHONE_NUMBER = 'not-a-phone-number';
+
+/**
+ * A body that cannot be valid for an object schema (a JSON string): used for requests without a
+ * valid key to operations that have no harmless negative body (creating a number, changing a
+ * subscription), so that even a deployment that ignores the key and the body type has nothing it
+ * could act on.
+ */
+export const NOT_AN_OBJECT = 'conformance check: this body is deliberately not an object';
+
+/** An identifier that cannot exist on any account, keeping the example's prefix (`pn_`, `pm_`). */
+export function nonexistentId(example?: unknown): string {
+  const prefix = typeof example === 'string' ? (/^[a-z]+_/i.exec(example)?.[0] ?? '') : '';
+  return `${prefix}conformance0nonexistent${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export interface NegativeBody {
+  /** Fields of the request schema the mutation touches; the scenario skips if any is gone. */
+  fields: string[];
+  /** What makes the body invalid, for the report. */
+  violation: string;
+  /** Why a deployment that wrongly accepts it still sends, charges and provisions nothing. */
+  harmless: string;
+  build(example: Json): Json;
+}
+
+/**
+ * Authenticated requests with invalid bodies, for the operations where one is harmless.
+ * Operations absent here (creating a number, changing, cancelling or resuming a subscription,
+ * creating a webhook subscription) get no authenticated negative request at the contract level.
+ */
+export const NEGATIVE_BODIES: Readonly<Record<string, NegativeBody>> = {
+  sendMessage: {
+    fields: ['to', 'fromNumberId'],
+    violation: '`to` is not E.164',
+    harmless: '`to` reaches nobody and `fromNumberId` names a number that cannot exist',
+    build: (example) => {
+      const body = { ...(example ?? {}) };
+      delete body.fromNumber;
+      delete body.groupId;
+      return { ...body, to: NOT_A_PHONE_NUMBER, fromNumberId: nonexistentId(example?.fromNumberId) };
+    },
+  },
+  createCall: {
+    fields: ['to', 'fromNumberId', 'maxCallDurationSeconds'],
+    violation: '`to` is not E.164 and `maxCallDurationSeconds` is 59 (below 60, part 8)',
+    harmless: '`to` reaches nobody and `fromNumberId` names a number that cannot exist',
+    build: (example) => ({ ...(example ?? {}), to: NOT_A_PHONE_NUMBER, fromNumberId: nonexistentId(example?.fromNumberId), maxCallDurationSeconds: 59 }),
+  },
+  setTypingIndicator: {
+    fields: ['toNumber'],
+    violation: '`toNumber` is not E.164',
+    harmless: 'the indicator has nobody to be shown to, and typing is free (part 4.5)',
+    build: (example) => ({ ...(example ?? {}), toNumber: NOT_A_PHONE_NUMBER }),
+  },
+  previewSubscriptionChange: {
+    fields: ['quantity'],
+    violation: '`quantity` is 0 (at least 1, part 4.4)',
+    harmless: 'a preview changes and charges nothing (part 4.4)',
+    build: () => ({ quantity: 0 }),
+  },
+  waitForEvent: {
+    fields: ['timeout'],
+    violation: '`timeout` is a string',
+    harmless: 'waiting for an event changes nothing',
+    build: () => ({ timeout: 'one second' }),
+  },
+  injectTestInboundMessage: {
+    fields: ['to'],
+    violation: '`to` is not E.164',
+    harmless: 'no number of the account can receive it',
+    build: (example) => ({ ...(example ?? {}), to: NOT_A_PHONE_NUMBER }),
+  },
+};
+
+/**
+ * Invalid sign-up bodies (no key): a conforming deployment answers 400, not 401 (part 5.1), and
+ * sends no code, since the address or number is invalid or the ids cannot exist.
+ */
+export const SIGNUP_BODIES: Readonly<Record<string, NegativeBody>> = {
+  signUp: {
+    fields: ['email'],
+    violation: '`email` is not an email address',
+    harmless: 'no code can be emailed to it',
+    build: () => ({ email: 'not-an-email-address' }),
+  },
+  verifyEmail: {
+    fields: ['verificationId', 'code'],
+    violation: '`code` is missing',
+    harmless: 'the `verificationId` cannot exist',
+    build: () => ({ verificationId: nonexistentId('ver_') }),
+  },
+  registerNumber: {
+    fields: ['registrationId', 'phoneNumber'],
+    violation: '`phoneNumber` is not E.164',
+    harmless: 'no SMS can reach it and the `registrationId` cannot exist',
+    build: () => ({ registrationId: nonexistentId('reg_'), phoneNumber: NOT_A_PHONE_NUMBER }),
+  },
+  verifyPhoneNumber: {
+    fields: ['registrationId', 'code'],
+    violation: '`code` is missing',
+    harmless: 'the `registrationId` cannot exist',
+    build: () => ({ registrationId: nonexistentId('reg_') }),
+  },
+};

@@ -1,0 +1,123 @@
+// A scenario is one small, ordered piece of the suite (a few requests and the named check they
+// prove). runScenario gives it a context that sends requests through ConformanceHttp, runs the
+// generic checks on every answer, and collects findings into an outcome for the reporters.
+import { checkResponse } from './checks/response.js';
+import type { ConformanceConfig, Level } from './config.js';
+import { findOperation, type Json, type Operation } from './description.js';
+import { Fixtures } from './fixtures.js';
+import { overallVerdict, type Finding, type ScenarioOutcome, type Verdict } from './findings.js';
+import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
+import { redactDeep } from './redact.js';
+import type { ResponseValidator } from './validator.js';
+
+export interface Scenario {
+  /** Stable id: `<operationId>/<check>[/<variant>]`. */
+  id: string;
+  operationId: string;
+  /** The named check it proves (generic checks run on every answer regardless). */
+  check: string;
+  part?: string;
+  title: string;
+  level: Level;
+  run(ctx: ScenarioContext): Promise<void>;
+}
+
+export class Skip extends Error {}
+
+/** Everything a run shares: the description, the validator, the HTTP client, discovered fixtures. */
+export interface Environment {
+  config: ConformanceConfig;
+  document: Json;
+  operations: Operation[];
+  validator: ResponseValidator;
+  http: ConformanceHttp;
+  fixtures: Fixtures;
+}
+
+export class ScenarioContext {
+  readonly findings: Finding[] = [];
+  readonly exchanges: Exchange[] = [];
+  readonly notes: string[] = [];
+
+  constructor(readonly env: Environment, readonly scenario: Scenario) {}
+
+  get config(): ConformanceConfig {
+    return this.env.config;
+  }
+
+  operation(operationId: string): Operation {
+    const op = findOperation(this.env.operations, operationId);
+    if (!op) throw new Skip(`The description has no operation ${operationId}.`);
+    return op;
+  }
+
+  /** Sends a request; every answer (429s included) goes through the generic checks. */
+  async send(op: Operation, spec: RequestSpec = {}): Promise<Exchange> {
+    const seen: Exchange[] = [];
+    try {
+      return await this.env.http.send(op, spec, (ex) => seen.push(ex));
+    } finally {
+      for (const ex of seen) {
+        this.exchanges.push(ex);
+        this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex));
+      }
+    }
+  }
+
+  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part): void {
+    this.findings.push({
+      check,
+      part,
+      verdict,
+      reason,
+      operationId: ex?.operationId ?? this.scenario.operationId,
+      request: ex ? describeRequest(ex) : undefined,
+      status: ex?.status,
+    });
+  }
+
+  pass(reason: string, ex?: Exchange): void {
+    this.record('pass', reason, ex);
+  }
+
+  fail(reason: string, ex?: Exchange): void {
+    this.record('fail', reason, ex);
+  }
+
+  advisory(reason: string, ex?: Exchange): void {
+    this.record('advisory', reason, ex);
+  }
+
+  /** Pass when `ok`, else fail; the reason says what was expected. */
+  expect(ok: boolean, reason: string, ex?: Exchange): boolean {
+    this.record(ok ? 'pass' : 'fail', reason, ex);
+    return ok;
+  }
+
+  skip(reason: string): never {
+    throw new Skip(reason);
+  }
+}
+
+export async function runScenario(env: Environment, scenario: Scenario): Promise<ScenarioOutcome> {
+  const ctx = new ScenarioContext(env, scenario);
+  let skipReason: string | undefined;
+  try {
+    await scenario.run(ctx);
+  } catch (error) {
+    if (error instanceof Skip || error instanceof RateLimited) skipReason = error.message;
+    else if (error instanceof NoResponse) ctx.record('fail', error.message, undefined, 'response-received');
+    else throw error;
+  }
+  const outcome: ScenarioOutcome = {
+    scenarioId: scenario.id,
+    operationId: scenario.operationId,
+    title: scenario.title,
+    verdict: overallVerdict(ctx.findings, skipReason),
+    skipReason,
+    findings: ctx.findings,
+    exchanges: ctx.exchanges.map((ex) => ({ operationId: ex.operationId, status: ex.status, request: describeRequest(ex) })),
+    notes: ctx.notes,
+  };
+  return redactDeep(outcome, [env.config.apiKey]);
+}

@@ -1,0 +1,59 @@
+// Request-building helpers shared by the scenarios, all reading the description.
+import { deref, parameterExample, requestExample, type Json, type Operation } from '../description.js';
+import { nonexistentId, type NegativeBody } from '../policy.js';
+import type { ScenarioContext } from '../scenario.js';
+
+export const isSuccess = (status: number): boolean => status >= 200 && status < 300;
+
+/** Required query parameters filled with their documented examples. */
+export function exampleQuery(document: Json, op: Operation): Record<string, string | number> {
+  const query: Record<string, string | number> = {};
+  for (const p of op.parameters) {
+    if (p.in !== 'query' || !p.required) continue;
+    const value = parameterExample(document, p);
+    if (value !== undefined) query[p.name] = typeof value === 'object' ? JSON.stringify(value) : value;
+  }
+  return query;
+}
+
+/** Every path parameter set to an identifier that cannot exist. */
+export function nonexistentPathParams(document: Json, op: Operation): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const p of op.parameters) if (p.in === 'path') params[p.name] = nonexistentId(parameterExample(document, p));
+  return params;
+}
+
+export function pathParamNames(op: Operation): string[] {
+  return op.parameters.filter((p) => p.in === 'path').map((p) => p.name as string);
+}
+
+export function hasRequestBody(op: Operation): boolean {
+  return op.operation.requestBody !== undefined;
+}
+
+/** Top-level property names of the JSON request body schema (through allOf/oneOf/anyOf). */
+export function requestFields(document: Json, op: Operation): Set<string> {
+  const names = new Set<string>();
+  const visit = (raw: Json, depth: number) => {
+    const schema = deref(document, raw);
+    if (!schema || typeof schema !== 'object' || depth > 5) return;
+    Object.keys(schema.properties ?? {}).forEach((n) => names.add(n));
+    for (const key of ['allOf', 'anyOf', 'oneOf']) (schema[key] ?? []).forEach((s: Json) => visit(s, depth + 1));
+  };
+  const body = deref(document, op.operation.requestBody);
+  visit(body?.content?.['application/json']?.schema, 0);
+  return names;
+}
+
+/** Builds a policy body, skipping the scenario if the description no longer has its fields. */
+export function buildPolicyBody(ctx: ScenarioContext, op: Operation, policy: NegativeBody): Json {
+  const fields = requestFields(ctx.env.document, op);
+  const missing = policy.fields.filter((f) => !fields.has(f));
+  if (missing.length) ctx.skip(`The request schema of ${op.operationId} no longer has ${missing.join(', ')}; the safety policy needs review.`);
+  return policy.build(requestExample(ctx.env.document, op));
+}
+
+export function documents(op: Operation, status: number): boolean {
+  const responses = op.operation.responses ?? {};
+  return String(status) in responses || `${String(status)[0]}XX` in responses;
+}

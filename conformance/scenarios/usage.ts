@@ -1,0 +1,39 @@
+// Part 4.3: `days` is one of 7, 30, 90 (default 30); any other value falls back to 30, and
+// `periodDays` says which window was used.
+import { findOperation, type Operation } from '../description.js';
+import type { Scenario } from '../scenario.js';
+
+const OPERATION = 'getUsage';
+
+export function usageScenarios(operations: Operation[]): Scenario[] {
+  const op = findOperation(operations, OPERATION);
+  if (!op) return [];
+  const cases: [string, number | string, number][] = [
+    ['7', 7, 7],
+    ['90', 90, 90],
+    ['45 (not 7/30/90)', 45, 30],
+    ['0', 0, 30],
+    ['-7', -7, 30],
+  ];
+  return [
+    {
+      id: `${OPERATION}/usage-days-fallback`,
+      operationId: OPERATION,
+      check: 'usage-days-fallback',
+      part: '4.3',
+      level: 'contract',
+      title: '`days` outside 7/30/90 falls back to periodDays 30; 7 and 90 are honoured (part 4.3)',
+      async run(ctx) {
+        for (const [label, days, expected] of cases) {
+          const ex = await ctx.send(op, { query: { days } });
+          if (ex.status !== 200) {
+            ctx.fail(`days=${label}: expected 200 (other values are not rejected, they fall back to 30), got ${ex.status}.`, ex);
+            continue;
+          }
+          const periodDays = (ex.body as { periodDays?: unknown } | undefined)?.periodDays;
+          ctx.expect(periodDays === expected, `days=${label}: periodDays is ${JSON.stringify(periodDays)}, expected ${expected}.`, ex);
+        }
+      },
+    },
+  ];
+}
