@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// `npm run docs`: build the static documentation site from the generated contract.
+//
+//   node docs/build/build.mjs [--out <dir>]      (default docs/site)
+//
+// One flat folder of HTML pages that loads nothing from outside hosts, so it opens from disk
+// (file://) and from any static server: the API reference and the AsyncAPI reference (Redoc,
+// inlined), the events page, the guides, and the page of unshown (x-inferred) details.
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { withCodeSamples, CODE_SAMPLE_LANGUAGES } from './code-samples.mjs';
+import { generatedDir, listOperations, loadContract, operationLinker, referenceTagRoute, repoRoot } from './contract.mjs';
+import { eventsPage } from './events-page.mjs';
+import { renderGuide } from './guides.mjs';
+import { escapeHtml, markdownInline } from './html.mjs';
+import { inferredPage } from './inferred-page.mjs';
+import { pageHtml, SITE_PAGES } from './layout.mjs';
+import { buildRedocPage } from './redoc-page.mjs';
+
+const buildDir = path.join(repoRoot, 'docs/build');
+const guidesDir = path.join(repoRoot, 'docs/guides');
+export const DEFAULT_OUT = path.join(repoRoot, 'docs/site');
+
+function parseArgs(argv) {
+  const options = { out: DEFAULT_OUT };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--out') {
+      const value = argv[++i];
+      if (!value || value.startsWith('--')) throw new UsageError('--out needs a directory');
+      options.out = path.resolve(value);
+    } else if (arg.startsWith('--out=')) {
+      options.out = path.resolve(arg.slice('--out='.length));
+    } else if (arg === '--help' || arg === '-h') {
+      options.help = true;
+    } else {
+      throw new UsageError(`unknown argument ${JSON.stringify(arg)}`);
+    }
+  }
+  return options;
+}
+
+class UsageError extends Error {}
+
+function indexPage({ openapi, asyncapi, counts }) {
+  const describe = {
+    'reference.html': `Every operation of the OpenAPI ${escapeHtml(openapi.openapi)} description (${counts.operations} operations, grouped as in the interface specification), with request and response examples and code samples that use this package's client.`,
+    'events.html': `The ${counts.channels} delivery channels of part 6 with their guarantees, the envelope, the ${counts.eventTypes} documented event types with examples, and the local fan-out target rules.`,
+    'asyncapi.html': `The AsyncAPI ${escapeHtml(asyncapi.asyncapi)} document, rendered by Redoc.`,
+    'unshown.html': `The ${counts.inferred} details the interface specification leaves unshown, and how this contract treats each (generated from every <code>x-inferred</code>).`,
+  };
+  const items = SITE_PAGES.filter((p) => p.file !== 'index.html')
+    .map((p) => `<li><a href="${p.file}">${escapeHtml(p.title ?? p.guideTitle ?? p.nav)}</a>${describe[p.file] ? `: ${describe[p.file]}` : p.summary ? `: ${escapeHtml(p.summary)}` : ''}</li>`)
+    .join('\n');
+  const groups = (openapi['x-tagGroups'] ?? [])
+    .map((g) => `<li>${escapeHtml(g.name)}: ${g.tags.map((t) => `<a href="${referenceTagRoute(t)}">${escapeHtml(t)}</a>`).join(', ')}</li>`)
+    .join('');
+  return pageHtml({
+    file: 'index.html',
+    title: 'Overview',
+    body: `<h1>${escapeHtml(openapi.info.title)}</h1>
+<p>${markdownInline(openapi.info.summary ?? '')}</p>
+<p class="muted">Interface version ${escapeHtml(openapi.info['x-api-version'] ?? 'v1')} · contract package ${escapeHtml(openapi.info.version)} · built from <code>generated/</code> (the bundled descriptions), never by hand.</p>
+<h2 id="pages">Pages</h2>
+<ul>
+${items}
+</ul>
+<h2 id="reference-groups">The reference by part</h2>
+<ul>${groups}</ul>
+<h2 id="downloads">Machine-readable descriptions</h2>
+<ul>
+<li><a href="openapi.yaml">openapi.yaml</a> and <a href="openapi.json">openapi.json</a>: the bundled OpenAPI description.</li>
+<li><a href="asyncapi.yaml">asyncapi.yaml</a>: the bundled AsyncAPI description.</li>
+</ul>`,
+  });
+}
+
+/** Build the whole site into `out` (emptied first). Returns what it built, for logs and tests. */
+export async function buildSite({ out = DEFAULT_OUT } = {}) {
+  const started = Date.now();
+  const contract = loadContract();
+  const { openapi, dereferenced, asyncapi } = contract;
+  const linkOperation = operationLinker(openapi);
+
+  await rm(out, { recursive: true, force: true });
+  await mkdir(path.join(out, 'assets'), { recursive: true });
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'numbers-api-docs-'));
+  try {
+    // 1. The API reference: a copy of the bundle with generated x-codeSamples, rendered by Redoc.
+    const { document, count: samples } = withCodeSamples(openapi, dereferenced);
+    const referenceInput = path.join(tmp, 'openapi.docs.json');
+    await writeFile(referenceInput, JSON.stringify(document));
+    // 2. The AsyncAPI document, rendered by Redoc too (it reads AsyncAPI 3.0 offline).
+    await Promise.all([
+      buildRedocPage({
+        input: referenceInput,
+        output: path.join(out, 'reference.html'),
+        title: `${openapi.info.title}: API reference`,
+        page: 'reference.html',
+        kind: 'openapi',
+        redocOptions: { codeSamples: { languages: CODE_SAMPLE_LANGUAGES } },
+      }),
+      buildRedocPage({
+        input: path.join(generatedDir, 'asyncapi.json'),
+        output: path.join(out, 'asyncapi.html'),
+        title: `${asyncapi.info.title}: AsyncAPI reference`,
+        page: 'asyncapi.html',
+        kind: 'asyncapi',
+      }),
+    ]);
+
+    // 3. The events page, generated from the AsyncAPI document.
+    const events = eventsPage(asyncapi);
+    await writeFile(path.join(out, 'events.html'), pageHtml({ file: 'events.html', title: events.title, body: events.body, toc: tocOf(events.body) }));
+
+    // 4. The guides.
+    const guideFiles = new Set((await readdir(guidesDir)).filter((f) => f.endsWith('.md')));
+    for (const page of SITE_PAGES.filter((p) => p.guide)) {
+      if (!guideFiles.delete(page.guide)) throw new Error(`docs/guides/${page.guide} is missing`);
+      const guide = await renderGuide(path.join(guidesDir, page.guide), { ...contract, linkOperation });
+      page.guideTitle = guide.title;
+      await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: guide.title, body: guide.body, toc: guide.toc }));
+    }
+    if (guideFiles.size) throw new Error(`docs/guides has guides no page lists (add them to SITE_PAGES in docs/build/layout.mjs): ${[...guideFiles].join(', ')}`);
+
+    // 5. What the specification leaves unshown.
+    const inferred = inferredPage(contract);
+    await writeFile(path.join(out, 'unshown.html'), pageHtml({ file: 'unshown.html', title: inferred.title, body: inferred.body, toc: tocOf(inferred.body) }));
+
+    // 6. Overview, stylesheet, and the descriptions themselves for download.
+    const counts = {
+      operations: listOperations(openapi).length,
+      channels: Object.keys(asyncapi.channels).length,
+      eventTypes: events.types.length,
+      inferred: inferred.count,
+    };
+    await writeFile(path.join(out, 'index.html'), indexPage({ openapi, asyncapi, counts }));
+    const css = (await readFile(path.join(buildDir, 'nav.css'), 'utf8')) + (await readFile(path.join(buildDir, 'site.css'), 'utf8'));
+    await writeFile(path.join(out, 'assets/site.css'), css);
+    for (const file of ['openapi.yaml', 'openapi.json', 'asyncapi.yaml']) await copyFile(path.join(generatedDir, file), path.join(out, file));
+
+    return { out, pages: SITE_PAGES.map((p) => p.file), samples, counts, ms: Date.now() - started };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Table of contents of a generated page: its h2 headings with ids. */
+function tocOf(html) {
+  return [...html.matchAll(/<h2 id="([^"]+)">([\s\S]*?)<\/h2>/g)].map(([, id, inner]) => ({ id, text: inner.replace(/<[^>]+>/g, '').replaceAll('&#39;', "'").trim() }));
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`docs: ${error.message}\nusage: node docs/build/build.mjs [--out <dir>]`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (options.help) {
+    console.log('usage: node docs/build/build.mjs [--out <dir>]   (default docs/site)');
+    return;
+  }
+  const result = await buildSite(options);
+  console.log(
+    `docs: ${result.pages.length} pages, ${result.samples} operations with code samples, ${result.counts.inferred} unshown details -> ${path.relative(process.cwd(), result.out) || '.'} (${result.ms} ms)`,
+  );
+  console.log(`docs: open ${pathToFileURL(path.join(result.out, 'index.html'))}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((error) => {
+    console.error(`docs: ${error.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,173 @@
+// Code samples for the reference, generated for every operation from its method, path,
+// parameters and first named request example (never written per operation by hand), and
+// injected as `x-codeSamples` into a COPY of the bundle that only the docs build reads.
+//
+// The TypeScript sample uses this package's client (`numbers-api-contract/client`, openapi-fetch
+// style: `api.POST('/api/v1/messages', { body })`); a curl sample shows the raw HTTP request.
+import { listOperations } from './contract.mjs';
+
+export const CLIENT_MODULE = 'numbers-api-contract/client';
+const KEY_ENV = 'NUMBERS_API_KEY';
+
+/**
+ * The sample languages, in tab order. Redoc 3 shows only the `x-codeSamples` whose label is in its
+ * `codeSamples.languages` option (by default its own list, which has no TypeScript), so the
+ * reference build passes this list as that option.
+ */
+export const CODE_SAMPLE_LANGUAGES = [
+  { lang: 'TypeScript', label: 'TypeScript' },
+  { lang: 'curl', label: 'curl' },
+];
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JSON value as a TypeScript literal: identifier keys unquoted, two-space indents. */
+export function tsLiteral(value, indent = '') {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const inner = indent + '  ';
+    return `[\n${value.map((v) => inner + tsLiteral(v, inner)).join(',\n')},\n${indent}]`;
+  }
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const inner = indent + '  ';
+    const lines = entries.map(([k, v]) => `${inner}${IDENTIFIER.test(k) ? k : `'${k.replaceAll("'", "\\'")}'`}: ${tsLiteral(v, inner)}`);
+    return `{\n${lines.join(',\n')},\n${indent}}`;
+  }
+  if (typeof value === 'string') {
+    // Single quotes, or double quotes when the text has an apostrophe (reads better than \').
+    if (value.includes("'") && !value.includes('"')) return JSON.stringify(value);
+    return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The first request example of an operation (dereferenced): `{ name, summary, value, mediaType }`. */
+export function firstRequestExample(operation) {
+  const content = operation.requestBody?.content;
+  if (!content) return null;
+  // JSON first: a sample shows the JSON form even where multipart is also accepted (10DLC).
+  const mediaType = content['application/json'] ? 'application/json' : Object.keys(content)[0];
+  const media = content[mediaType];
+  const [name, example] = Object.entries(media.examples ?? {})[0] ?? [];
+  if (example && 'value' in example) return { name, summary: example.summary, value: example.value, mediaType };
+  if ('example' in media) return { name: null, summary: null, value: media.example, mediaType };
+  return null;
+}
+
+/** A parameter's example value (dereferenced parameter), or undefined. */
+function parameterExample(param) {
+  if ('example' in param) return param.example;
+  const [first] = Object.values(param.examples ?? {});
+  if (first && 'value' in first) return first.value;
+  if (Array.isArray(param.schema?.examples)) return param.schema.examples[0];
+  return undefined;
+}
+
+/** The parameters of an operation, grouped by location, with example values. */
+function parametersOf(op) {
+  const all = [...(op.pathItem.parameters ?? []), ...(op.operation.parameters ?? [])];
+  const groups = { path: {}, query: {}, header: {} };
+  for (const p of all) {
+    if (!(p.in in groups)) continue;
+    const value = parameterExample(p);
+    if (value === undefined) {
+      if (p.required) throw new Error(`${op.operationId}: required ${p.in} parameter ${p.name} has no example for the code sample.`);
+      continue;
+    }
+    groups[p.in][p.name] = value;
+  }
+  return groups;
+}
+
+/** True when the operation needs no API key (`security: []`, the sign-up operations). */
+function isPublic(op, doc) {
+  const security = op.operation.security ?? doc.security ?? [];
+  return security.length === 0 || security.some((s) => Object.keys(s).length === 0);
+}
+
+/** The TypeScript sample of one operation. */
+export function typescriptSample(op, doc) {
+  const example = firstRequestExample(op.operation);
+  const params = parametersOf(op);
+  const init = {};
+  const paramsInit = {};
+  for (const where of ['path', 'query', 'header']) {
+    if (Object.keys(params[where]).length) paramsInit[where] = params[where];
+  }
+  if (Object.keys(paramsInit).length) init.params = paramsInit;
+  if (example) init.body = example.value;
+
+  const lines = [`import { ApiError, createClient } from '${CLIENT_MODULE}';`, ''];
+  if (isPublic(op, doc)) {
+    lines.push('// Sign-up needs no API key (part 5.1).', 'const api = createClient({ apiKey: null });');
+  } else {
+    lines.push(`const api = createClient({ apiKey: process.env.${KEY_ENV}! });`);
+  }
+  lines.push('');
+  if (example?.summary) lines.push(`// ${example.summary} (example "${example.name}")`);
+  if (params.header['Idempotency-Key'] !== undefined) {
+    lines.push('// Retry with the same Idempotency-Key (part 7.2).');
+  }
+  const method = op.method.toUpperCase();
+  const call = Object.keys(init).length
+    ? `api.${method}('${op.path}', ${tsLiteral(init, '  ')})`
+    : `api.${method}('${op.path}')`;
+  lines.push(
+    'try {',
+    `  const { data } = await ${call};`,
+    '  console.log(data);',
+    '} catch (error) {',
+    '  // A non-2xx answer throws ApiError (part 7).',
+    '  if (error instanceof ApiError) console.error(error.status, error.message);',
+    '  else throw error;',
+    '}',
+  );
+  return lines.join('\n');
+}
+
+/** A shell-quoted single-quoted string. */
+function shellQuote(text) {
+  return `'${String(text).replaceAll("'", `'\\''`)}'`;
+}
+
+/** The curl sample of one operation, against the first server of the description. */
+export function curlSample(op, doc) {
+  const server = doc.servers?.[0];
+  let base = server?.url ?? '';
+  for (const [name, variable] of Object.entries(server?.variables ?? {})) base = base.replaceAll(`{${name}}`, variable.default);
+  const params = parametersOf(op);
+  let url = op.path;
+  for (const [name, value] of Object.entries(params.path)) url = url.replaceAll(`{${name}}`, encodeURIComponent(String(value)));
+  const query = new URLSearchParams(Object.entries(params.query).map(([k, v]) => [k, String(v)])).toString();
+  const lines = [`curl -X ${op.method.toUpperCase()} ${shellQuote(`${base}${url}${query ? `?${query}` : ''}`)}`];
+  if (!isPublic(op, doc)) lines.push(`-H "Authorization: Bearer $${KEY_ENV}"`);
+  for (const [name, value] of Object.entries(params.header)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  const example = firstRequestExample(op.operation);
+  if (example) {
+    lines.push(`-H ${shellQuote(`Content-Type: ${example.mediaType}`)}`);
+    lines.push(`-d ${shellQuote(JSON.stringify(example.value))}`);
+  }
+  return lines.join(' \\\n  ');
+}
+
+/**
+ * A copy of the bundled description with `x-codeSamples` on every operation of `paths`
+ * (webhooks are called by the service, not by a client, so they get none). Values are read from
+ * the dereferenced description, which has the same paths and methods.
+ */
+export function withCodeSamples(bundle, dereferenced) {
+  const copy = structuredClone(bundle);
+  let count = 0;
+  for (const op of listOperations(dereferenced)) {
+    if (!op.path) continue;
+    const target = copy.paths[op.path][op.method];
+    target['x-codeSamples'] = [
+      { lang: CODE_SAMPLE_LANGUAGES[0].lang, label: CODE_SAMPLE_LANGUAGES[0].label, source: typescriptSample(op, dereferenced) },
+      { lang: CODE_SAMPLE_LANGUAGES[1].lang, label: CODE_SAMPLE_LANGUAGES[1].label, source: curlSample(op, dereferenced) },
+    ];
+    count += 1;
+  }
+  return { document: copy, count };
+}

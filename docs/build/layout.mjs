@@ -1,0 +1,59 @@
+// The shared page shell: one navigation bar across every page of the site (the generated pages,
+// the guides and, through docs/build/templates/redoc.hbs, the two Redoc pages).
+import { escapeHtml } from './html.mjs';
+
+/**
+ * Every page of the site, in navigation order. `file` is relative to the site root (the site is
+ * flat, so every relative link works from file:// and from any static server path).
+ */
+export const SITE_PAGES = [
+  { file: 'index.html', title: 'Overview', nav: 'Overview' },
+  { file: 'reference.html', title: 'API reference', nav: 'API reference' },
+  { file: 'events.html', title: 'Events reference', nav: 'Events' },
+  { file: 'asyncapi.html', title: 'AsyncAPI reference', nav: 'AsyncAPI' },
+  { file: 'getting-a-key.html', guide: 'getting-a-key.md', nav: 'Getting a key' },
+  { file: 'state-machines.html', guide: 'state-machines.md', nav: 'States' },
+  { file: 'errors.html', guide: 'errors.md', nav: 'Errors' },
+  { file: 'retries-and-idempotency.html', guide: 'retries-and-idempotency.md', nav: 'Retries' },
+  { file: 'limits.html', guide: 'limits.md', nav: 'Limits' },
+  { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning' },
+  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools' },
+  { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown' },
+];
+
+/** The navigation bar's HTML, with `current` (a file name) marked. */
+export function navHtml(current) {
+  const items = SITE_PAGES.map(
+    (p) =>
+      `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${escapeHtml(p.nav)}</a>`,
+  ).join('');
+  return `<nav class="site-nav" aria-label="Site"><a class="site-name" href="index.html">Numbers API</a><div class="site-links">${items}</div></nav>`;
+}
+
+/** A complete page of the site in the shared layout. */
+export function pageHtml({ file, title, body, toc = [] }) {
+  const tocHtml = toc.length
+    ? `<aside class="toc" aria-label="On this page"><p>On this page</p><ul>${toc
+        .map((t) => `<li class="toc-${t.level ?? 2}"><a href="#${escapeHtml(t.id)}">${escapeHtml(t.text)}</a></li>`)
+        .join('')}</ul></aside>`
+    : '';
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Messaging and Voice Number Service</title>
+<link rel="stylesheet" href="assets/site.css">
+</head>
+<body>
+${navHtml(file)}
+<div class="page${toc.length ? ' with-toc' : ''}">
+${tocHtml}
+<main class="content">
+${body}
+</main>
+</div>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,76 @@
+// A field table for an object schema of the bundled documents (local `$ref`s resolved), used by
+// the events page for the envelope and each event type's `data`.
+import { escapeHtml, markdownInline } from './html.mjs';
+
+/** Resolve a local `$ref` (`#/components/...`) against `doc`, repeatedly. */
+export function resolve(doc, schema) {
+  let current = schema;
+  const seen = new Set();
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    if (seen.has(current.$ref)) throw new Error(`circular $ref ${current.$ref}`);
+    seen.add(current.$ref);
+    const target = current.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+      .reduce((node, key) => node?.[key], doc);
+    if (target === undefined) throw new Error(`unresolved $ref ${current.$ref}`);
+    // Sibling keywords of a $ref (3.1 / AsyncAPI 3) override the target's.
+    const { $ref, ...siblings } = current;
+    current = { ...target, ...siblings };
+  }
+  return current;
+}
+
+/** The name a `$ref` points at (its last segment), or null. */
+function refName(schema) {
+  return typeof schema?.$ref === 'string' ? schema.$ref.split('/').pop() : null;
+}
+
+/** A short type label: `string`, `integer or null`, `"event"`, `MediaItem[]`, `RelatedObject or null`. */
+export function typeLabel(doc, schema) {
+  if (!schema || typeof schema !== 'object') return 'any';
+  const name = refName(schema);
+  const s = resolve(doc, schema);
+  if ('const' in s) return JSON.stringify(s.const);
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  const variants = s.anyOf ?? s.oneOf;
+  if (Array.isArray(variants)) {
+    const labels = variants.map((v) => (v.type === 'null' ? 'null' : v.const !== undefined ? JSON.stringify(v.const) : typeLabel(doc, v)));
+    return [...new Set(labels)].join(' or ');
+  }
+  if (name && s.type !== 'array') return name;
+  const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
+  return (
+    types
+      .map((t) => (t === 'array' ? `${s.items ? typeLabel(doc, s.items) : 'any'}[]` : t))
+      .join(' or ') ||
+    (s.allOf ? 'object' : 'any')
+  );
+}
+
+/** The merged `properties` and `required` of an object schema, following `allOf`. */
+export function objectFields(doc, schema) {
+  const s = resolve(doc, schema);
+  const properties = {};
+  const required = new Set(s.required ?? []);
+  for (const part of s.allOf ?? []) {
+    const sub = objectFields(doc, part);
+    for (const [k, v] of Object.entries(sub.properties)) properties[k] = { ...(properties[k] ?? {}), ...v };
+    for (const r of sub.required) required.add(r);
+  }
+  for (const [k, v] of Object.entries(s.properties ?? {})) properties[k] = { ...(properties[k] ?? {}), ...v };
+  return { properties, required: [...required] };
+}
+
+/** The HTML table of an object schema's fields. */
+export function fieldTable(doc, schema) {
+  const { properties, required } = objectFields(doc, schema);
+  const rows = Object.entries(properties).map(([name, prop]) => {
+    const resolved = resolve(doc, prop);
+    const description = prop.description ?? resolved.description ?? '';
+    return `<tr><td><code>${escapeHtml(name)}</code></td><td><code>${escapeHtml(typeLabel(doc, prop))}</code></td><td>${required.includes(name) ? 'yes' : 'no'}</td><td>${markdownInline(description)}</td></tr>`;
+  });
+  if (!rows.length) return '<p class="muted">No fields are documented (an open object).</p>';
+  return `<table class="fields"><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
