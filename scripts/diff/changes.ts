@@ -28,7 +28,8 @@ export interface Change {
   in: 'current' | 'previous';
   /** The operations, webhooks or AsyncAPI operations and the part of each that the change reaches. */
   affects: string[];
-  direction?: Direction;
+  /** The sides the changed item is on (a shared schema may be on several); empty for document-level items. */
+  directions: Direction[];
   /**
    * Set when the change is in a part marked `x-inferred` (spec/EXTENSIONS.md): such a change is
    * reported but never breaking for the documented contract; `wouldBe` keeps what it would
@@ -78,7 +79,7 @@ export class ChangeSink {
         pointer: change.pointer,
         in: change.in ?? 'current',
         affects: [],
-        ...(change.direction ? { direction: change.direction } : {}),
+        directions: [],
         ...(inferred ? { inferred: true as const, wouldBe: change.classification, note: INFERRED_NOTE } : {}),
         ...(change.before !== undefined ? { before: change.before } : {}),
         ...(change.after !== undefined ? { after: change.after } : {}),
@@ -86,6 +87,7 @@ export class ChangeSink {
       this.byKey.set(key, entry);
     }
     if (affects && !entry.affects.includes(affects)) entry.affects.push(affects);
+    if (change.direction && !entry.directions.includes(change.direction)) entry.directions.push(change.direction);
   }
 
   list(): Change[] {

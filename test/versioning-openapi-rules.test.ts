@@ -1,0 +1,374 @@
+// Classification rules of the contract diff (scripts/diff/), OpenAPI side: one small before/after
+// document per rule, built inline so each case shows exactly what changed.
+import { describe, expect, it } from 'vitest';
+import { type Change, INFERRED_NOTE, diffContracts } from '../scripts/diff/index.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** A one-resource API: list and create `Thing`s, and a webhook delivering `ThingEvent`s. */
+function api(edit: (doc: Json) => void = () => {}): Json {
+  const doc: Json = {
+    openapi: '3.1.0',
+    info: { title: 'Things', version: '1.0.0', 'x-api-version': 'v1' },
+    paths: {
+      '/api/v1/things': {
+        get: {
+          operationId: 'listThings',
+          parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 100 } }],
+          responses: {
+            '200': {
+              description: 'The things.',
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } },
+            },
+          },
+        },
+        post: {
+          operationId: 'createThing',
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateThing' } } } },
+          responses: {
+            '201': { description: 'Created.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
+          },
+        },
+      },
+      '/api/v1/things/{id}': {
+        delete: {
+          operationId: 'deleteThing',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '204': { description: 'Deleted.' } },
+        },
+      },
+    },
+    webhooks: {
+      thingChanged: {
+        post: {
+          requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingEvent' } } } },
+          responses: { '200': { description: 'Received.' } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Thing: {
+          type: 'object',
+          required: ['id', 'name', 'status'],
+          properties: {
+            id: { type: 'string' },
+            name: { type: 'string', description: 'Label.' },
+            status: { type: 'string', enum: ['active', 'disabled'] },
+            // An open enum: documented values, and any other string.
+            kind: { type: 'string', anyOf: [{ const: 'small' }, { const: 'large' }, { type: 'string' }] },
+            note: { type: 'string' },
+            owner: { $ref: '#/components/schemas/Owner' },
+            size: { type: 'integer' },
+          },
+        },
+        Owner: { type: 'object', properties: { id: { type: 'string' } } },
+        CreateThing: {
+          type: 'object',
+          required: ['name'],
+          properties: {
+            name: { type: 'string' },
+            status: { type: 'string', enum: ['active', 'disabled'] },
+            weight: { type: 'number' },
+            size: { type: 'integer' },
+          },
+        },
+        ThingEvent: {
+          type: 'object',
+          required: ['id', 'type'],
+          properties: { id: { type: 'string' }, type: { type: 'string' }, thing: { $ref: '#/components/schemas/Thing' } },
+        },
+      },
+    },
+  };
+  edit(doc);
+  return doc;
+}
+
+const schemas = (doc: Json) => doc.components.schemas;
+
+function diff(edit: (doc: Json) => void): Change[] {
+  return diffContracts({ openapi: api() }, { openapi: api(edit) }).changes;
+}
+
+/** The one change with this code (fails, listing what was found, when there is not exactly one). */
+function only(changes: Change[], code: string): Change {
+  const found = changes.filter((c) => c.code === code);
+  expect(found, `${code} in ${JSON.stringify(changes.map((c) => [c.code, c.classification, c.pointer]))}`).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('an unchanged description', () => {
+  it('has no changes', () => {
+    expect(diffContracts({ openapi: api() }, { openapi: api() }).changes).toEqual([]);
+  });
+});
+
+describe('request side: what narrows what a client may send breaks clients', () => {
+  it('a new required field is breaking', () => {
+    const c = only(diff((d) => {
+      schemas(d).CreateThing.properties.colour = { type: 'string' };
+      schemas(d).CreateThing.required.push('colour');
+    }), 'required-property-added');
+    expect(c).toMatchObject({ classification: 'breaking', directions: ['request'], pointer: '/components/schemas/CreateThing/properties/colour' });
+    expect(c.affects).toEqual(['POST /api/v1/things · request body (application/json)']);
+  });
+
+  it('a new optional field is non-breaking', () => {
+    const changes = diff((d) => (schemas(d).CreateThing.properties.colour = { type: 'string' }));
+    expect(only(changes, 'property-added').classification).toBe('non-breaking');
+    expect(changes.every((c) => c.classification !== 'breaking')).toBe(true);
+  });
+
+  it('an existing field becoming required is breaking', () => {
+    const c = only(diff((d) => schemas(d).CreateThing.required.push('weight')), 'became-required');
+    expect(c.classification).toBe('breaking');
+  });
+
+  it('a narrowed type is breaking, a widened one is not', () => {
+    expect(only(diff((d) => (schemas(d).CreateThing.properties.weight.type = 'integer')), 'type-narrowed').classification).toBe('breaking');
+    expect(only(diff((d) => (schemas(d).CreateThing.properties.size.type = 'number')), 'type-widened').classification).toBe('non-breaking');
+  });
+
+  it('a narrowed enum (a value removed) is breaking, a widened one is not', () => {
+    const removed = only(diff((d) => (schemas(d).CreateThing.properties.status.enum = ['active'])), 'enum-value-removed');
+    expect(removed).toMatchObject({ classification: 'breaking', before: 'disabled', in: 'previous' });
+    // Thing.status is response-side and unchanged; only the request enum grew.
+    expect(only(diff((d) => schemas(d).CreateThing.properties.status.enum.push('archived')), 'enum-value-added').classification).toBe('non-breaking');
+  });
+
+  it('a new constraint is breaking, a loosened one is not', () => {
+    const added = only(diff((d) => (schemas(d).CreateThing.properties.name.maxLength = 40)), 'constraint-tightened');
+    expect(added).toMatchObject({ classification: 'breaking', pointer: '/components/schemas/CreateThing/properties/name/maxLength' });
+    const loosened = only(diff((d) => (d.paths['/api/v1/things'].get.parameters[0].schema.maximum = 500)), 'constraint-loosened');
+    expect(loosened.classification).toBe('non-breaking');
+    expect(only(diff((d) => (schemas(d).CreateThing.properties.name.pattern = '^[a-z]+$')), 'constraint-tightened').classification).toBe('breaking');
+  });
+
+  it('a removed parameter is breaking; a new required one is breaking; a new optional one is not', () => {
+    const removed = only(diff((d) => delete d.paths['/api/v1/things'].get.parameters), 'parameter-removed');
+    expect(removed).toMatchObject({ classification: 'breaking', in: 'previous', pointer: '/paths/~1api~1v1~1things/get/parameters/0' });
+    const required = only(diff((d) => d.paths['/api/v1/things'].get.parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } })), 'required-parameter-added');
+    expect(required.classification).toBe('breaking');
+    const optional = only(diff((d) => d.paths['/api/v1/things'].get.parameters.push({ name: 'cursor', in: 'query', schema: { type: 'string' } })), 'parameter-added');
+    expect(optional.classification).toBe('non-breaking');
+  });
+
+  it('renaming a path parameter is not a removed operation', () => {
+    const changes = diff((d) => {
+      const item = d.paths['/api/v1/things/{id}'];
+      item.delete.parameters[0].name = 'thingId';
+      d.paths['/api/v1/things/{thingId}'] = item;
+      delete d.paths['/api/v1/things/{id}'];
+    });
+    expect(changes.map((c) => c.code)).toEqual(['path-parameter-renamed']);
+    expect(changes[0]!.classification).toBe('documentation');
+  });
+});
+
+describe('response side: what widens what a consumer may receive, or takes away what it read, breaks consumers', () => {
+  it('a removed field is breaking, reported once at its definition with every operation it reaches', () => {
+    const c = only(diff((d) => delete schemas(d).Thing.properties.note), 'property-removed');
+    expect(c).toMatchObject({ classification: 'breaking', directions: ['response', 'event'], in: 'previous', pointer: '/components/schemas/Thing/properties/note' });
+    expect(c.affects).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/things · response 200 (application/json)',
+        'POST /api/v1/things · response 201 (application/json)',
+      ]),
+    );
+  });
+
+  it('a renamed field is breaking', () => {
+    const c = only(diff((d) => {
+      schemas(d).Thing.properties.label = schemas(d).Thing.properties.note;
+      delete schemas(d).Thing.properties.note;
+    }), 'property-renamed');
+    expect(c).toMatchObject({ classification: 'breaking', before: 'note', after: 'label' });
+  });
+
+  it('a field that becomes nullable (3.1 type list) is breaking', () => {
+    const c = only(diff((d) => (schemas(d).Thing.properties.note.type = ['string', 'null'])), 'became-nullable');
+    expect(c).toMatchObject({ classification: 'breaking', pointer: '/components/schemas/Thing/properties/note/type' });
+  });
+
+  it("a field that becomes nullable (anyOf with type: 'null') is breaking, and nothing else is reported", () => {
+    const changes = diff((d) => (schemas(d).Thing.properties.owner = { anyOf: [{ $ref: '#/components/schemas/Owner' }, { type: 'null' }] }));
+    expect(only(changes, 'became-nullable').classification).toBe('breaking');
+    expect(changes).toHaveLength(1);
+  });
+
+  it('a field that may no longer be null is non-breaking in a response', () => {
+    const before = api((d) => (schemas(d).Thing.properties.note.type = ['string', 'null']));
+    const changes = diffContracts({ openapi: before }, { openapi: api() }).changes;
+    expect(only(changes, 'no-longer-nullable').classification).toBe('non-breaking');
+  });
+
+  it('a changed type is breaking', () => {
+    const c = only(diff((d) => (schemas(d).Thing.properties.size.type = 'string')), 'type-changed');
+    expect(c).toMatchObject({ classification: 'breaking', before: 'integer', after: 'string' });
+  });
+
+  it('a widened type (integer to number) is breaking in a response', () => {
+    expect(only(diff((d) => (schemas(d).Thing.properties.size.type = 'number')), 'type-widened').classification).toBe('breaking');
+  });
+
+  it('a new value in a closed enum is breaking', () => {
+    const c = only(diff((d) => schemas(d).Thing.properties.status.enum.push('archived')), 'enum-value-added');
+    expect(c).toMatchObject({ classification: 'breaking', after: 'archived', pointer: '/components/schemas/Thing/properties/status/enum' });
+  });
+
+  it('a new value in an enum declared open (anyOf const + type: string) is non-breaking', () => {
+    const changes = diff((d) => schemas(d).Thing.properties.kind.anyOf.splice(2, 0, { const: 'huge' }));
+    const c = only(changes, 'open-enum-value-added');
+    expect(c).toMatchObject({ classification: 'non-breaking', after: 'huge' });
+    expect(changes).toHaveLength(1);
+  });
+
+  it('closing an open enum is non-breaking for consumers; opening a closed one breaks them', () => {
+    expect(only(diff((d) => (schemas(d).Thing.properties.kind.anyOf = [{ const: 'small' }, { const: 'large' }])), 'enum-closed').classification).toBe('non-breaking');
+    expect(
+      only(diff((d) => (schemas(d).Thing.properties.status = { type: 'string', anyOf: [{ const: 'active' }, { const: 'disabled' }, { type: 'string' }] })), 'enum-opened').classification,
+    ).toBe('breaking');
+  });
+
+  it('a field moving from required to optional is breaking', () => {
+    const c = only(diff((d) => (schemas(d).Thing.required = ['id', 'status'])), 'became-optional');
+    expect(c).toMatchObject({ classification: 'breaking', directions: ['response', 'event'], pointer: '/components/schemas/Thing/required' });
+    expect(c.message).toContain('name` is now optional');
+  });
+
+  it('a field moving from optional to required is non-breaking', () => {
+    expect(only(diff((d) => schemas(d).Thing.required.push('note')), 'became-required').classification).toBe('non-breaking');
+  });
+
+  it('an added response field is non-breaking', () => {
+    const changes = diff((d) => (schemas(d).Thing.properties.createdAt = { type: 'string', format: 'date-time' }));
+    expect(only(changes, 'property-added').classification).toBe('non-breaking');
+    expect(changes.some((c) => c.classification === 'breaking')).toBe(false);
+  });
+
+  it('a removed success response is breaking; an added error response is not', () => {
+    const removed = only(diff((d) => (d.paths['/api/v1/things/{id}'].delete.responses = { '200': { description: 'Deleted.' } })), 'success-response-removed');
+    expect(removed.classification).toBe('breaking');
+    const added = only(diff((d) => (d.paths['/api/v1/things/{id}'].delete.responses['404'] = { description: 'No such thing.' })), 'response-added');
+    expect(added.classification).toBe('non-breaking');
+  });
+});
+
+describe('a schema shared by requests and responses is classified per direction', () => {
+  it('a new enum value breaks where the service writes it, not where the client does', () => {
+    const changes = diff((d) => {
+      schemas(d).Status = { type: 'string', enum: ['active', 'disabled', 'archived'] };
+      schemas(d).Thing.properties.status = { $ref: '#/components/schemas/Status' };
+      schemas(d).CreateThing.properties.status = { $ref: '#/components/schemas/Status' };
+    });
+    const added = changes.filter((c) => c.code === 'enum-value-added');
+    expect(added.map((c) => [c.directions, c.classification]).sort()).toEqual([
+      [['request'], 'non-breaking'],
+      [['response', 'event'], 'breaking'],
+    ]);
+  });
+});
+
+describe('operations', () => {
+  it('an added operation is non-breaking, a removed one breaking', () => {
+    const added = only(diff((d) => (d.paths['/api/v1/things/{id}'].get = { operationId: 'getThing', responses: { '200': { description: 'The thing.' } } })), 'operation-added');
+    expect(added).toMatchObject({ classification: 'non-breaking', affects: ['GET /api/v1/things/{id}'] });
+    const removed = only(diff((d) => delete d.paths['/api/v1/things/{id}']), 'operation-removed');
+    expect(removed).toMatchObject({ classification: 'breaking', in: 'previous', pointer: '/paths/~1api~1v1~1things~1{id}/delete' });
+  });
+
+  it('a renamed operationId is breaking (the generated operations type changes name)', () => {
+    expect(only(diff((d) => (d.paths['/api/v1/things'].get.operationId = 'getThings')), 'operation-id-changed').classification).toBe('breaking');
+  });
+
+  it('a deprecated operation is non-breaking', () => {
+    expect(only(diff((d) => (d.paths['/api/v1/things'].get.deprecated = true)), 'operation-deprecated').classification).toBe('non-breaking');
+  });
+});
+
+describe('documentation-only changes', () => {
+  it('descriptions, summaries and info.version are documentation', () => {
+    const changes = diff((d) => {
+      schemas(d).Thing.properties.name.description = 'The label shown in lists.';
+      d.paths['/api/v1/things'].get.summary = 'List things';
+      d.info.version = '1.0.1';
+    });
+    expect(changes.length).toBe(3);
+    expect(changes.every((c) => c.classification === 'documentation')).toBe(true);
+    expect(changes.map((c) => c.pointer).sort()).toEqual(['/components/schemas/Thing/properties/name/description', '/info/version', '/paths/~1api~1v1~1things/get/summary']);
+  });
+
+  it('a changed API version (info.x-api-version) is breaking', () => {
+    expect(only(diff((d) => (d.info['x-api-version'] = 'v2')), 'api-version-changed').classification).toBe('breaking');
+  });
+});
+
+describe('x-inferred parts are reported but never breaking for the documented contract', () => {
+  it('a removed inferred field is non-breaking, marked inferred, and says what it would have been', () => {
+    const before = api((d) => (schemas(d).Thing.properties.note['x-inferred'] = true));
+    const after = api((d) => delete schemas(d).Thing.properties.note);
+    const c = only(diffContracts({ openapi: before }, { openapi: after }).changes, 'property-removed');
+    expect(c).toMatchObject({ classification: 'non-breaking', inferred: true, wouldBe: 'breaking', note: INFERRED_NOTE });
+    expect(INFERRED_NOTE).toBe('inferred: non-breaking for the documented contract');
+  });
+
+  it('a change inside an inferred schema is non-breaking', () => {
+    const mark = (d: Json) => (schemas(d).Owner['x-inferred'] = true);
+    const before = api(mark);
+    const after = api((d) => {
+      mark(d);
+      schemas(d).Owner.properties.id.type = 'integer';
+    });
+    expect(only(diffContracts({ openapi: before }, { openapi: after }).changes, 'type-changed')).toMatchObject({ classification: 'non-breaking', inferred: true });
+  });
+
+  it('a removed inferred operation is non-breaking', () => {
+    const mark = (d: Json) => (d.paths['/api/v1/things/{id}'].delete['x-inferred'] = true);
+    const c = only(diffContracts({ openapi: api(mark) }, { openapi: api((d) => delete d.paths['/api/v1/things/{id}']) }).changes, 'operation-removed');
+    expect(c).toMatchObject({ classification: 'non-breaking', inferred: true });
+  });
+
+  it('the marker is lexical: a documented component used by an inferred response still breaks', () => {
+    const mark = (d: Json) => (d.paths['/api/v1/things'].post.responses['201']['x-inferred'] = true);
+    const changes = diffContracts({ openapi: api(mark) }, { openapi: api((d) => { mark(d); delete schemas(d).Thing.properties.note; }) }).changes;
+    expect(only(changes, 'property-removed')).toMatchObject({ classification: 'breaking' });
+    expect(only(changes, 'property-removed').inferred).toBeUndefined();
+  });
+
+  it('an inline schema under an inferred response inherits the marker', () => {
+    const inline = (d: Json, extra = {}) => {
+      d.paths['/api/v1/things/{id}'].delete.responses['200'] = {
+        description: 'Inferred body.',
+        'x-inferred': true,
+        content: { 'application/json': { schema: { type: 'object', properties: { deleted: { type: 'boolean' }, ...extra } } } },
+      };
+    };
+    const changes = diffContracts({ openapi: api((d) => inline(d, { at: { type: 'string' } })) }, { openapi: api((d) => inline(d)) }).changes;
+    expect(only(changes, 'property-removed')).toMatchObject({ classification: 'non-breaking', inferred: true });
+  });
+});
+
+describe('webhooks (the service delivers, the receiver reads: event side)', () => {
+  it('a removed payload field is breaking; an added one is not', () => {
+    const removed = only(diff((d) => delete schemas(d).ThingEvent.properties.type), 'property-removed');
+    expect(removed).toMatchObject({ classification: 'breaking', directions: ['event'], affects: ['webhook thingChanged (POST) · delivered payload (application/json)'] });
+    const added = only(diff((d) => (schemas(d).ThingEvent.properties.at = { type: 'string' })), 'property-added');
+    expect(added).toMatchObject({ classification: 'non-breaking', directions: ['event'] });
+  });
+
+  it('a removed webhook is breaking', () => {
+    expect(only(diff((d) => delete d.webhooks.thingChanged), 'webhook-removed').classification).toBe('breaking');
+  });
+});
+
+describe('components exported as types', () => {
+  it('a removed named schema is breaking for code that imports its generated type', () => {
+    const changes = diff((d) => {
+      schemas(d).Thing.properties.owner = { type: 'object', properties: { id: { type: 'string' } } };
+      delete schemas(d).Owner;
+    });
+    expect(only(changes, 'component-removed')).toMatchObject({ classification: 'breaking', pointer: '/components/schemas/Owner' });
+  });
+});
