@@ -60,7 +60,7 @@ describe('ApiError', () => {
 
   it('turns a non-JSON error page into a text error', async () => {
     server.script({ status: 502, text: '<html>Bad Gateway</html>' });
-    const error = (await client().GET('/api/v1/lookup').catch((e: unknown) => e)) as ApiError;
+    const error = (await client().GET('/api/v1/lookup', { params: { query: { number: '+14155550123' } } }).catch((e: unknown) => e)) as ApiError;
     expect(error.status).toBe(502);
     expect(error.error).toBe('<html>Bad Gateway</html>');
     expect(error.code).toBeUndefined();

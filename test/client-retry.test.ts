@@ -88,7 +88,7 @@ describe('GET (part 7.1: safe to retry)', () => {
 
   it('hands a Retry-After longer than maxRetryAfterMs back to the caller instead of waiting', async () => {
     server.script({ status: 429, json: { error: 'Lookup limit', code: 'rate_limited' }, headers: { 'Retry-After': '3600' } });
-    const error = await client().GET('/api/v1/lookup').catch((e: unknown) => e);
+    const error = await client().GET('/api/v1/lookup', { params: { query: { number: '+14155550123' } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).retryAfterSeconds).toBe(3600);
     expect((error as ApiError).code).toBe('rate_limited');
