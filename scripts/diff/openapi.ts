@@ -131,7 +131,10 @@ function compareInfo(ctx: Ctx): void {
   const b = ctx.before.root.info ?? {};
   const a = ctx.after.root.info ?? {};
   compareApiVersion(ctx, b, a, '/info');
-  compareDocKeys(ctx, { node: b, ptr: '/info' }, { node: a, ptr: '/info' }, 'document', (k) => k !== 'x-api-version');
+  compareDocKeys(ctx, { node: b, ptr: '/info' }, { node: a, ptr: '/info' }, 'document', (k) => k !== 'x-api-version' && k !== 'version');
+  if (b.version !== a.version) {
+    add(ctx, { classification: 'documentation', code: 'annotation-changed', message: `\`version\` changed from ${b.version} to ${a.version}`, pointer: '/info/version' }, 'document');
+  }
 }
 
 /** `info.x-api-version` (part 9): a new API version is a new interface, so any change breaks. */

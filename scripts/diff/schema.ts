@@ -14,8 +14,7 @@
 // - `allOf` is flattened, so moving properties into a shared base schema is not a change;
 // - `not` inverts the value set, so narrowing and widening swap inside it.
 
-import type { Direction } from './changes.js';
-import type { ChangeSink } from './changes.js';
+import type { ChangeSink, Direction, NewChange } from './changes.js';
 import { type Document, type Json, type Located, canonical, childPointer, isObject, refName, sameJson } from './resolve.js';
 
 export interface SchemaContext {
@@ -66,21 +65,40 @@ interface Emit {
   after?: unknown;
 }
 
+/**
+ * Shared schemas are reached from many operations; each pair of schemas is compared once per
+ * direction and its changes replayed for the next operation that reaches it (with that
+ * operation in `affects`). One cache per comparison run, keyed by its sink.
+ */
+interface SchemaCache {
+  done: Map<string, NewChange[]>;
+  recording: NewChange[][];
+}
+const caches = new WeakMap<ChangeSink, SchemaCache>();
+
+function cacheOf(sink: ChangeSink): SchemaCache {
+  let cache = caches.get(sink);
+  if (!cache) caches.set(sink, (cache = { done: new Map(), recording: [] }));
+  return cache;
+}
+
+function record(ctx: SchemaContext, change: NewChange): void {
+  for (const list of cacheOf(ctx.sink).recording) list.push(change);
+  ctx.sink.add(change, ctx.affects);
+}
+
 function emit(ctx: SchemaContext, e: Emit): void {
-  ctx.sink.add(
-    {
-      classification: classify(ctx, e.effect),
-      code: e.code,
-      message: e.message,
-      pointer: e.pointer,
-      in: e.in,
-      direction: ctx.direction,
-      inferred: Boolean(ctx.inferred || e.inferred),
-      before: e.before,
-      after: e.after,
-    },
-    ctx.affects,
-  );
+  record(ctx, {
+    classification: classify(ctx, e.effect),
+    code: e.code,
+    message: e.message,
+    pointer: e.pointer,
+    in: e.in,
+    direction: ctx.direction,
+    inferred: Boolean(ctx.inferred || e.inferred),
+    before: e.before,
+    after: e.after,
+  });
 }
 
 const side = (ctx: SchemaContext): string => ctx.direction;
@@ -258,14 +276,24 @@ const HANDLED = new Set([
 export function compareSchemas(beforeLoc: Located, afterLoc: Located, ctx: SchemaContext): void {
   const b = normalize(ctx.before, beforeLoc);
   const a = normalize(ctx.after, afterLoc);
-  const key = `${b.loc.ptr}|${a.loc.ptr}|${ctx.direction}|${ctx.inverted ? 1 : 0}`;
-  const stack = ctx.stack ?? new Set<string>();
-  if (stack.has(key)) return;
-  stack.add(key);
   // x-inferred is lexical (see Located.inferred): crossing a `$ref` leaves the enclosing marker behind.
   const crossesRef = (l: Located) => isObject(l.node) && typeof l.node.$ref === 'string';
   const inherited = crossesRef(beforeLoc) || crossesRef(afterLoc) ? false : ctx.inferred;
-  const here: SchemaContext = { ...ctx, stack, inferred: Boolean(inherited || b.loc.inferred || a.loc.inferred) };
+  const inferred = Boolean(inherited || b.loc.inferred || a.loc.inferred);
+  const id = (loc: Located, n: Normal) => (loc.merge ? loc.merge.map((m) => m.ptr).join('+') : n.loc.ptr);
+  const key = `${id(beforeLoc, b)}|${id(afterLoc, a)}|${ctx.direction}|${ctx.inverted ? 1 : 0}|${inferred ? 1 : 0}`;
+  const stack = ctx.stack ?? new Set<string>();
+  if (stack.has(key)) return;
+  const cache = cacheOf(ctx.sink);
+  const known = cache.done.get(key);
+  if (known) {
+    for (const change of known) record(ctx, change);
+    return;
+  }
+  const recorded: NewChange[] = [];
+  cache.recording.push(recorded);
+  stack.add(key);
+  const here: SchemaContext = { ...ctx, stack, inferred };
   const at = a.loc.ptr;
 
   compareInferredMarker(b, a, here);
@@ -279,6 +307,8 @@ export function compareSchemas(beforeLoc: Located, afterLoc: Located, ctx: Schem
   compareNested(b, a, here);
   compareAnnotations(b, a, here, at);
   stack.delete(key);
+  cache.recording.pop();
+  cache.done.set(key, recorded);
 }
 
 function compareInferredMarker(b: Normal, a: Normal, ctx: SchemaContext): void {

@@ -1,0 +1,73 @@
+// The command line of `npm run diff` (scripts/diff.ts runs it): argument parsing, loading both
+// releases, the text or JSON report, and the exit code.
+
+import { parseArgs } from 'node:util';
+import { diffContracts } from './index.js';
+import { UsageError, loadRelease } from './load.js';
+import { formatReport } from './report.js';
+
+export const USAGE = `Usage: npm run diff -- <previous> [--current <release>] [--json]
+
+  <previous>           the release to compare with: a bundled JSON file (openapi.json or
+                       asyncapi.json), a directory holding them (e.g. generated/baseline), or a
+                       git ref whose generated/ is read (e.g. v1.0.0, HEAD~3, main)
+  --current <release>  what to compare (same forms; default: generated/)
+  --json               print the result as JSON instead of text
+  -h, --help           this help
+
+Exit code: 0 no breaking change, 1 breaking changes, 2 usage error.`;
+
+export interface CliIo {
+  cwd: string;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const processIo: CliIo = {
+  cwd: process.cwd(),
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+/** Runs `diff` with these arguments; returns the exit code (0 no breaking change, 1 breaking, 2 usage). */
+export function runDiffCli(argv: string[], io: CliIo = processIo): number {
+  let values: { current?: string; json?: boolean; help?: boolean };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options: { current: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (error) {
+    io.err(`diff: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    io.err(`diff: ${positionals.length ? `expected one previous release, got ${positionals.length}` : 'missing the previous release to compare with'}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const previous = loadRelease(positionals[0]!, io.cwd);
+    const current = loadRelease(values.current ?? 'generated', io.cwd);
+    const result = diffContracts(previous, current);
+    if (values.json) {
+      const out = { previous: { source: previous.source, version: previous.version }, current: { source: current.source, version: current.version }, ...result };
+      io.out(`${JSON.stringify(out, null, 2)}\n`);
+    } else {
+      io.out(`${formatReport(result, previous, current)}\n`);
+    }
+    return result.summary.breaking > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`diff: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
