@@ -17,6 +17,7 @@ import { renderGuide } from './guides.mjs';
 import { escapeHtml, markdownInline } from './html.mjs';
 import { inferredPage } from './inferred-page.mjs';
 import { pageHtml, SITE_PAGES } from './layout.mjs';
+import { checkSite } from './link-check.mjs';
 import { buildRedocPage } from './redoc-page.mjs';
 
 const buildDir = path.join(repoRoot, 'docs/build');
@@ -100,7 +101,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
         title: `${openapi.info.title}: API reference`,
         page: 'reference.html',
         kind: 'openapi',
-        redocOptions: { codeSamples: { languages: CODE_SAMPLE_LANGUAGES } },
+        redocOptions: { codeSamples: { languages: CODE_SAMPLE_LANGUAGES }, scrollYOffset: 40 },
       }),
       buildRedocPage({
         input: path.join(generatedDir, 'asyncapi.json'),
@@ -108,12 +109,13 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
         title: `${asyncapi.info.title}: AsyncAPI reference`,
         page: 'asyncapi.html',
         kind: 'asyncapi',
+        redocOptions: { scrollYOffset: 40 },
       }),
     ]);
 
     // 3. The events page, generated from the AsyncAPI document.
     const events = eventsPage(asyncapi);
-    await writeFile(path.join(out, 'events.html'), pageHtml({ file: 'events.html', title: events.title, body: events.body, toc: tocOf(events.body) }));
+    await writeFile(path.join(out, 'events.html'), pageHtml({ file: 'events.html', title: events.title, body: events.body, toc: tocOf(events.body, [2, 3]) }));
 
     // 4. The guides.
     const guideFiles = new Set((await readdir(guidesDir)).filter((f) => f.endsWith('.md')));
@@ -141,15 +143,23 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     await writeFile(path.join(out, 'assets/site.css'), css);
     for (const file of ['openapi.yaml', 'openapi.json', 'asyncapi.yaml']) await copyFile(path.join(generatedDir, file), path.join(out, file));
 
-    return { out, pages: SITE_PAGES.map((p) => p.file), samples, counts, ms: Date.now() - started };
+    // 7. No dead internal link or anchor, nothing loaded from another host.
+    const links = await checkSite(out, { openapi });
+    if (links.problems.length) {
+      throw new Error(`link check failed:\n${links.problems.map((p) => `  ${p.page}: ${p.link} (${p.reason})`).join('\n')}`);
+    }
+
+    return { out, pages: SITE_PAGES.map((p) => p.file), samples, counts, links: links.links, ms: Date.now() - started };
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
 }
 
 /** Table of contents of a generated page: its h2 headings with ids. */
-function tocOf(html) {
-  return [...html.matchAll(/<h2 id="([^"]+)">([\s\S]*?)<\/h2>/g)].map(([, id, inner]) => ({ id, text: inner.replace(/<[^>]+>/g, '').replaceAll('&#39;', "'").trim() }));
+function tocOf(html, levels = [2]) {
+  return [...html.matchAll(/<h([23]) id="([^"]+)">([\s\S]*?)<\/h\1>/g)]
+    .filter(([, level]) => levels.includes(Number(level)))
+    .map(([, level, id, inner]) => ({ id, level: Number(level), text: inner.replace(/<[^>]+>/g, '').replaceAll('&#39;', "'").replaceAll('&amp;', '&').trim() }));
 }
 
 async function main() {
@@ -169,7 +179,7 @@ async function main() {
   }
   const result = await buildSite(options);
   console.log(
-    `docs: ${result.pages.length} pages, ${result.samples} operations with code samples, ${result.counts.inferred} unshown details -> ${path.relative(process.cwd(), result.out) || '.'} (${result.ms} ms)`,
+    `docs: ${result.pages.length} pages, ${result.samples} operations with code samples, ${result.counts.inferred} unshown details, ${result.links} internal links checked -> ${path.relative(process.cwd(), result.out) || '.'} (${result.ms} ms)`,
   );
   console.log(`docs: open ${pathToFileURL(path.join(result.out, 'index.html'))}`);
 }

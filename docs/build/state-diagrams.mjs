@@ -50,26 +50,37 @@ export function statesOf(machine) {
   return states;
 }
 
-/** The DOT source of one machine: a node per state, an edge per transition. */
+/**
+ * The DOT source of one machine: a node per state and an edge per (from, to) pair. Transitions
+ * between the same two states share one edge whose label lists each trigger (Graphviz draws
+ * several labelled self-loops on top of each other). Top to bottom, so that a diagram fits the
+ * text column without shrinking its labels.
+ */
 export function machineToDot(machine) {
   const states = statesOf(machine);
   const id = new Map(states.map((s, i) => [s, `s${i}`]));
   const out = [
     'digraph {',
-    '  rankdir=LR; bgcolor="transparent"; pad=0.2; nodesep=0.35; ranksep=0.5;',
-    '  node [shape=box, style="rounded,filled", fillcolor="#eef4fb", color="#0b5cad", fontname="Helvetica", fontsize=11];',
-    '  edge [color="#59636e", fontname="Helvetica", fontsize=9, fontcolor="#1f2328"];',
+    '  rankdir=TB; bgcolor="transparent"; pad=0.2; nodesep=0.6; ranksep=0.45;',
+    '  node [shape=box, style="rounded,filled", fillcolor="#eef4fb", color="#0b5cad", fontname="Helvetica", fontsize=13, margin="0.15,0.06"];',
+    '  edge [color="#59636e", fontname="Helvetica", fontsize=11, fontcolor="#1f2328"];',
   ];
   for (const s of states) {
     const start = s === 'none';
     out.push(
-      `  ${id.get(s)} [label=${dotString(wrap(s, 20))}${start ? ', shape=ellipse, style="dashed", fillcolor="white", color="#59636e"' : ''}];`,
+      `  ${id.get(s)} [label=${dotString(wrap(s, 22))}${start ? ', shape=ellipse, style="dashed", fillcolor="white", color="#59636e"' : ''}];`,
     );
   }
+  const edges = new Map();
   for (const t of machine.transitions) {
-    const label = wrap(plain(t.trigger), 28);
-    if (t.condition) label.push(...wrap(`[${plain(t.condition)}]`, 28));
-    out.push(`  ${id.get(t.from)} -> ${id.get(t.to)} [label=${dotString(label)}];`);
+    const key = `${id.get(t.from)} -> ${id.get(t.to)}`;
+    const label = wrap(plain(t.trigger), 34);
+    if (t.condition) label.push(...wrap(`[${plain(t.condition)}]`, 34));
+    edges.set(key, [...(edges.get(key) ?? []), label]);
+  }
+  for (const [key, labels] of edges) {
+    // One blank line between the triggers of a shared edge.
+    out.push(`  ${key} [label=${dotString(labels.flatMap((l, i) => (i ? ['', ...l] : l)))}];`);
   }
   out.push('}');
   return out.join('\n');
