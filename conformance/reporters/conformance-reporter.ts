@@ -1,0 +1,55 @@
+// A vitest reporter that collects the scenario outcomes from the tests' meta and writes the
+// console summary by operation, the coverage table and the JSON report. JUnit XML comes from
+// vitest's own junit reporter, configured beside this one by the CLI.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Json } from '../description.js';
+import type { ScenarioOutcome } from '../findings.js';
+import type { NotSent } from '../plan.js';
+import { buildReport, formatCoverage, formatSummary, type ConformanceReport } from './report.js';
+
+export interface ConformanceReporterOptions {
+  document: Json;
+  notSent: NotSent[];
+  baseUrl: string;
+  level: string;
+  jsonFile: string;
+  verbose?: boolean;
+  /** Receives a progress mark per finished scenario. */
+  progress?: (mark: string) => void;
+  write?: (text: string) => void;
+}
+
+export class ConformanceReporter implements Reporter {
+  report?: ConformanceReport;
+  /** Tests that failed without a conformance outcome (a crash in the suite itself). */
+  crashed = 0;
+
+  constructor(private readonly options: ConformanceReporterOptions) {}
+
+  /** A one-character progress mark per scenario, so a long run against a live deployment shows life. */
+  onTestCaseResult(test: TestCase): void {
+    if (!this.options.progress) return;
+    const outcome = test.meta().conformance;
+    const mark = outcome ? { pass: '.', advisory: 'a', skip: 's', fail: 'F' }[outcome.verdict] : test.result().state === 'failed' ? 'E' : 's';
+    this.options.progress(mark);
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const outcomes: ScenarioOutcome[] = [];
+    for (const module of testModules) {
+      if (module.state() === 'failed' && !module.children.size) this.crashed++;
+      for (const test of module.children.allTests()) {
+        const outcome = test.meta().conformance;
+        if (outcome) outcomes.push(outcome);
+        else if (test.result().state === 'failed') this.crashed++;
+      }
+    }
+    this.report = buildReport({ document: this.options.document, outcomes, notSent: this.options.notSent, baseUrl: this.options.baseUrl, level: this.options.level });
+    const write = this.options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
+    write(`\n${formatSummary(this.report, { verbose: this.options.verbose })}\n\n${formatCoverage(this.report)}\n`);
+    mkdirSync(path.dirname(this.options.jsonFile), { recursive: true });
+    writeFileSync(this.options.jsonFile, `${JSON.stringify(this.report, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,142 @@
+// The report model: outcomes grouped by operation, totals, and the coverage table (which
+// operations and which documented status codes the run exercised). Pure functions, so the
+// console, JSON and tests all read the same thing.
+import { documentedStatuses, listOperations, type Json } from '../description.js';
+import type { Finding, ScenarioOutcome, Verdict } from '../findings.js';
+import type { NotSent } from '../plan.js';
+
+export interface OperationReport {
+  operationId: string;
+  method: string;
+  path: string;
+  verdict: Verdict | 'not sent' | 'not run';
+  notSentReason?: string;
+  scenarios: ScenarioOutcome[];
+}
+
+export interface CoverageRow {
+  operationId: string;
+  method: string;
+  path: string;
+  exercised: boolean;
+  notSentReason?: string;
+  documented: string[];
+  seen: string[];
+  /** Statuses answered that the operation does not document. */
+  undocumentedSeen: string[];
+}
+
+export interface ConformanceReport {
+  baseUrl: string;
+  level: string;
+  generatedAt: string;
+  totals: Record<Verdict, number>;
+  operations: OperationReport[];
+  coverage: CoverageRow[];
+  restored: string[];
+}
+
+function worst(verdicts: Verdict[]): Verdict {
+  for (const v of ['fail', 'skip', 'advisory', 'pass'] as const) if (verdicts.includes(v)) return v;
+  return 'pass';
+}
+
+function statusMatches(documented: string, status: number): boolean {
+  const code = String(status);
+  return documented === code || documented.toUpperCase() === `${code[0]}XX`;
+}
+
+export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]; notSent: NotSent[]; baseUrl: string; level: string }): ConformanceReport {
+  const operations = listOperations(input.document);
+  const totals: Record<Verdict, number> = { pass: 0, fail: 0, advisory: 0, skip: 0 };
+  for (const o of input.outcomes) totals[o.verdict]++;
+  const opReports: OperationReport[] = operations.map((op) => {
+    const scenarios = input.outcomes.filter((o) => o.operationId === op.operationId);
+    const notSent = input.notSent.find((n) => n.operationId === op.operationId);
+    return {
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      path: op.path,
+      verdict: notSent ? 'not sent' : scenarios.length ? worst(scenarios.map((s) => s.verdict)) : 'not run',
+      notSentReason: notSent?.reason,
+      scenarios,
+    };
+  });
+  const coverage: CoverageRow[] = operations.map((op) => {
+    const statuses = new Set<number>();
+    for (const o of input.outcomes) for (const ex of o.exchanges) if (ex.operationId === op.operationId) statuses.add(ex.status);
+    const documented = documentedStatuses(op);
+    const seen = documented.filter((d) => [...statuses].some((s) => statusMatches(d, s)));
+    const undocumentedSeen = [...statuses].filter((s) => !documented.some((d) => statusMatches(d, s) || d === 'default')).map(String);
+    return {
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      path: op.path,
+      exercised: statuses.size > 0,
+      notSentReason: input.notSent.find((n) => n.operationId === op.operationId)?.reason,
+      documented,
+      seen,
+      undocumentedSeen,
+    };
+  });
+  return {
+    baseUrl: input.baseUrl,
+    level: input.level,
+    generatedAt: new Date().toISOString(),
+    totals,
+    operations: opReports,
+    coverage,
+    restored: input.outcomes.flatMap((o) => o.notes),
+  };
+}
+
+const MARKS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not sent': 'NOT SENT', 'not run': 'NOT RUN' };
+
+function findingLine(f: Finding): string {
+  return `      ${MARKS[f.verdict]} [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n        request: ${f.request}` : ''}`;
+}
+
+/** The console summary: by operation, each scenario's verdict with the reasons and requests. */
+export function formatSummary(report: ConformanceReport, options: { verbose?: boolean } = {}): string {
+  const lines: string[] = [`Conformance of ${report.baseUrl} (level ${report.level})`, ''];
+  for (const op of report.operations) {
+    lines.push(`${MARKS[op.verdict]?.padEnd(8)} ${op.operationId}  ${op.method} ${op.path}${op.notSentReason ? `  (${op.notSentReason})` : ''}`);
+    for (const s of op.scenarios) {
+      if (s.verdict === 'pass' && !options.verbose) continue;
+      lines.push(`    ${MARKS[s.verdict]} ${s.title}${s.skipReason ? `: ${s.skipReason}` : ''}`);
+      for (const f of s.findings) if (f.verdict === 'fail' || f.verdict === 'advisory' || options.verbose) lines.push(findingLine(f));
+      for (const n of s.notes) lines.push(`      NOTE ${n}`);
+    }
+  }
+  if (report.restored.length) {
+    lines.push('', 'State changed by the deployment wrongly accepting a request, and what the suite did:');
+    for (const n of report.restored) lines.push(`  - ${n}`);
+  }
+  const t = report.totals;
+  lines.push('', `Scenarios: ${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t.skip} skipped`);
+  return lines.join('\n');
+}
+
+/** The coverage table: operations and documented status codes exercised. */
+export function formatCoverage(report: ConformanceReport): string {
+  const rows = report.coverage.map((c) => [
+    c.operationId,
+    `${c.method} ${c.path}`,
+    c.exercised ? 'yes' : c.notSentReason ? 'never sent' : 'no',
+    c.documented.map((d) => (c.seen.includes(d) ? `${d}*` : d)).join(' '),
+    c.undocumentedSeen.join(' '),
+  ]);
+  const header = ['operation', 'request', 'exercised', 'documented statuses (* = seen)', 'undocumented seen'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const fmt = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const exercised = report.coverage.filter((c) => c.exercised).length;
+  const statuses = report.coverage.reduce((n, c) => n + c.documented.length, 0);
+  const seen = report.coverage.reduce((n, c) => n + c.seen.length, 0);
+  return [
+    'Coverage',
+    fmt(header),
+    ...rows.map(fmt),
+    '',
+    `Operations exercised: ${exercised}/${report.coverage.length} (${report.coverage.filter((c) => c.notSentReason).length} never sent by design); documented statuses seen: ${seen}/${statuses}`,
+  ].join('\n');
+}

@@ -1,0 +1,65 @@
+// Turns the planned scenarios into vitest tests: one `describe` per operation, one concurrent test
+// per scenario. Requests stay bounded by the HTTP client's limiter (files run one at a time, so
+// one limiter covers the run). Findings travel to the reporters in the test's `meta`; advisory
+// findings also become annotations (JUnit <properties>), skips carry their reason.
+import { describe, test } from 'vitest';
+import { configFromEnv } from '../config.js';
+import { createEnvironment } from '../environment.js';
+import type { ScenarioOutcome } from '../findings.js';
+import { planScenarios } from '../plan.js';
+import { runScenario, type Scenario } from '../scenario.js';
+import { sliceOf } from './slices.js';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: ScenarioOutcome;
+  }
+}
+
+class ConformanceFailure extends Error {
+  override name = 'ConformanceFailure';
+}
+
+function failureMessage(outcome: ScenarioOutcome): string {
+  const lines = outcome.findings
+    .filter((f) => f.verdict === 'fail')
+    .map((f) => `- [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n    request: ${f.request}` : ''}`);
+  return [`${outcome.operationId}: ${outcome.title}`, ...lines, ...outcome.notes.map((n) => `note: ${n}`)].join('\n');
+}
+
+export function defineConformanceSlice(index: number, count: number): void {
+  const config = configFromEnv();
+  const env = createEnvironment(config);
+  const plan = planScenarios(env.document, config.level);
+  const byOperation = new Map<string, Scenario[]>();
+  for (const scenario of plan.scenarios) {
+    if (sliceOf(scenario.operationId, count) !== index) continue;
+    byOperation.set(scenario.operationId, [...(byOperation.get(scenario.operationId) ?? []), scenario]);
+  }
+  for (const notSent of plan.notSent) {
+    if (sliceOf(notSent.operationId, count) !== index) continue;
+    describe(notSent.operationId, () => {
+      test.skip(`never sent: ${notSent.reason}`, () => {});
+    });
+  }
+  for (const [operationId, scenarios] of byOperation) {
+    describe(operationId, () => {
+      for (const scenario of scenarios) {
+        test.concurrent(scenario.title, async (ctx) => {
+          const outcome = await runScenario(env, scenario);
+          ctx.task.meta.conformance = outcome;
+          for (const f of outcome.findings) {
+            if (f.verdict === 'advisory') await ctx.annotate(`${f.check}: ${f.reason}${f.request ? ` (${f.request})` : ''}`, 'advisory');
+          }
+          for (const note of outcome.notes) await ctx.annotate(note, 'restored');
+          if (outcome.verdict === 'fail') {
+            const error = new ConformanceFailure(failureMessage(outcome));
+            error.stack = `${error.name}: ${error.message}`;
+            throw error;
+          }
+          if (outcome.verdict === 'skip') ctx.skip(outcome.skipReason);
+        });
+      }
+    });
+  }
+}

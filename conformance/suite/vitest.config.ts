@@ -1,0 +1,23 @@
+// The conformance suite as a vitest project. `runConformanceCli` starts it with startVitest and
+// adds the reporters; settings reach the workers through CONFORMANCE_* environment variables.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig({
+  test: {
+    root: here,
+    include: ['**/*.conformance.ts'],
+    pool: 'forks',
+    // One file at a time, so the HTTP client's limiter bounds the whole run's concurrency.
+    fileParallelism: false,
+    // Scenarios run concurrently inside a file; the limiter, not this, bounds requests.
+    maxConcurrency: 64,
+    testTimeout: 10 * 60_000,
+    hookTimeout: 60_000,
+    // The suite talks to a deployment: one attempt per run, no retries of failed checks.
+    retry: 0,
+  },
+});
