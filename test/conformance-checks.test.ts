@@ -1,0 +1,169 @@
+// Every check of the conformance suite, twice: it passes against a fake deployment that keeps the
+// rule, and fails against the same deployment told to break that one rule. A check that cannot
+// fail is a defect.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadDescription } from '../conformance/description.js';
+import { startFakeDeployment, type Break, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
+import { failedChecks, runScenarioById, TEST_KEY } from './helpers/conformance-harness.js';
+
+let fake: FakeDeployment;
+beforeAll(async () => {
+  fake = await startFakeDeployment({ apiKey: TEST_KEY });
+});
+afterAll(() => fake.close());
+afterEach(() => fake.breaks.clear());
+
+interface Case {
+  /** The check that must fail (a finding's `check`). */
+  check: string;
+  scenario: string;
+  breaks: Break;
+}
+
+const CASES: Case[] = [
+  // The generic layer (Schemathesis's checks, in TypeScript).
+  { check: 'not-a-server-error', scenario: 'getAccount/read', breaks: 'server-error' },
+  { check: 'status-code-conformance', scenario: 'getAccount/read', breaks: 'undocumented-status' },
+  { check: 'content-type-conformance', scenario: 'getAccount/read', breaks: 'content-type' },
+  { check: 'response-schema-conformance', scenario: 'getAccount/read', breaks: 'schema' },
+  { check: 'response-headers-conformance', scenario: 'lookupNumber/read', breaks: 'missing-retry-after' },
+  { check: 'response-received', scenario: 'getAccount/read', breaks: 'slow' },
+  { check: 'read-succeeds', scenario: 'getAccount/read', breaks: 'undocumented-status' },
+  { check: 'negative-data-rejected', scenario: 'sendMessage/negative-data-rejected', breaks: 'negative-accepted' },
+  { check: 'negative-data-rejected', scenario: 'createCall/negative-data-rejected', breaks: 'negative-accepted' },
+  // Part 5.1: authentication not ignored; sign-up needs no key.
+  { check: 'auth-required', scenario: 'getAccount/auth-required/none', breaks: 'auth-ignored' },
+  { check: 'auth-required', scenario: 'getAccount/auth-required/malformed', breaks: 'malformed-key-accepted' },
+  { check: 'auth-required', scenario: 'listCalls/auth-required/unknown-key', breaks: 'malformed-key-accepted' },
+  { check: 'auth-required', scenario: 'sendMessage/auth-required/none', breaks: 'body-before-key' },
+  { check: 'signup-needs-no-key', scenario: 'signUp/signup-needs-no-key', breaks: 'signup-demands-key' },
+  { check: 'signup-needs-no-key', scenario: 'verifyPhoneNumber/signup-needs-no-key', breaks: 'signup-demands-key' },
+  // Part 7: unknown ids.
+  { check: 'unknown-resource-404', scenario: 'getInvoice/unknown-resource-404', breaks: 'unknown-id-200' },
+  { check: 'unknown-resource-404', scenario: 'pingWebhook/unknown-resource-404', breaks: 'unknown-id-200' },
+  // Named rules of the interface specification.
+  { check: 'usage-days-fallback', scenario: 'getUsage/usage-days-fallback', breaks: 'usage-days' },
+  { check: 'billing-activity-limit', scenario: 'listBillingActivity/billing-activity-limit', breaks: 'activity-limit' },
+  { check: 'billing-activity-order', scenario: 'listBillingActivity/billing-activity-order', breaks: 'activity-order' },
+  { check: 'billing-activity-order', scenario: 'listBillingActivity/billing-activity-order', breaks: 'activity-starting-after' },
+  { check: 'history-list-limit-order', scenario: 'listMessages/history-list-limit-order', breaks: 'history-over-100' },
+  { check: 'events-wait-timeout', scenario: 'waitForEvent/events-wait-timeout', breaks: 'events-wait-status' },
+  { check: 'events-wait-timeout-range', scenario: 'waitForEvent/events-wait-timeout-range', breaks: 'events-wait-range' },
+  { check: 'key-previews-not-full-keys', scenario: 'getAccount/key-previews-not-full-keys', breaks: 'key-preview-full' },
+  { check: 'call-duration-range', scenario: 'updateAccount/call-duration-range', breaks: 'account-duration-range' },
+  { check: 'call-duration-range', scenario: 'updateNumber/call-duration-range', breaks: 'number-duration-range' },
+  // The writes level.
+  { check: 'call-idempotent-replay', scenario: 'createCall/writes-idempotent-replay', breaks: 'call-replay-201' },
+  { check: 'writes-test-message', scenario: 'injectTestInboundMessage/writes-test-message', breaks: 'test-message-external' },
+  { check: 'writes-send-message', scenario: 'sendMessage/writes-send-message', breaks: 'send-message-200' },
+];
+
+describe.each(CASES)('$check ($scenario)', ({ check, scenario, breaks }) => {
+  it('passes against a deployment that keeps the rule', async () => {
+    const outcome = await runScenarioById(fake, scenario);
+    expect(failedChecks(outcome)).toEqual([]);
+    expect(outcome.findings.some((f) => f.verdict === 'pass')).toBe(true);
+  });
+
+  it(`fails against one that breaks it (${breaks})`, async () => {
+    fake.breaks.add(breaks);
+    const outcome = await runScenarioById(fake, scenario);
+    expect(outcome.verdict).toBe('fail');
+    expect(failedChecks(outcome)).toContain(check);
+    const failure = outcome.findings.find((f) => f.check === check && f.verdict === 'fail');
+    expect(failure?.reason.length).toBeGreaterThan(10);
+  });
+});
+
+describe('missing-required-header-rejected', () => {
+  // No operation of the contract has a required header parameter today, so the check is proven on
+  // a copy of the description that gives getUsage one.
+  const document = loadDescription();
+  const getUsage = document.paths['/api/v1/usage'].get;
+  getUsage.parameters.push({ name: 'X-Conformance-Required', in: 'header', required: true, schema: { type: 'string' } });
+  getUsage.responses['400'] = { $ref: '#/components/responses/BadRequest' };
+  let headerFake: FakeDeployment;
+  beforeAll(async () => {
+    headerFake = await startFakeDeployment({ apiKey: TEST_KEY, document });
+  });
+  afterAll(() => headerFake.close());
+
+  it('passes against a deployment that rejects the request without the header', async () => {
+    const outcome = await runScenarioById(headerFake, 'getUsage/missing-required-header/X-Conformance-Required', { document });
+    expect(outcome.verdict).toBe('pass');
+  });
+
+  it('fails against one that serves it anyway', async () => {
+    headerFake.breaks.add('missing-header-accepted');
+    const outcome = await runScenarioById(headerFake, 'getUsage/missing-required-header/X-Conformance-Required', { document });
+    expect(failedChecks(outcome)).toEqual(['missing-required-header-rejected']);
+  });
+});
+
+describe('restoring state a deployment wrongly accepted (PATCH /account, PATCH /numbers/{id})', () => {
+  it('writes the original account cap back and says so', async () => {
+    const before = fake.account.maxCallDurationSeconds;
+    fake.breaks.add('account-duration-range');
+    const outcome = await runScenarioById(fake, 'updateAccount/call-duration-range');
+    expect(fake.account.maxCallDurationSeconds).toBe(before);
+    expect(outcome.notes.join('\n')).toMatch(/wrongly accepted maxCallDurationSeconds=59; the suite restored it to/);
+    const patches = fake.requests.filter((r) => r.operationId === 'updateAccount');
+    expect(patches.at(-1)?.body).toEqual({ maxCallDurationSeconds: before });
+  });
+
+  it('writes the original number cap back', async () => {
+    const number = fake.numbers[0];
+    const before = number.maxCallDurationSeconds;
+    fake.breaks.add('number-duration-range');
+    const outcome = await runScenarioById(fake, 'updateNumber/call-duration-range');
+    expect(number.maxCallDurationSeconds).toBe(before);
+    expect(outcome.notes).toHaveLength(2);
+  });
+
+  it('sends no change at all when it cannot read the state first', async () => {
+    fake.breaks.add('server-error');
+    const sent = fake.requests.length;
+    const outcome = await runScenarioById(fake, 'updateAccount/call-duration-range');
+    expect(outcome.verdict).toBe('fail'); // the 500 on the read is itself a failure
+    expect(outcome.skipReason).toMatch(/could not be read first/);
+    expect(fake.requests.slice(sent).some((r) => r.operationId === 'updateAccount')).toBe(false);
+  });
+});
+
+describe('inferred parts are advisory (x-inferred)', () => {
+  it('reports a body that breaks only an inferred field as advisory, not a failure', async () => {
+    fake.breaks.add('inferred-schema');
+    const outcome = await runScenarioById(fake, 'getAccount/read');
+    expect(failedChecks(outcome)).toEqual([]);
+    expect(outcome.verdict).toBe('advisory');
+    const finding = outcome.findings.find((f) => f.check === 'response-schema-conformance');
+    expect(finding?.verdict).toBe('advisory');
+    expect(finding?.reason).toMatch(/only inferred parts/);
+  });
+
+  it('judges an inferred list order as advisory when the records carry no documented timestamp', async () => {
+    const outcome = await runScenarioById(fake, 'listCalls/history-list-limit-order');
+    expect(outcome.verdict).toBe('advisory');
+    expect(outcome.findings.find((f) => f.verdict === 'advisory')?.reason).toMatch(/no documented timestamp/);
+  });
+});
+
+describe('429 is never a failure (Retry-After honoured)', () => {
+  it('waits Retry-After and retries, then judges the answer', async () => {
+    fake.breaks.add('rate-limited-once');
+    const lookups = fake.requests.filter((r) => r.operationId === 'lookupNumber').length;
+    const started = Date.now();
+    const outcome = await runScenarioById(fake, 'lookupNumber/read');
+    expect(outcome.verdict).toBe('pass');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(fake.requests.filter((r) => r.operationId === 'lookupNumber').length - lookups).toBe(2);
+  });
+
+  it('skips the check with the reason once the retry budget is spent', async () => {
+    fake.breaks.add('rate-limited-always');
+    const outcome = await runScenarioById(fake, 'lookupNumber/read');
+    expect(outcome.verdict).toBe('skip');
+    expect(outcome.skipReason).toMatch(/429 .*Retry-After 1s.*retry budget/);
+    expect(failedChecks(outcome)).toEqual([]);
+  });
+});

@@ -1,0 +1,258 @@
+// A small deployment of the contract for the conformance suite's own tests: node:http on
+// 127.0.0.1 (port 0), answering from the description's examples, keeping the rules the suite
+// checks, and able to break one rule at a time (`fake.breaks.add('usage-days')`), so each check
+// can be shown to pass against a conforming server and to fail against a broken one.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { deref, documentedResponse, listOperations, loadDescription, type Json, type Operation } from '../../conformance/description.js';
+import { ResponseValidator } from '../../conformance/validator.js';
+
+/** The rules the fake can break, one per check (see the conformance tests). */
+export type Break =
+  | 'server-error' // GET /account answers 500
+  | 'undocumented-status' // GET /account answers 418
+  | 'content-type' // GET /account answers text/plain
+  | 'schema' // GET /account breaks a documented field
+  | 'inferred-schema' // GET /account breaks only an inferred field (advisory)
+  | 'missing-retry-after' // lookup answers 429 without its required Retry-After
+  | 'rate-limited-once' // lookup answers 429 (Retry-After: 1) once, then 200
+  | 'rate-limited-always' // lookup always answers 429 (Retry-After: 1)
+  | 'slow' // GET /account never answers in time
+  | 'auth-ignored' // requests without a key are served
+  | 'malformed-key-accepted' // any Bearer value is served
+  | 'signup-demands-key' // sign-up operations answer 401 without a key
+  | 'body-before-key' // invalid bodies answer 400 before the key is checked
+  | 'negative-accepted' // invalid bodies are accepted (201/200)
+  | 'missing-header-accepted' // required header parameters are not enforced
+  | 'unknown-id-200' // unknown ids are served from the example
+  | 'usage-days' // periodDays echoes any days value
+  | 'activity-limit' // limit is ignored
+  | 'activity-order' // oldest first
+  | 'activity-starting-after' // starting_after is ignored
+  | 'history-over-100' // the message list holds 101 records
+  | 'events-wait-status' // events/wait with timeout 1 answers 202
+  | 'events-wait-range' // timeout outside 1..60 is accepted
+  | 'key-preview-full' // the account shows the full key
+  | 'account-duration-range' // PATCH /account accepts 59 and 3601
+  | 'number-duration-range' // PATCH /numbers/{id} accepts 59 and 3601
+  | 'call-replay-201' // an Idempotency-Key replay answers 201 again
+  | 'send-message-200' // a sent message answers 200 instead of 201
+  | 'test-message-external'; // injected test messages are listed as external
+
+export interface FakeDeployment {
+  url: string;
+  breaks: Set<Break>;
+  /** Every request received: method, path and query, Authorization header, parsed body. */
+  requests: { method: string; url: string; authorization?: string; body?: unknown; operationId?: string }[];
+  account: Json;
+  numbers: Json[];
+  close(): Promise<void>;
+}
+
+function firstExample(document: Json, media: Json): Json | undefined {
+  if (!media) return undefined;
+  if (media.example !== undefined) return structuredClone(media.example);
+  for (const ex of Object.values<Json>(media.examples ?? {})) {
+    const value = deref(document, ex)?.value;
+    if (value !== undefined) return structuredClone(value);
+  }
+  return undefined;
+}
+
+function responseExample(document: Json, op: Operation, status: number): Json | undefined {
+  return firstExample(document, documentedResponse(document, op, status)?.response?.content?.['application/json']);
+}
+
+function allStrings(value: unknown, out = new Set<string>()): Set<string> {
+  if (typeof value === 'string') out.add(value);
+  else if (Array.isArray(value)) value.forEach((v) => allStrings(v, out));
+  else if (value && typeof value === 'object') Object.values(value).forEach((v) => allStrings(v, out));
+  return out;
+}
+
+function matcher(op: Operation): RegExp {
+  const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '([^/]+)');
+  return new RegExp(`^${pattern}$`);
+}
+
+export async function startFakeDeployment(options: { apiKey: string; document?: Json }): Promise<FakeDeployment> {
+  const document = options.document ?? loadDescription();
+  const operations = listOperations(document);
+  const validator = new ResponseValidator(document);
+  // Ids the examples mention are the resources this deployment holds; anything else is unknown.
+  const knownIds = allStrings(document.components?.examples ?? {});
+  for (const op of operations) for (const [, r] of Object.entries<Json>(op.operation.responses ?? {})) allStrings(deref(document, r)?.content, knownIds);
+  const byId = (id: string) => operations.find((o) => o.operationId === id) as Operation;
+  const state = {
+    account: responseExample(document, byId('getAccount'), 200),
+    numbers: responseExample(document, byId('listNumbers'), 200) as Json[],
+    messages: (responseExample(document, byId('listMessages'), 200) ?? []) as Json[],
+    calls: new Map<string, Json>(),
+    limitedOnce: false,
+  };
+  const fake: FakeDeployment = { url: '', breaks: new Set(), requests: [], account: state.account, numbers: state.numbers, close: async () => {} };
+
+  const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
+    res.end(text);
+  };
+  const error = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) => send(res, status, { error: message }, headers);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    let bodyIsJson = true;
+    if (raw) {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        bodyIsJson = false;
+      }
+    }
+    const method = (req.method ?? 'GET').toLowerCase();
+    let op: Operation | undefined;
+    let params: string[] = [];
+    for (const candidate of operations) {
+      const m = candidate.method === method ? matcher(candidate).exec(url.pathname) : null;
+      if (m) {
+        op = candidate;
+        params = m.slice(1).map(decodeURIComponent);
+        break;
+      }
+    }
+    fake.requests.push({ method: method.toUpperCase(), url: url.pathname + url.search, authorization: req.headers.authorization, body, operationId: op?.operationId });
+    if (!op) return error(res, 404, 'No such route');
+    const b = fake.breaks;
+    const id = op.operationId;
+
+    // Part 5.1: the key first.
+    const authorization = req.headers.authorization;
+    const validKey = authorization === `Bearer ${options.apiKey}`;
+    const bodySchema = deref(document, op.operation.requestBody)?.content?.['application/json']?.schema;
+    const bodyInvalid = () => {
+      if (!bodySchema) return false;
+      if (!bodyIsJson) return true;
+      if (body === undefined) return deref(document, op.operation.requestBody)?.required === true;
+      const pointer = `${op.pointer}/requestBody/content/application~1json/schema`;
+      return validator.validate(pointer, body).errors.length > 0;
+    };
+    if (b.has('body-before-key') && bodyInvalid()) return error(res, 400, 'Invalid request body');
+    if (op.authenticated) {
+      const accepted = validKey || (b.has('auth-ignored') && !authorization) || (b.has('malformed-key-accepted') && authorization?.startsWith('Bearer '));
+      if (!accepted) return error(res, 401, 'Invalid API key');
+    } else if (b.has('signup-demands-key') && !authorization) return error(res, 401, 'Invalid API key');
+
+    // Unknown ids: 404 (part 7).
+    if (params.length && !b.has('unknown-id-200') && params.some((p) => !knownIds.has(p))) return error(res, 404, 'Not found');
+
+    // Required header parameters.
+    for (const p of op.parameters) {
+      if (p.in === 'header' && p.required && req.headers[p.name.toLowerCase()] === undefined && !b.has('missing-header-accepted')) {
+        return error(res, 400, `Missing header ${p.name}`);
+      }
+    }
+
+    // The request body against its schema (ranges such as 60..3600 and 1..60 come from here).
+    const durationBreak = (id === 'updateAccount' && b.has('account-duration-range')) || (id === 'updateNumber' && b.has('number-duration-range'));
+    const rangeOnly = durationBreak && typeof (body as Json)?.maxCallDurationSeconds === 'number';
+    const waitRangeOnly = id === 'waitForEvent' && b.has('events-wait-range') && typeof (body as Json)?.timeout === 'number';
+    if (bodyInvalid() && !b.has('negative-accepted') && !rangeOnly && !waitRangeOnly) return error(res, 400, 'Invalid request body');
+
+    const success = Object.keys(op.operation.responses ?? {}).map(Number).filter((s) => s >= 200 && s < 300).sort()[0] ?? 200;
+    const example = () => responseExample(document, op, success);
+    switch (id) {
+      case 'getAccount': {
+        if (b.has('server-error')) return error(res, 500, 'Internal error');
+        if (b.has('undocumented-status')) return error(res, 418, 'I am a teapot');
+        if (b.has('content-type')) {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          return void res.end('maxCallDurationSeconds=null');
+        }
+        if (b.has('slow')) return; // never answers
+        const account = structuredClone(state.account);
+        if (b.has('schema')) account.maxCallDurationSeconds = 'ten minutes';
+        if (b.has('inferred-schema')) account.apiKeys = 'sk_live_…p7dc';
+        if (b.has('key-preview-full')) account.apiKeys = [{ preview: options.apiKey }];
+        return send(res, 200, account);
+      }
+      case 'updateAccount':
+        state.account.maxCallDurationSeconds = (body as Json).maxCallDurationSeconds;
+        return send(res, 200, state.account);
+      case 'listNumbers':
+        return send(res, 200, state.numbers);
+      case 'updateNumber': {
+        const number = state.numbers.find((n) => n.id === params[0]) ?? state.numbers[0];
+        if ((body as Json) && 'maxCallDurationSeconds' in (body as Json)) number.maxCallDurationSeconds = (body as Json).maxCallDurationSeconds;
+        return send(res, 200, number);
+      }
+      case 'getUsage': {
+        const usage = example();
+        const days = Number(url.searchParams.get('days') ?? 30);
+        usage.periodDays = b.has('usage-days') ? days : [7, 30, 90].includes(days) ? days : 30;
+        return send(res, 200, usage);
+      }
+      case 'listBillingActivity': {
+        const page = example();
+        let items: Json[] = [...page.items].sort((x, y) => Date.parse(y.occurredAt) - Date.parse(x.occurredAt));
+        const after = url.searchParams.get('starting_after');
+        if (after && !b.has('activity-starting-after')) items = items.filter((i) => Date.parse(i.occurredAt) < Date.parse(after));
+        const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 1));
+        if (!b.has('activity-limit')) items = items.slice(0, limit);
+        if (b.has('activity-order')) items.reverse();
+        return send(res, 200, { ...page, items, hasMore: false });
+      }
+      case 'listMessages': {
+        const first = state.messages[0];
+        const list = b.has('history-over-100') && first ? Array.from({ length: 101 }, (_, i) => ({ ...first, id: `msg_${i}` })) : state.messages;
+        return send(res, 200, list);
+      }
+      case 'waitForEvent': {
+        const timeout = (body as Json)?.timeout;
+        if (timeout === 1 && b.has('events-wait-status')) return send(res, 202, {});
+        return send(res, 408, responseExample(document, op, 408));
+      }
+      case 'lookupNumber': {
+        if (b.has('missing-retry-after')) return error(res, 429, 'Lookup limit reached');
+        const once = b.has('rate-limited-once') && !state.limitedOnce;
+        if (once) state.limitedOnce = true;
+        if (b.has('rate-limited-always') || once) return error(res, 429, 'Lookup limit reached', { 'retry-after': '1' });
+        return send(res, 200, example());
+      }
+      case 'createCall': {
+        const key = req.headers['idempotency-key'] as string | undefined;
+        const replay = key ? state.calls.get(key) : undefined;
+        if (replay) return send(res, b.has('call-replay-201') ? 201 : 200, replay);
+        const call = { ...responseExample(document, op, 201), id: `call_${state.calls.size + 1}` };
+        if (key) state.calls.set(key, call);
+        return send(res, 201, call);
+      }
+      case 'sendMessage':
+        return send(res, b.has('send-message-200') ? 200 : 201, example());
+      case 'injectTestInboundMessage': {
+        const message = { ...(state.messages[0] ?? {}), id: `msg_test_${state.messages.length}`, source: b.has('test-message-external') ? 'external' : 'internal' };
+        state.messages = [message, ...state.messages];
+        return send(res, 201, message);
+      }
+      default:
+        return send(res, success, example());
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: Error) => {
+      if (!res.headersSent) error(res, 500, e.message);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return fake;
+}

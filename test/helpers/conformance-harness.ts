@@ -1,0 +1,41 @@
+// Runs one planned scenario of the conformance suite against a fake deployment, for the suite's
+// own tests (no nested vitest run: the scenario functions are called directly).
+import type { ConformanceConfig, Level } from '../../conformance/config.js';
+import { defaultDescriptionPath, type Json } from '../../conformance/description.js';
+import { createEnvironment } from '../../conformance/environment.js';
+import type { ScenarioOutcome } from '../../conformance/findings.js';
+import { planScenarios } from '../../conformance/plan.js';
+import { runScenario } from '../../conformance/scenario.js';
+import type { FakeDeployment } from './conformance-fake-deployment.js';
+
+export const TEST_KEY = 'sk_live_CONFORMANCEtestKEY7f3a9c21d84e';
+
+export function testConfig(fake: FakeDeployment, overrides: Partial<ConformanceConfig> = {}): ConformanceConfig {
+  return {
+    baseUrl: fake.url,
+    apiKey: TEST_KEY,
+    level: 'writes',
+    to: '+14155550199',
+    concurrency: 4,
+    timeoutMs: 2000,
+    retryBudgetMs: 2500,
+    descriptionPath: defaultDescriptionPath(),
+    reportDir: '/tmp/unused',
+    ...overrides,
+  };
+}
+
+export async function runScenarioById(
+  fake: FakeDeployment,
+  scenarioId: string,
+  options: { document?: Json; level?: Level; config?: Partial<ConformanceConfig> } = {},
+): Promise<ScenarioOutcome> {
+  const env = createEnvironment(testConfig(fake, options.config), options.document);
+  const scenario = planScenarios(env.document, options.level ?? 'writes').scenarios.find((s) => s.id === scenarioId);
+  if (!scenario) throw new Error(`No scenario ${scenarioId} in the plan.`);
+  return runScenario(env, scenario);
+}
+
+export function failedChecks(outcome: ScenarioOutcome): string[] {
+  return [...new Set(outcome.findings.filter((f) => f.verdict === 'fail').map((f) => f.check))];
+}
