@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `numbers-api`: the package's command. Each command lives in its own module; this file only
+// dispatches and owns the exit code (0 done, 1 failed, 2 bad usage).
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { runEventsCli } from './event-source/cli.js';
+import { runMockCli } from './mock/cli.js';
+
+export const USAGE = `Usage: numbers-api <command> [options]
+
+Commands:
+  mock           serve a mock of the API (Prism on the bundled contract) on http://127.0.0.1:4010
+  events send    POST example events (or your own JSON) to a local webhook or fan-out handler
+  events list    list the example events that events send can deliver
+  conformance    check a deployment of the API against the contract
+  proxy          run the conformance checks as a proxy in front of a deployment
+
+Run numbers-api <command> --help for a command's options.
+`;
+
+interface ConformanceModule {
+  runConformanceCli(argv: string[]): Promise<number>;
+}
+
+// The conformance command lives in conformance/cli.ts (another module of the package), loaded only
+// when asked for so that the mock and the event source start without it.
+async function loadConformance(): Promise<ConformanceModule> {
+  const specifier = '../conformance/cli.js';
+  return (await import(specifier)) as ConformanceModule;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'mock':
+      return runMockCli(rest);
+    case 'events':
+      return runEventsCli(rest);
+    case 'conformance':
+      return (await loadConformance()).runConformanceCli(rest);
+    case 'proxy':
+      return (await loadConformance()).runConformanceCli(['--proxy', ...rest]);
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(USAGE);
+      return 0;
+    case undefined:
+      process.stderr.write(`numbers-api: a command is needed.\n\n${USAGE}`);
+      return 2;
+    default:
+      process.stderr.write(`numbers-api: unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+function isMainModule(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(entry)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isMainModule()) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`numbers-api: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

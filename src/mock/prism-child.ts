@@ -1,0 +1,86 @@
+// The Prism process behind the mock's front. Forked by start-mock.ts with an IPC channel; it runs
+// Prism 5.14.2's own HTTP server (the one `prism mock` starts) on a loopback port the OS picks, and
+// reports that port back. It exits when its parent says so, when the IPC channel closes (the
+// parent died), or on SIGTERM/SIGINT, so a Prism process never outlives its mock.
+//
+// Why Prism's programmatic API rather than the `prism mock` command: the command always pipes its
+// log through pino and signale (costly per request even when silenced), parses the description
+// twice, and cannot listen on a port it chooses itself. The configuration below is the command's
+// own (static examples, request and response validation, security checks, CORS on, `--errors`
+// off); only `validateResponse` can be switched off, for measuring.
+import { createRequire } from 'node:module';
+
+export interface PrismChildOptions {
+  /** Absolute path of the description Prism serves. */
+  document: string;
+  /** Prism's log level (pino levels); `silent` unless asked for. */
+  logLevel: string;
+  /** Validate mocked responses against their schemas (Prism's default: on). */
+  validateResponse: boolean;
+}
+
+export type PrismChildMessage =
+  | { type: 'listening'; port: number; operations: number; prismVersion: string }
+  | { type: 'error'; message: string };
+
+// Prism's packages are resolved from @stoplight/prism-cli's own location, so the mock uses exactly
+// the modules of the pinned CLI whatever npm hoisted.
+const requireFromPrism = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json'));
+
+function report(message: PrismChildMessage): void {
+  if (process.send) process.send(message);
+  else process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.env.NUMBERS_API_PRISM_OPTIONS ?? '{}') as PrismChildOptions;
+  if (!options.document) throw new Error('NUMBERS_API_PRISM_OPTIONS.document is required');
+
+  const { getHttpOperationsFromSpec } = requireFromPrism('@stoplight/prism-http');
+  const { createServer } = requireFromPrism('@stoplight/prism-http-server');
+  const { createLogger } = requireFromPrism('@stoplight/prism-core');
+  const prismVersion: string = requireFromPrism('@stoplight/prism-cli/package.json').version;
+
+  const operations = await getHttpOperationsFromSpec(options.document);
+  if (operations.length === 0) throw new Error(`No operations found in ${options.document}`);
+
+  // Logs go to stderr (the parent passes it through), never to the parent's request log.
+  const logger = createLogger('PRISM', { level: options.logLevel || 'silent' }, process.stderr);
+  const server = createServer(operations, {
+    cors: true,
+    components: { logger },
+    config: {
+      checkSecurity: true,
+      validateRequest: true,
+      validateResponse: options.validateResponse !== false,
+      errors: false,
+      isProxy: false,
+      upstreamProxy: undefined,
+      mock: { dynamic: false },
+    },
+  });
+  const address: string = await server.listen(0, '127.0.0.1');
+  const port = Number(new URL(address).port);
+
+  const stop = (): void => {
+    // Closing waits for keep-alive sockets; exiting does not need to.
+    process.exit(0);
+  };
+  process.on('disconnect', stop);
+  process.on('SIGTERM', stop);
+  // Ctrl-C reaches the whole process group; the parent then stops this process itself, after its
+  // own clean-up. Run alone (no IPC channel), Ctrl-C stops it directly.
+  process.on('SIGINT', () => {
+    if (!process.connected) stop();
+  });
+  process.on('message', (message) => {
+    if (message === 'stop') stop();
+  });
+
+  report({ type: 'listening', port, operations: operations.length, prismVersion });
+}
+
+main().catch((error: unknown) => {
+  report({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});

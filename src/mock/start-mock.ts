@@ -1,0 +1,148 @@
+// Starting and stopping the mock: Prism (in a child process, see prism-child.ts) behind the front
+// (front.ts). `startMock` resolves once the front listens; `ready` resolves once Prism has
+// answered its first request; `close` stops both, Prism included.
+import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generatedPath, loadOpenApi } from './description.js';
+import { startFront, type Front } from './front.js';
+import type { PrismChildMessage, PrismChildOptions } from './prism-child.js';
+import { securedRequestMatcher } from './secured-operations.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4010;
+
+/**
+ * The description Prism serves by default: the bundle with every `$ref` already resolved. Prism
+ * dereferences `$ref`s itself and then shares one object between the operations that referenced
+ * it, which is where stoplightio/prism#2574 (a shared request-body schema not validated) comes
+ * from; with no `$ref` left there is nothing to share. It also parses faster than the YAML bundle.
+ * test/mock-prism-traps.test.ts checks the trap on whatever is served.
+ */
+export function defaultDocument(): string {
+  return generatedPath('openapi.dereferenced.json');
+}
+
+export interface MockOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The description Prism serves; `defaultDocument()` unless given. */
+  document?: string;
+  /** Receives one line per request; omit for none. */
+  log?: (line: string) => void;
+  /** Prism's own log level (`silent` by default: its per-request logging costs most of its throughput). */
+  prismLogLevel?: string;
+  /** Prism validates its mocked responses (default true, as `prism mock` does). */
+  validateResponse?: boolean;
+}
+
+export interface RunningMock {
+  /** The front's base URL, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  host: string;
+  port: number;
+  document: string;
+  /** Resolves once Prism answered its first request, with Prism's version and operation count. */
+  ready: Promise<{ prismVersion: string; operations: number; prismPort: number }>;
+  /** Resolves when Prism exits, for whatever reason (`close` included). */
+  prismExited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  close(): Promise<void>;
+}
+
+/** How to run prism-child: the compiled .js as is, the .ts source through tsx. */
+function childEntry(): { file: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const extension = path.extname(here);
+  const file = path.join(path.dirname(here), `prism-child${extension}`);
+  if (extension !== '.ts') return { file, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return { file, execArgv: ['--import', tsx] };
+}
+
+function forkPrism(options: PrismChildOptions): ChildProcess {
+  const { file, execArgv } = childEntry();
+  return fork(file, [], {
+    execArgv,
+    env: { ...process.env, NUMBERS_API_PRISM_OPTIONS: JSON.stringify(options) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'json',
+  });
+}
+
+/** One request straight to Prism; resolves when it is answered (any status). */
+function firstRequest(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/api/v1/account', agent: false }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+      })
+      .on('error', reject);
+  });
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? DEFAULT_HOST;
+  const document = path.resolve(options.document ?? defaultDocument());
+
+  // Prism first: loading it is most of the start-up time, so everything else happens meanwhile.
+  const child = forkPrism({
+    document,
+    logLevel: options.prismLogLevel ?? 'silent',
+    validateResponse: options.validateResponse ?? true,
+  });
+
+  let stopping = false;
+  const prismExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+
+  const listening = new Promise<Extract<PrismChildMessage, { type: 'listening' }>>((resolve, reject) => {
+    child.on('message', (message: PrismChildMessage) => {
+      if (message.type === 'listening') resolve(message);
+      else if (message.type === 'error') reject(new Error(`Prism could not start on ${document}: ${message.message}`));
+    });
+    child.once('error', (error) => reject(new Error(`Prism could not be started: ${error.message}`)));
+    void prismExited.then(({ code, signal }) =>
+      reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)),
+    );
+  });
+  const upstreamPort = listening.then((message) => message.port);
+  // Requests and `ready` handle the failure; this only keeps an early failure from being unhandled.
+  upstreamPort.catch(() => undefined);
+
+  let front: Front;
+  try {
+    const isSecured = securedRequestMatcher(loadOpenApi());
+    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, isSecured, upstreamPort, log: options.log });
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+
+  const ready = listening.then(async (message) => {
+    await firstRequest(message.port);
+    return { prismVersion: message.prismVersion, operations: message.operations, prismPort: message.port };
+  });
+  ready.catch(() => undefined);
+
+  const close = async (): Promise<void> => {
+    if (stopping) return prismExited.then(() => undefined);
+    stopping = true;
+    const frontClosed = front.close();
+    if (child.exitCode === null && child.signalCode === null) {
+      if (child.connected) child.send('stop');
+      else child.kill('SIGTERM');
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await prismExited;
+      clearTimeout(killTimer);
+    }
+    await frontClosed;
+  };
+
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `http://${urlHost}:${front.port}`, host, port: front.port, document, ready, prismExited, close };
+}
