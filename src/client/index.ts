@@ -45,8 +45,10 @@ type PathsWith<M extends Method> = {
   [P in keyof paths]: paths[P] extends Record<M, infer Operation> ? (Operation extends undefined ? never : P) : never;
 }[keyof paths];
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
-// As in openapi-fetch: the options argument is optional exactly when nothing in it is required.
-type InitArgs<Init> = RequiredKeys<Init> extends never ? [init?: Init & { [key: string]: unknown }] : [init: Init & { [key: string]: unknown }];
+// The options argument is optional exactly when nothing in it is required (as in openapi-fetch).
+// Unlike openapi-fetch, the options are not an inferred type parameter: a fresh object literal is
+// checked against the operation's own types, so a misspelt body field is an error, not an extra.
+type InitArgs<Init> = RequiredKeys<Init> extends never ? [init?: Init] : [init: Init];
 type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226 | '2XX';
 
 /**
@@ -68,9 +70,9 @@ export interface ApiResult<Data> {
 }
 
 /** One HTTP method of the client: `api.GET('/api/v1/calls')`. Non-2xx answers reject with `ApiError`. */
-export type ClientMethod<M extends Method> = <P extends PathsWith<M>, Init extends MaybeOptionalInit<paths[P], M>>(
+export type ClientMethod<M extends Method> = <P extends PathsWith<M>>(
   url: P,
-  ...init: InitArgs<Init>
+  ...init: InitArgs<MaybeOptionalInit<paths[P], M>>
 ) => Promise<ApiResult<SuccessBody<paths[P][M]>>>;
 
 export interface NumbersApiClient {
