@@ -18,15 +18,10 @@ Commands:
 Run numbers-api <command> --help for a command's options.
 `;
 
-interface ConformanceModule {
-  runConformanceCli(argv: string[]): Promise<number>;
-}
-
-// The conformance command lives in conformance/cli.ts (another module of the package), loaded only
-// when asked for so that the mock and the event source start without it.
-async function loadConformance(): Promise<ConformanceModule> {
-  const specifier = '../conformance/cli.js';
-  return (await import(specifier)) as ConformanceModule;
+// The conformance command lives in conformance/cli.ts, loaded only when asked for, so that the
+// mock and the event source start without loading the suite.
+async function loadConformance(): Promise<typeof import('../conformance/cli.js')> {
+  return import('../conformance/cli.js');
 }
 
 export async function main(argv: string[]): Promise<number> {
