@@ -4,8 +4,9 @@
 /** The prefix every API key begins with (part 5.1). */
 export const API_KEY_PREFIX = 'sk_live_';
 
-// The auth scheme name is case-insensitive (RFC 9110 §11.1); the key itself is not.
-const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+// `Bearer` exactly, as Prism's own bearer check takes it (it answers 401 to `bearer …`), so the
+// front and Prism never disagree.
+const BEARER = /^Bearer (\S+)$/;
 
 /** `true` when the header is `Bearer sk_live_<something>`; missing, repeated or other forms are `false`. */
 export function isAcceptedAuthorization(header: string | string[] | undefined): boolean {

@@ -53,7 +53,8 @@ export interface DocumentedRequest {
  * parameters from their examples, the body from the first example of its JSON request body, and
  * a valid key unless the operation needs none.
  */
-export function documentedRequest(document: JsonObject, entry: OperationEntry, key: string | undefined = VALID_KEY): DocumentedRequest {
+/** `key`: the Authorization header to send; `null` sends none. */
+export function documentedRequest(document: JsonObject, entry: OperationEntry, key: string | null = VALID_KEY): DocumentedRequest {
   const parameters = [...(entry.pathItem.parameters ?? []), ...(entry.operation.parameters ?? [])].map((p: JsonObject) =>
     followRef(document, p),
   );
@@ -71,7 +72,7 @@ export function documentedRequest(document: JsonObject, entry: OperationEntry, k
       headers[parameter.name] = String(value);
     }
   }
-  if (key !== undefined) headers.Authorization = key;
+  if (key !== null) headers.Authorization = key;
   const request: DocumentedRequest = {
     method: entry.method.toUpperCase(),
     url: `${path}${query.size > 0 ? `?${query}` : ''}`,
