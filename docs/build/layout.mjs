@@ -43,6 +43,7 @@ export function pageHtml({ file, title, body, toc = [] }) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Messaging and Voice Number Service</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="assets/site.css">
 </head>
 <body>

@@ -40,6 +40,9 @@ export function typeLabel(doc, schema) {
     return [...new Set(labels)].join(' or ');
   }
   if (name && s.type !== 'array') return name;
+  // `allOf: [{$ref: X}, {refinements}]` reads as X.
+  const base = (s.allOf ?? []).map(refName).find(Boolean);
+  if (base) return base;
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   return (
     types

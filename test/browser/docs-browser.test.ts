@@ -1,0 +1,292 @@
+// The built docs site in a real headless Chromium (Debian's package, driven by playwright-core):
+// every page loads with no console error and no request to another host, every operation of the
+// bundled description appears in the reference, the events page shows every event type, and the
+// site's internal links resolve, opened from disk (file://) and from a static server on loopback.
+// Screenshots go to test-results/docs/ for a person to look at.
+//
+// Without Chromium, `npm test` skips this file and says why on one line; `npm run test:browser`
+// (REQUIRE_BROWSER=1) fails instead.
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceRoute, referenceTagRoute } from '../../docs/build/contract.mjs';
+import { SITE_PAGES } from '../../docs/build/layout.mjs';
+import { referenceRoutes } from '../../docs/build/link-check.mjs';
+import { listOperations, loadAsyncApi, loadOpenApi, repoRoot, type JsonObject } from '../helpers/contract.js';
+import { builtDocsSite, type BuiltSite } from '../helpers/docs-site.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const REQUIRED = process.env.REQUIRE_BROWSER === '1';
+const AVAILABLE = existsSync(CHROMIUM);
+const MISSING = `Chromium not found at ${CHROMIUM} (install Debian's chromium package; npm run test:browser fails instead of skipping)`;
+if (!AVAILABLE && !REQUIRED) console.warn(`docs browser tests skipped: ${MISSING}`);
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SCREENSHOTS = path.join(repoRoot, 'test-results/docs');
+const REDOC_PAGES = new Set(['reference.html', 'asyncapi.html']);
+
+const openapi = loadOpenApi();
+const asyncapi = loadAsyncApi();
+
+/** What went wrong on a page: console errors, uncaught exceptions, requests to other hosts. */
+interface Trouble {
+  errors: string[];
+  outside: string[];
+}
+
+describe.skipIf(!AVAILABLE && !REQUIRED)('docs site in headless Chromium', () => {
+  let site: BuiltSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  let server: Server;
+  let origin = '';
+  const trouble = new Map<Page, Trouble>();
+
+  /** A page whose every request is checked: only file:, data:, blob: and our loopback server pass. */
+  async function newPage(): Promise<Page> {
+    const page = await context.newPage();
+    const t: Trouble = { errors: [], outside: [] };
+    trouble.set(page, t);
+    page.on('console', (m) => {
+      if (m.type() === 'error') t.errors.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => t.errors.push(`uncaught: ${e.message}`));
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (/^(file|data|blob):/.test(url) || (origin && url.startsWith(`${origin}/`))) return route.continue();
+      t.outside.push(url);
+      return route.abort('blockedbyclient');
+    });
+    return page;
+  }
+
+  /** Wait until Redoc has hydrated its prerendered markup (its search box stops saying Loading). */
+  async function redocReady(page: Page): Promise<void> {
+    await page.waitForFunction(() => {
+      const search = document.querySelector('[data-testid="search-trigger"]');
+      return !!search && !search.textContent?.includes('Loading');
+    });
+  }
+
+  /** Go to a route of the (loaded) reference and wait for a heading with `text`. */
+  async function showsOperation(page: Page, route: string, text: string): Promise<boolean> {
+    const hash = route.includes('#') ? route.slice(route.indexOf('#')) : '#/';
+    await page.evaluate((h) => (location.hash = h), hash);
+    return page
+      .locator('h1, h2')
+      .filter({ hasText: text })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .then(
+        () => true,
+        () => false,
+      );
+  }
+
+  async function open(page: Page, file: string, base = pathToFileURL(site.dir).href + '/'): Promise<void> {
+    await page.goto(new URL(file, base).href, { waitUntil: 'load' });
+    if (REDOC_PAGES.has(file.split('#')[0])) await redocReady(page);
+  }
+
+  beforeAll(async () => {
+    if (!AVAILABLE) throw new Error(MISSING);
+    site = await builtDocsSite();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  });
+
+  it('has a navigation entry for every page it built', () => {
+    const built = readdirSync(site.dir).filter((f) => f.endsWith('.html')).sort();
+    expect(built).toEqual(SITE_PAGES.map((p) => p.file).sort());
+  });
+
+  it.each(SITE_PAGES.map((p) => p.file))('%s loads from disk with no console error and no outside request', async (file) => {
+    const page = await newPage();
+    await open(page, file);
+    await page.waitForTimeout(REDOC_PAGES.has(file) ? 500 : 50);
+    const t = trouble.get(page)!;
+    expect(t.outside, 'requests to other hosts').toEqual([]);
+    expect(t.errors, 'console errors').toEqual([]);
+    // The shared navigation bar, with this page marked.
+    await expect(page.locator(`nav.site-nav a[aria-current="page"][href="${file}"]`).count()).resolves.toBe(1);
+    await page.close();
+  });
+
+  describe('the API reference', () => {
+    // One page for these checks: the reference is a 2.5 MB single-page app, loaded once.
+    let page: Page;
+    /** Routes already seen rendering their operation. */
+    const shown = new Set<string>();
+    beforeAll(async () => {
+      page = await newPage();
+      await open(page, 'reference.html');
+    });
+    afterAll(async () => {
+      const t = trouble.get(page)!;
+      await page.close();
+      expect([...t.outside, ...t.errors]).toEqual([]);
+    });
+
+    it('groups its sidebar by the tag groups of the description', async () => {
+      const menu = await page.locator('[data-component-name="Menu/Menu"]').first().innerText();
+      for (const group of openapi['x-tagGroups'] as { name: string }[]) expect(menu).toContain(group.name);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'reference.png') });
+    });
+
+    it('routes every link of its sidebar to a route the bundle defines', async () => {
+      const hrefs = await page.$$eval('[data-component-name="Menu/Menu"] a[href]', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+      expect(hrefs.length).toBeGreaterThan(10);
+      const routes = referenceRoutes(openapi);
+      for (const href of hrefs) expect(routes.has(href.replace(/^#/, '')), href).toBe(true);
+    });
+
+    it('shows every operation of the bundled description, at its own route', async () => {
+      const operations = [...listOperations(openapi), ...listOperations(openapi, 'webhooks')];
+      expect(operations.length).toBeGreaterThan(30);
+      const missing: string[] = [];
+      for (const { operation } of operations) {
+        const route = referenceRoute({ tag: operation.tags[0], operationId: operation.operationId });
+        if (await showsOperation(page, route, operation.summary)) shown.add(route);
+        else missing.push(`${operation.operationId} (${route})`);
+      }
+      expect(missing).toEqual([]);
+    });
+
+    it("shows the TypeScript code sample of this package's client", async () => {
+      const op = listOperations(openapi).find((o) => o.method === 'post' && o.path === '/api/v1/calls')!;
+      expect(await showsOperation(page, referenceRoute({ tag: op.operation.tags[0], operationId: op.operation.operationId }), op.operation.summary)).toBe(true);
+      await page.getByText("from 'numbers-api-contract/client'").first().waitFor({ state: 'visible' });
+      await expect(page.getByText(`api.POST('${op.path}'`).first().isVisible()).resolves.toBe(true);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'reference-create-call.png') });
+    });
+
+    it('renders every reference route the other pages link to', async () => {
+      const targets = new Set<string>();
+      for (const { file } of SITE_PAGES.filter((p) => !REDOC_PAGES.has(p.file))) {
+        const html = readFileSync(path.join(site.dir, file), 'utf8');
+        for (const m of html.matchAll(/href="reference\.html(#[^"]*)?"/g)) targets.add(`reference.html${m[1] ?? ''}`);
+      }
+      expect(targets.size).toBeGreaterThan(10);
+      const operations = [...listOperations(openapi), ...listOperations(openapi, 'webhooks')];
+      const failures: string[] = [];
+      for (const target of targets) {
+        if (shown.has(target)) continue;
+        const op = operations.find((o) => referenceRoute({ tag: o.operation.tags[0], operationId: o.operation.operationId }) === target);
+        // A tag route shows the tag's name; an operation route its summary.
+        const tag = (openapi.tags as { name: string }[]).find((t) => referenceTagRoute(t.name) === target);
+        const expected = op?.operation.summary ?? tag?.name ?? (target === 'reference.html' ? openapi.info.title : undefined);
+        if (!expected) failures.push(`${target}: names no operation or tag`);
+        else if (!(await showsOperation(page, target, expected))) failures.push(`${target}: "${expected}" not shown`);
+      }
+      expect(failures).toEqual([]);
+    });
+  });
+
+  it('shows every event type, every channel with its guarantee, and the envelope on the events page', async () => {
+    const page = await newPage();
+    await open(page, 'events.html');
+    const types = (asyncapi.components.schemas.EventType.anyOf as JsonObject[]).filter((v) => 'const' in v).map((v) => v.const as string);
+    for (const type of types) {
+      const section = page.locator(`[data-event-type="${type}"]`);
+      await expect(section.locator('h3').innerText(), type).resolves.toBe(type);
+      expect(await section.locator('details.example').count(), `${type} examples`).toBeGreaterThan(0);
+    }
+    for (const [key, channel] of Object.entries(asyncapi.channels as Record<string, JsonObject>)) {
+      const card = page.locator(`[data-channel="${key}"]`);
+      await expect(card.locator('.guarantee').innerText(), key).resolves.toContain(channel['x-delivery-guarantee']);
+    }
+    await expect(page.locator('#envelope').isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'events.png') });
+    // Open the first example of each type, so that the full-page screenshot shows them.
+    for (const type of types) await page.locator(`[data-event-type="${type}"] details.example summary`).first().click();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'events-full.png'), fullPage: true });
+    const t = trouble.get(page)!;
+    expect([...t.outside, ...t.errors]).toEqual([]);
+    await page.close();
+  });
+
+  it('resolves every internal link and anchor of the generated pages and guides', async () => {
+    const page = await newPage();
+    const links = new Set<string>();
+    for (const { file } of SITE_PAGES.filter((p) => !REDOC_PAGES.has(p.file))) {
+      await open(page, file);
+      const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+      for (const href of hrefs) if (href.startsWith('file:')) links.add(href);
+    }
+    expect(links.size).toBeGreaterThan(50);
+    const byTarget = new Map<string, Set<string>>();
+    for (const link of links) {
+      const [target, fragment = ''] = link.split('#');
+      const file = path.basename(new URL(target).pathname);
+      byTarget.set(file, (byTarget.get(file) ?? new Set()).add(fragment));
+    }
+    const failures: string[] = [];
+    for (const [file, fragments] of byTarget) {
+      if (!existsSync(path.join(site.dir, file))) {
+        failures.push(`${file}: missing`);
+        continue;
+      }
+      // Downloads (the descriptions) only need to exist; reference routes have their own test.
+      if (!file.endsWith('.html') || REDOC_PAGES.has(file)) continue;
+      await open(page, file);
+      for (const fragment of [...fragments].filter(Boolean)) {
+        if (!(await page.evaluate((id) => !!document.getElementById(decodeURIComponent(id)), fragment))) failures.push(`${file}#${fragment}: no such anchor`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const t = trouble.get(page)!;
+    expect([...t.outside, ...t.errors]).toEqual([]);
+    await page.close();
+  });
+
+  it('renders the state diagrams of a guide, and screenshots it', async () => {
+    const page = await newPage();
+    await open(page, 'getting-a-key.html');
+    const box = await page.locator('svg[data-machine="signUp"]').boundingBox();
+    expect(box?.width).toBeGreaterThan(300);
+    expect(box?.height).toBeGreaterThan(300);
+    await page.locator('figure.diagram').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'guide-getting-a-key.png') });
+    await open(page, 'state-machines.html');
+    const machines = Object.keys(openapi['x-state-machines']);
+    await expect(page.locator('svg[data-machine]').count()).resolves.toBe(machines.length);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'guide-state-machines-full.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('works from a static server on loopback too (reference routes, events, a guide)', async () => {
+    const root = site.dir;
+    const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json', '.yaml': 'text/yaml' };
+    server = createServer((req, res) => {
+      const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      const file = path.join(root, pathname === '/' ? 'index.html' : pathname);
+      if (!file.startsWith(root) || !existsSync(file)) {
+        res.writeHead(404).end('not found');
+        return;
+      }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const page = await newPage();
+    for (const file of ['index.html', 'events.html', 'getting-a-key.html']) await open(page, file, `${origin}/`);
+    const op = listOperations(openapi).find((o) => o.method === 'post' && o.path === '/api/v1/messages')!;
+    const route = referenceRoute({ tag: op.operation.tags[0], operationId: op.operation.operationId });
+    await open(page, route, `${origin}/`);
+    await page.locator('h1, h2').filter({ hasText: op.operation.summary }).first().waitFor({ state: 'visible' });
+    const t = trouble.get(page)!;
+    expect(t.outside).toEqual([]);
+    expect(t.errors).toEqual([]);
+    await page.close();
+  });
+});
