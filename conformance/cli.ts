@@ -31,6 +31,8 @@ Options:
   --shard <i>/<n>         run one shard of the suite (vitest --shard)
   --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
   --verbose               also list passing scenarios and every finding
+  --any-key-valid         the deployment accepts any well-formed key (a mock without accounts,
+                          such as numbers-api mock): skip the unknown-key 401 checks
   --proxy                 start the validating proxy instead of the suite
   --port <n>              proxy port (default 4010)
   --host <host>           proxy host (default 127.0.0.1)
@@ -52,6 +54,7 @@ const OPTIONS = {
   shard: { type: 'string' },
   description: { type: 'string' },
   verbose: { type: 'boolean' },
+  'any-key-valid': { type: 'boolean' },
   proxy: { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
@@ -138,6 +141,7 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     const value = values[flag];
     if (typeof value === 'string') process.env[name] = flag === 'report-dir' || flag === 'description' ? path.resolve(value) : value;
   }
+  if (values['any-key-valid']) process.env.CONFORMANCE_ANY_KEY_VALID = '1';
   if (values.shard !== undefined && !/^\d+\/\d+$/.test(values.shard as string)) throw new UsageError(`--shard must look like 1/3, got "${values.shard}".`);
   const config = configFromEnv();
   process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);

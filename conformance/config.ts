@@ -16,6 +16,11 @@ export interface ConformanceConfig {
   retryBudgetMs: number;
   descriptionPath: string;
   reportDir: string;
+  /**
+   * The deployment accepts every well-formed key (`sk_live_...`), as a mock without accounts does:
+   * the "unknown key gets 401" checks are skipped, with that reason. Never set it for a live one.
+   */
+  anyKeyValid: boolean;
 }
 
 export class UsageError extends Error {}
@@ -66,5 +71,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     retryBudgetMs: positiveNumber('--retry-budget', env.CONFORMANCE_RETRY_BUDGET, 60) * 1000,
     descriptionPath: env.CONFORMANCE_DESCRIPTION || defaultDescriptionPath(),
     reportDir: env.CONFORMANCE_REPORT_DIR || 'conformance-report',
+    anyKeyValid: env.CONFORMANCE_ANY_KEY_VALID === '1' || env.CONFORMANCE_ANY_KEY_VALID === 'true',
   };
 }

@@ -1,25 +1,56 @@
 // Response bodies validated with ajv (JSON Schema 2020-12, formats on) against the schemas of the
-// bundled description, with its components registered so `#/components/...` references resolve.
-// Unknown extra fields are allowed because the description keeps its schemas open.
+// bundled description. Every component schema is registered once under its own id, so a schema
+// that many responses share is compiled once; `#/components/schemas/...` references are rewritten
+// to those ids. Unknown extra fields are allowed because the description keeps its schemas open.
 import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
-import type { Json } from './description.js';
+import { resolvePointer, type Json } from './description.js';
 import { documentedOnly } from './inferred.js';
 
 // CommonJS modules with a `default` export: under NodeNext the default import is the module object,
 // whose runtime value is the class or function itself.
 const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
 const addFormats = _addFormats as unknown as typeof _addFormats.default;
+type Ajv = InstanceType<typeof Ajv2020>;
 
-const DOCUMENT_ID = 'openapi.json';
+const COMPONENT = '#/components/schemas/';
+const ID_PREFIX = 'urn:numbers-api:schema:';
 
-function makeAjv(document: Json): InstanceType<typeof Ajv2020> {
-  // strict: false because OpenAPI schemas carry `example`, `x-*` and other annotations.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-  addFormats(ajv);
-  ajv.addSchema(document, DOCUMENT_ID);
-  return ajv;
+function rewriteRefs(node: Json): Json {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries<Json>(node)) {
+    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT) ? ID_PREFIX + value.slice(COMPONENT.length) : rewriteRefs(value);
+  }
+  return out;
+}
+
+class SchemaSet {
+  private readonly ajv: Ajv;
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(private readonly document: Json) {
+    // strict: false because OpenAPI schemas carry `example`, `x-*` and other annotations.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(this.ajv);
+    for (const [name, schema] of Object.entries<Json>(document.components?.schemas ?? {})) {
+      this.ajv.addSchema(rewriteRefs(schema), ID_PREFIX + name);
+    }
+  }
+
+  validator(pointer: string): ValidateFunction {
+    let fn = this.cache.get(pointer);
+    if (!fn) {
+      const schema = resolvePointer(this.document, pointer);
+      if (schema === undefined) throw new Error(`No schema at ${pointer} in the description.`);
+      const ref = typeof schema?.$ref === 'string' && schema.$ref.startsWith(COMPONENT) ? ID_PREFIX + schema.$ref.slice(COMPONENT.length) : undefined;
+      fn = (ref && this.ajv.getSchema(ref)) || this.ajv.compile(rewriteRefs(schema));
+      this.cache.set(pointer, fn);
+    }
+    return fn;
+  }
 }
 
 export interface ValidationResult {
@@ -34,26 +65,21 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
 }
 
 export class ResponseValidator {
-  private readonly strict: InstanceType<typeof Ajv2020>;
-  private readonly relaxed: InstanceType<typeof Ajv2020>;
-  private readonly cache = new Map<string, [ValidateFunction, ValidateFunction]>();
+  private readonly strict: SchemaSet;
+  private relaxed?: SchemaSet;
 
-  constructor(document: Json) {
-    this.strict = makeAjv(document);
-    this.relaxed = makeAjv(documentedOnly(document));
+  constructor(private readonly document: Json) {
+    this.strict = new SchemaSet(document);
   }
 
   /** Validates `value` against the schema at `pointer` (e.g. `#/paths/.../schema`). */
   validate(pointer: string, value: unknown): ValidationResult {
-    let pair = this.cache.get(pointer);
-    if (!pair) {
-      const ref = { $ref: `${DOCUMENT_ID}${pointer}` };
-      pair = [this.strict.compile(ref), this.relaxed.compile(ref)];
-      this.cache.set(pointer, pair);
-    }
-    const [strict, relaxed] = pair;
-    const errors = strict(value) ? [] : describe(strict.errors);
-    const documentedErrors = errors.length === 0 || relaxed(value) ? [] : describe(relaxed.errors);
-    return { errors, documentedErrors };
+    const strict = this.strict.validator(pointer);
+    if (strict(value)) return { errors: [], documentedErrors: [] };
+    const errors = describe(strict.errors);
+    // The documented-only copy is built the first time something fails: most runs never need it.
+    this.relaxed ??= new SchemaSet(documentedOnly(this.document));
+    const relaxed = this.relaxed.validator(pointer);
+    return { errors, documentedErrors: relaxed(value) ? [] : describe(relaxed.errors) };
   }
 }

@@ -167,3 +167,14 @@ describe('429 is never a failure (Retry-After honoured)', () => {
     expect(failedChecks(outcome)).toEqual([]);
   });
 });
+
+describe('--any-key-valid (a mock without accounts)', () => {
+  it('skips the unknown-key 401 check with the reason, and only that one', async () => {
+    fake.breaks.add('malformed-key-accepted');
+    const unknown = await runScenarioById(fake, 'listCalls/auth-required/unknown-key', { config: { anyKeyValid: true } });
+    expect(unknown.verdict).toBe('skip');
+    expect(unknown.skipReason).toMatch(/accepts every well-formed key/);
+    const malformed = await runScenarioById(fake, 'listCalls/auth-required/malformed', { config: { anyKeyValid: true } });
+    expect(malformed.verdict).toBe('fail');
+  });
+});

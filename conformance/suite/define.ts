@@ -27,10 +27,24 @@ function failureMessage(outcome: ScenarioOutcome): string {
   return [`${outcome.operationId}: ${outcome.title}`, ...lines, ...outcome.notes.map((n) => `note: ${n}`)].join('\n');
 }
 
+// One environment per worker process, shared by the slices (vitest.config.ts sets isolate: false
+// and runs files one after another): the description is compiled once, fixtures are read once,
+// and one limiter bounds every request of the run.
+const SHARED = Symbol.for('numbers-api.conformance.environment');
+type Shared = { env: ReturnType<typeof createEnvironment>; plan: ReturnType<typeof planScenarios> };
+
+function shared(): Shared {
+  const holder = globalThis as unknown as Record<symbol, Shared | undefined>;
+  if (!holder[SHARED]) {
+    const config = configFromEnv();
+    const env = createEnvironment(config);
+    holder[SHARED] = { env, plan: planScenarios(env.document, config.level) };
+  }
+  return holder[SHARED];
+}
+
 export function defineConformanceSlice(index: number, count: number): void {
-  const config = configFromEnv();
-  const env = createEnvironment(config);
-  const plan = planScenarios(env.document, config.level);
+  const { env, plan } = shared();
   const byOperation = new Map<string, Scenario[]>();
   for (const scenario of plan.scenarios) {
     if (sliceOf(scenario.operationId, count) !== index) continue;

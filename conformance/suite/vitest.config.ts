@@ -11,8 +11,11 @@ export default defineConfig({
     root: here,
     include: ['**/*.conformance.ts'],
     pool: 'forks',
-    // One file at a time, so the HTTP client's limiter bounds the whole run's concurrency.
+    // One file at a time in one worker that keeps its modules (isolate: false): the slices share
+    // one environment (see define.ts), so one limiter bounds the whole run's concurrency.
     fileParallelism: false,
+    isolate: false,
+    maxWorkers: 1,
     // Scenarios run concurrently inside a file; the limiter, not this, bounds requests.
     maxConcurrency: 64,
     testTimeout: 10 * 60_000,

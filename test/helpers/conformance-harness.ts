@@ -21,6 +21,7 @@ export function testConfig(fake: FakeDeployment, overrides: Partial<ConformanceC
     retryBudgetMs: 2500,
     descriptionPath: defaultDescriptionPath(),
     reportDir: '/tmp/unused',
+    anyKeyValid: false,
     ...overrides,
   };
 }

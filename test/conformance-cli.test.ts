@@ -1,0 +1,184 @@
+// The conformance command end to end, as a user runs it (a child process through tsx, vitest
+// started inside it): exit codes 0/1/2, the console summary by operation, the JSON and JUnit
+// reports, the coverage table, -t and --shard, and the API key kept out of every output.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformanceCli } from '../conformance/cli.js';
+import type { ConformanceReport } from '../conformance/reporters/report.js';
+import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
+import { TEST_KEY } from './helpers/conformance-harness.js';
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const reportRoot = mkdtempSync(path.join(tmpdir(), 'conformance-cli-'));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  reportDir: string;
+}
+
+function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const reportDir = mkdtempSync(path.join(reportRoot, 'run-'));
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' };
+  for (const key of Object.keys(childEnv)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete childEnv[key];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'conformance/bin.ts', '--report-dir', reportDir, ...args],
+      { cwd: repoRoot, env: childEnv, maxBuffer: 32 * 1024 * 1024, timeout: 120_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, reportDir }),
+    );
+  });
+}
+
+function reportFiles(dir: string): string {
+  return readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8')).join('\n');
+}
+
+let fake: FakeDeployment;
+let broken: FakeDeployment;
+// The three runs start together (each is a child process), so the file takes about one run's time.
+let conformingRun: Promise<Run>;
+let brokenRun: Promise<Run>;
+let shardRun: Promise<Run>;
+beforeAll(async () => {
+  fake = await startFakeDeployment({ apiKey: TEST_KEY });
+  broken = await startFakeDeployment({ apiKey: TEST_KEY });
+  broken.breaks.add('usage-days');
+  broken.breaks.add('key-preview-full');
+  conformingRun = runCli([], { CONFORMANCE_BASE_URL: fake.url, CONFORMANCE_API_KEY: TEST_KEY });
+  brokenRun = runCli(['--base-url', broken.url, '--api-key', TEST_KEY, '-t', 'getUsage|getAccount']);
+  shardRun = runCli(['--shard', '1/4', '--base-url', fake.url], { CONFORMANCE_API_KEY: TEST_KEY });
+});
+afterAll(async () => {
+  await fake.close();
+  await broken.close();
+  rmSync(reportRoot, { recursive: true, force: true });
+});
+
+describe('against a conforming deployment (key from the environment only)', () => {
+  let run: Run;
+  let report: ConformanceReport;
+  beforeAll(async () => {
+    run = await conformingRun;
+    report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+  }, 120_000);
+
+  it('exits 0 and prints the summary by operation and the coverage table', () => {
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^PASS +getUsage +GET \/api\/v1\/usage$/m);
+    expect(run.stdout).toMatch(/^NOT SENT deleteAccount +DELETE \/api\/v1\/account +\(deletes the account/m);
+    expect(run.stdout).toMatch(/^ADVISORY listCalls/m);
+    expect(run.stdout).toMatch(/Scenarios: \d+ passed, 0 failed, 2 advisory, 0 skipped/);
+    expect(run.stdout).toMatch(/^Coverage$/m);
+    expect(run.stdout).toMatch(/^getUsage +GET \/api\/v1\/usage +yes +200\* 401\*$/m);
+  });
+
+  it('exercises every operation the safety policy allows, and lists the others as never sent', () => {
+    const notExercised = report.coverage.filter((c) => !c.exercised);
+    expect(notExercised.map((c) => c.operationId).sort()).toEqual(
+      ['createCreditsCheckout', 'createPaymentMethodSetup', 'createSubscriptionCheckout', 'deleteAccount', 'submitTenDlcRegistration'].sort(),
+    );
+    expect(notExercised.every((c) => c.notSentReason)).toBe(true);
+    expect(report.totals.fail).toBe(0);
+  });
+
+  it('writes a JUnit report with skipped never-sent operations and advisory properties', () => {
+    const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/^<\?xml/);
+    expect(junit).toMatch(/<testcase classname="slice-\d\.conformance\.ts" name="deleteAccount &gt; never sent: deletes the account/);
+    expect(junit).toMatch(/<property name="advisory" value="history-list-limit-order: /);
+    expect(junit).not.toMatch(/<failure/);
+  });
+
+  it('never shows the key', () => {
+    expect(run.stdout + run.stderr + reportFiles(run.reportDir)).not.toContain(TEST_KEY);
+  });
+});
+
+describe('against a deployment that breaks rules (key as a flag)', () => {
+  let run: Run;
+  beforeAll(async () => {
+    run = await brokenRun;
+  }, 120_000);
+
+  it('exits 1 and names the failed check, its part, the reason and the request', () => {
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^FAIL +getUsage/m);
+    expect(run.stdout).toContain('FAIL [usage-days-fallback, part 4.3] days=45 (not 7/30/90): periodDays is 45, expected 30.');
+    expect(run.stdout).toContain('request: GET /api/v1/usage?days=45 (with the API key)');
+    expect(run.stdout).toContain('[key-previews-not-full-keys, part 2, 5.3]');
+  });
+
+  it('ran only the scenarios the filter named', () => {
+    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const ran = report.operations.filter((o) => o.scenarios.length).map((o) => o.operationId);
+    expect(ran.sort()).toEqual(['getAccount', 'getUsage']);
+  });
+
+  it('keeps the key out of every output even when the deployment echoes it back', () => {
+    // The broken deployment returns the full key in the account; the suite must still not print it.
+    expect(run.stdout).toContain('The account answer contains the full API key used for this run (shown here redacted).');
+    expect(run.stdout + run.stderr + reportFiles(run.reportDir)).not.toContain(TEST_KEY);
+  });
+});
+
+describe('--shard', () => {
+  it('runs one shard of the slices', async () => {
+    const run = await shardRun;
+    expect(run.code).toBe(0);
+    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const ran = report.operations.filter((o) => o.scenarios.length).length;
+    expect(ran).toBeGreaterThan(0);
+    expect(ran).toBeLessThan(report.operations.length - 5);
+  }, 120_000);
+});
+
+describe('usage errors exit 2 with a clear message', () => {
+  const saved = { ...process.env };
+  async function usage(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; err: string }> {
+    for (const key of Object.keys(process.env)) if (key.startsWith('CONFORMANCE_')) delete process.env[key];
+    Object.assign(process.env, env);
+    let err = '';
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => {
+      err += chunk;
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      return { code: await runConformanceCli(args), err };
+    } finally {
+      process.stderr.write = write;
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+  }
+
+  it.each([
+    [[], {}, /No base URL: pass --base-url <url> or set CONFORMANCE_BASE_URL/],
+    [['--base-url', 'not a url'], { CONFORMANCE_API_KEY: TEST_KEY }, /The base URL "not a url" is not a valid URL/],
+    [['--base-url', 'ftp://example.org'], { CONFORMANCE_API_KEY: TEST_KEY }, /must use http:\/\/ or https:\/\//],
+    [['--base-url', 'http://127.0.0.1:9'], {}, /No API key: set CONFORMANCE_API_KEY/],
+    [['--base-url', 'http://127.0.0.1:9', '--level', 'writes'], { CONFORMANCE_API_KEY: TEST_KEY }, /--level writes needs --to <test number>/],
+    [['--base-url', 'http://127.0.0.1:9', '--level', 'everything'], { CONFORMANCE_API_KEY: TEST_KEY }, /--level must be "contract" or "writes"/],
+    [['--base-url', 'http://127.0.0.1:9', '--concurrency', '0'], { CONFORMANCE_API_KEY: TEST_KEY }, /--concurrency must be a positive number/],
+    [['--base-url', 'http://127.0.0.1:9', '--shard', 'half'], { CONFORMANCE_API_KEY: TEST_KEY }, /--shard must look like 1\/3/],
+    [['--bogus'], {}, /Unknown option '--bogus'/],
+  ])('%j', async (args, env, message) => {
+    const { code, err } = await usage(args as string[], env as Record<string, string>);
+    expect(code).toBe(2);
+    expect(err).toMatch(message);
+    expect(err).not.toContain(TEST_KEY);
+  });
+
+  it('does not echo a key passed with a bad flag', async () => {
+    const { code, err } = await usage(['--api-key', TEST_KEY, '--base-url', 'nope']);
+    expect(code).toBe(2);
+    expect(err).not.toContain(TEST_KEY);
+  });
+});
