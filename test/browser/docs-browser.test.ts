@@ -192,6 +192,24 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('docs site in headless Chromium', () =>
     });
   });
 
+  it('shows every channel of the AsyncAPI document at its route in the AsyncAPI reference', async () => {
+    const page = await newPage();
+    await open(page, 'asyncapi.html');
+    const hrefs = await page.$$eval('[data-component-name="Menu/Menu"] a[href]', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+    const shown: string[] = [];
+    for (const href of hrefs.filter((h) => h.replace(/^#/, '') !== '/')) {
+      await page.evaluate((hash) => (location.hash = hash), `#${href.replace(/^#/, '')}`);
+      await page.locator('h1, h2').nth(1).waitFor({ state: 'visible' });
+      expect(await page.getByText('No page at this address').count(), href).toBe(0);
+      shown.push(await page.locator('h1, h2').nth(1).innerText());
+    }
+    const titles = Object.values(asyncapi.channels as Record<string, JsonObject>).map((c) => c.title as string);
+    expect(shown.sort()).toEqual(titles.sort());
+    const t = trouble.get(page)!;
+    expect([...t.outside, ...t.errors]).toEqual([]);
+    await page.close();
+  });
+
   it('shows every event type, every channel with its guarantee, and the envelope on the events page', async () => {
     const page = await newPage();
     await open(page, 'events.html');
