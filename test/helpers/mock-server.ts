@@ -11,9 +11,13 @@ export interface TestMock {
   close(): Promise<void>;
 }
 
-/** Starts the mock on 127.0.0.1 (port chosen by the OS) and waits until Prism has answered. */
+/**
+ * Starts the mock on 127.0.0.1 (port chosen by the OS) and waits until Prism has answered.
+ * MOCK_TEST_DOCUMENT=generated/openapi.yaml runs the same tests with Prism on another description
+ * (to see which Prism traps the default, dereferenced one avoids).
+ */
 export async function startTestMock(): Promise<TestMock> {
-  const mock = await startMock({ host: '127.0.0.1', port: 0 });
+  const mock = await startMock({ host: '127.0.0.1', port: 0, document: process.env.MOCK_TEST_DOCUMENT || undefined });
   try {
     await mock.ready;
   } catch (error) {

@@ -1,0 +1,153 @@
+// The `numbers-api` command as a user runs it: `mock` prints its URL, a line per request, and
+// stops cleanly with Prism on Ctrl-C or SIGTERM (and Prism never outlives it); bad input gets a
+// clear message and exit 2; `mock --list-examples` is generated from the description.
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { listExampleNames } from '../src/mock/example-names.js';
+import { loadOpenApi } from './helpers/contract.js';
+import { descendantsOf, freePort, isAlive, runCli, startCli, waitUntil } from './helpers/mock-process.js';
+import { VALID_KEY } from './helpers/mock-server.js';
+
+function portRefuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+describe('numbers-api mock', () => {
+  it('serves on PORT/HOST, logs one line per request, refuses a taken port, and stops with Prism on SIGTERM', async () => {
+    const port = await freePort();
+    const cli = startCli(['mock'], { env: { PORT: String(port), HOST: '127.0.0.1' } });
+    try {
+      await cli.waitForOutput(new RegExp(`Mock listening on http://127\\.0\\.0\\.1:${port}`));
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s: Prism 5\\.14\\.2`));
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      await cli.waitForOutput(/\d\d:\d\d:\d\d GET \/api\/v1\/account 200 [\d.]+ ms\n/);
+      // Exactly one line for that request (Prism's own logging is off).
+      expect(cli.stdout().match(/GET \/api\/v1\/account/g)).toHaveLength(1);
+
+      // A second mock on the same port says why it cannot start.
+      const second = await runCli(['mock', '--port', String(port)]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(`127.0.0.1:${port} is already in use`);
+
+      const prism = descendantsOf(cli.child.pid!);
+      expect(prism.length).toBeGreaterThan(0);
+      cli.child.kill('SIGTERM');
+      const { code } = await cli.exited;
+      expect(code).toBe(0);
+      expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
+      expect(await portRefuses(port)).toBe(true);
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
+  it('stops on Ctrl-C (SIGINT to the whole process group, as a terminal sends it)', async () => {
+    const port = await freePort();
+    const cli = startCli(['mock', '--port', String(port), '--quiet'], { detached: true });
+    try {
+      await cli.waitForOutput(/Mock ready on/);
+      const prism = descendantsOf(cli.child.pid!);
+      process.kill(-cli.child.pid!, 'SIGINT');
+      const { code } = await cli.exited;
+      expect(code).toBe(0);
+      expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
+      expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
+    } finally {
+      try {
+        process.kill(-cli.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it('never leaves Prism behind, even when the mock is killed outright', async () => {
+    const port = await freePort();
+    const cli = startCli(['mock', '--port', String(port), '--quiet']);
+    await cli.waitForOutput(/Mock ready on/);
+    const prism = descendantsOf(cli.child.pid!);
+    expect(prism.length).toBeGreaterThan(0);
+    cli.child.kill('SIGKILL');
+    await cli.exited;
+    expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
+  });
+
+  it.each([
+    [['mock', '--port', 'eighty'], {}, '--port must be a port number'],
+    [['mock'], { PORT: '99999' }, 'PORT must be a port number'],
+    [['mock', '--verbose'], {}, "Unknown option '--verbose'"],
+    [['mock', '--prism-log', 'loud'], {}, '--prism-log must be one of'],
+  ] as const)('refuses %j %j with a clear message and exit 2', async (args, env, message) => {
+    const result = await runCli([...args], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain('Usage: numbers-api mock');
+  });
+
+  it('--list-examples --json is the example list generated from the description', async () => {
+    const result = await runCli(['mock', '--list-examples', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(listExampleNames(loadOpenApi()));
+  });
+
+  it('--list-examples prints every operation with its example names per status', async () => {
+    const result = await runCli(['mock', '--list-examples']);
+    expect(result.code).toBe(0);
+    for (const operation of listExampleNames(loadOpenApi())) {
+      expect(result.stdout).toContain(`${operation.method} ${operation.path}`);
+      for (const response of operation.responses) expect(result.stdout).toContain(response.names.join(', '));
+    }
+  });
+});
+
+describe('numbers-api dispatcher', () => {
+  it('an unknown command exits 2 with the usage', async () => {
+    const result = await runCli(['serve']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command "serve"');
+    expect(result.stderr).toContain('Usage: numbers-api <command>');
+  });
+
+  it('no command exits 2; --help exits 0', async () => {
+    expect((await runCli([])).code).toBe(2);
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['mock', 'events send', 'conformance', 'proxy']) expect(help.stdout).toContain(command);
+  });
+
+  it('events send refuses a look-alike of a loopback URL (exit 2), as a process', async () => {
+    const result = await runCli(['events', 'send', 'http://127.0.0.1.example.com/hooks', 'messageReceivedSms']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is not a loopback URL');
+  });
+});
+
+describe('npm start', () => {
+  it('runs the mock, and SIGTERM to its process group stops everything', async () => {
+    const port = await freePort();
+    const cli = startCli([], { env: { PORT: String(port) }, detached: true, command: ['npm', 'start', '--silent'] });
+    try {
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port}`), 90_000);
+      const tree = [cli.child.pid!, ...descendantsOf(cli.child.pid!)];
+      process.kill(-cli.child.pid!, 'SIGTERM');
+      await cli.exited;
+      expect(await waitUntil(() => tree.every((pid) => !isAlive(pid)))).toBe(true);
+      expect(await portRefuses(port)).toBe(true);
+    } finally {
+      try {
+        process.kill(-cli.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+});
