@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformanceCli } from '../conformance/cli.js';
+import { listOperations, loadDescription } from '../conformance/description.js';
+import { NEVER_SENT } from '../conformance/policy.js';
+import { ResponseValidator } from '../conformance/validator.js';
 import type { ConformanceReport } from '../conformance/reporters/report.js';
 import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
@@ -94,6 +97,24 @@ describe('against a conforming deployment (key from the environment only)', () =
     expect(junit).toMatch(/<testcase classname="slice-\d\.conformance\.ts" name="deleteAccount &gt; never sent: deletes the account/);
     expect(junit).toMatch(/<property name="advisory" value="history-list-limit-order: /);
     expect(junit).not.toMatch(/<failure/);
+  });
+
+  it('sent nothing that could act on a conforming or a wrongly accepting deployment (the contract level)', () => {
+    const document = loadDescription();
+    const validator = new ResponseValidator(document);
+    const operations = listOperations(document);
+    const neverSent = fake.requests.filter((r) => r.operationId && NEVER_SENT[r.operationId]);
+    expect(neverSent).toEqual([]);
+    const writes = fake.requests.filter((r) => r.method !== 'GET' && r.authorization === `Bearer ${TEST_KEY}`);
+    expect(writes.length).toBeGreaterThan(10);
+    const harmful = writes.filter((r) => {
+      const op = operations.find((o) => o.operationId === r.operationId);
+      if (!op || r.url.includes('conformance0nonexistent')) return false; // an id that cannot exist
+      if (op.operationId === 'waitForEvent') return false; // waiting changes nothing
+      const invalid = r.body === undefined || validator.validate(`${op.pointer}/requestBody/content/application~1json/schema`, r.body).errors.length > 0;
+      return !invalid;
+    });
+    expect(harmful).toEqual([]);
   });
 
   it('never shows the key', () => {
