@@ -1,7 +1,7 @@
 // The docs site as files: built once per run (test/helpers/docs-site.ts), then checked against the
 // bundled descriptions. Every expectation is derived from generated/, never listed by hand.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -104,14 +104,23 @@ describe('API reference', () => {
     expect(JSON.stringify(openapi)).not.toContain('x-codeSamples');
   });
 
-  it('code samples type-check against this package\'s client and the generated types', () => {
+  it("code samples of the reference and the guides' TypeScript blocks type-check against this package", () => {
     const dir = mkdtempSync(path.join(repoRoot, 'node_modules/.docs-samples-'));
     try {
       const { document } = withCodeSamples(openapi, loadDereferencedOpenApi());
       for (const { method, path: p, operation } of pathOperations) {
         const ts = (document.paths[p][method]['x-codeSamples'] as { lang: string; source: string }[]).find((s) => s.lang === 'TypeScript')!;
-        writeFileSync(path.join(dir, `${operation.operationId}.mts`), ts.source);
+        writeFileSync(path.join(dir, `sample-${operation.operationId}.mts`), ts.source);
       }
+      let blocks = 0;
+      for (const guide of readdirSync(path.join(repoRoot, 'docs/guides')).filter((f) => f.endsWith('.md'))) {
+        const markdown = readFileSync(path.join(repoRoot, 'docs/guides', guide), 'utf8');
+        for (const [i, m] of [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].entries()) {
+          writeFileSync(path.join(dir, `guide-${guide.replace(/\.md$/, '')}-${i}.mts`), m[1]);
+          blocks += 1;
+        }
+      }
+      expect(blocks).toBeGreaterThan(3);
       writeFileSync(
         path.join(dir, 'tsconfig.json'),
         JSON.stringify({
@@ -124,8 +133,11 @@ describe('API reference', () => {
             noEmit: true,
             skipLibCheck: true,
             types: ['node'],
-            // The samples import the published name; here it is the client's source.
-            paths: { [CLIENT_MODULE]: [path.join(repoRoot, 'src/client/index.ts')] },
+            // The samples import the published names; here they are the package's sources.
+            paths: {
+              [CLIENT_MODULE]: [path.join(repoRoot, 'src/client/index.ts')],
+              'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')],
+            },
           },
           include: ['*.mts'],
         }),
