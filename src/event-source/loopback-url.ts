@@ -50,6 +50,10 @@ export function parseTargetUrl(input: string, rule: LoopbackRule = loopbackRule(
   } catch {
     throw new TargetUrlError(`"${input}" is not a URL. Give a full URL such as http://127.0.0.1:3000/webhooks.`);
   }
+  if (!input.includes('//')) {
+    // `localhost:3000/hook` parses, with `localhost:` as its scheme.
+    throw new TargetUrlError(`"${input}" has no http:// or https:// in front. Give a full URL such as http://127.0.0.1:3000/webhooks.`);
+  }
   if (!rule.protocols.includes(url.protocol)) {
     throw new TargetUrlError(
       `"${input}" uses the ${url.protocol.slice(0, -1)} scheme; a local fan-out target must use ${rule.protocols.map((p) => `${p}//`).join(' or ')} (part 6).`,
