@@ -9,7 +9,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export default defineConfig({
   test: {
     root: here,
-    include: ['**/*.conformance.ts'],
+    include: ['**/*.conformance.{ts,js}'],
     pool: 'forks',
     // One file at a time in one worker that keeps its modules (isolate: false): the slices share
     // one environment (see define.ts), so one limiter bounds the whole run's concurrency.

@@ -1,0 +1,109 @@
+// The conformance suite's small parts: bounded concurrency, Retry-After parsing, redaction, and
+// how a failure is attributed when the description marks a part `x-inferred`.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkResponse } from '../conformance/checks/response.js';
+import { findOperation, listOperations, loadDescription } from '../conformance/description.js';
+import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
+import { relaxSchema } from '../conformance/inferred.js';
+import { redact, redactDeep } from '../conformance/redact.js';
+import { ResponseValidator } from '../conformance/validator.js';
+import { TEST_KEY } from './helpers/conformance-harness.js';
+
+describe('bounded concurrency', () => {
+  let server: Server;
+  let url: string;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      }, 30);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it.each([1, 3])('never has more than %i requests in flight', async (limit) => {
+    maxInFlight = 0;
+    const http = new ConformanceHttp({ baseUrl: url, apiKey: TEST_KEY, concurrency: limit, timeoutMs: 5000, retryBudgetMs: 1000 });
+    const op = findOperation(listOperations(loadDescription()), 'getAccount')!;
+    await Promise.all(Array.from({ length: 12 }, () => http.send(op)));
+    expect(maxInFlight).toBe(limit);
+  });
+});
+
+describe('Retry-After', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    const now = Date.parse('2026-11-21T10:00:00Z');
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
+
+describe('redaction', () => {
+  it('removes the key from text and from every string of a value', () => {
+    expect(redact(`Bearer ${TEST_KEY} rejected`, [TEST_KEY])).toBe('Bearer [redacted key] rejected');
+    expect(redactDeep({ a: [`x${TEST_KEY}`], [TEST_KEY]: 1 }, [TEST_KEY])).toEqual({ a: ['x[redacted key]'], '[redacted key]': 1 });
+  });
+});
+
+describe('inferred parts (x-inferred)', () => {
+  const document = loadDescription();
+  const operations = listOperations(document);
+  const validator = new ResponseValidator(document);
+  const exchange = (operationId: string, status: number, body: unknown): Exchange => ({
+    operationId,
+    method: 'get',
+    target: '/',
+    auth: 'valid',
+    status,
+    headers: { 'content-type': 'application/json' },
+    bodyText: JSON.stringify(body),
+    body,
+    durationMs: 1,
+  });
+
+  it('relaxes an inferred schema and drops inferred properties from `required`', () => {
+    const relaxed = relaxSchema({
+      type: 'object',
+      required: ['a', 'b'],
+      properties: { a: { type: 'string' }, b: { type: 'string', 'x-inferred': true } },
+    });
+    expect(relaxed.required).toEqual(['a']);
+    expect(relaxed.properties.b.type).toBeUndefined();
+    expect(relaxed.properties.a.type).toBe('string');
+  });
+
+  it('fails a documented field and only advises on an inferred one', () => {
+    const op = findOperation(operations, 'getAccount')!;
+    const documented = checkResponse(document, validator, op, exchange('getAccount', 200, { maxCallDurationSeconds: 'x', limits: null }));
+    expect(documented.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('fail');
+    const inferred = checkResponse(document, validator, op, exchange('getAccount', 200, { maxCallDurationSeconds: null, limits: null, apiKeys: 'x' }));
+    expect(inferred.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
+  });
+
+  it('advises, not fails, on a whole inferred response or operation', () => {
+    const send = findOperation(operations, 'sendMessage')!; // its 201 response is inferred
+    const findings = checkResponse(document, validator, send, exchange('sendMessage', 201, { id: 5 }));
+    expect(findings.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
+    const groups = findOperation(operations, 'listGroups')!; // the operation is inferred
+    const undocumented = checkResponse(document, validator, groups, exchange('listGroups', 418, {}));
+    expect(undocumented.find((f) => f.check === 'status-code-conformance')?.verdict).toBe('advisory');
+  });
+
+  it('does not count an undocumented 429 as a failure', () => {
+    const op = findOperation(operations, 'getAccount')!;
+    const findings = checkResponse(document, validator, op, exchange('getAccount', 429, { error: 'slow down' }));
+    expect(findings.filter((f) => f.verdict === 'fail')).toEqual([]);
+    expect(findings.find((f) => f.check === 'status-code-conformance')?.verdict).toBe('advisory');
+  });
+});
