@@ -98,8 +98,9 @@ export function createRetryingFetch(
     const retryStatuses = kind === 'idempotent-call' ? IDEMPOTENT_CALL_RETRY_STATUSES : RETRY_STATUSES;
     for (let attempt = 1; ; attempt += 1) {
       const last = attempt >= options.maxAttempts;
-      // Each attempt sends a copy, so the body (and the Idempotency-Key header) is the same every time.
-      const sent = last ? request : request.clone();
+      // Each attempt sends a copy, so the body (and the Idempotency-Key header) is the same every
+      // time; a request without a body (a GET) can be sent again as it is.
+      const sent = last || request.body === null ? request : request.clone();
       let response: Response;
       try {
         response = await fetchImpl(sent);
