@@ -1,0 +1,93 @@
+// CORS as a frontend meets it: a page served from another origin calls the real mock (front +
+// Prism) from a real headless Chromium, with a key, `Prefer` and a JSON body (so the browser sends
+// a preflight), and reads the answers, a 401 included.
+//
+// Without Chromium, this file is skipped with one line saying why; REQUIRE_BROWSER=1 fails instead.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMock, type RunningMock } from '../src/mock/start-mock.js';
+import { followRef, loadOpenApi } from './helpers/contract.js';
+import { VALID_KEY } from './helpers/mock-server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const REQUIRED = process.env.REQUIRE_BROWSER === '1';
+const AVAILABLE = existsSync(CHROMIUM);
+if (!AVAILABLE && !REQUIRED) console.warn(`mock browser tests skipped: Chromium not found at ${CHROMIUM}`);
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const document = loadOpenApi();
+
+interface Seen {
+  status: number;
+  body: unknown;
+}
+
+describe.skipIf(!AVAILABLE && !REQUIRED)('the mock from a browser on another origin', () => {
+  let mock: RunningMock;
+  let page: Server;
+  let pageOrigin = '';
+  let browser: Browser;
+  const log: string[] = [];
+
+  beforeAll(async () => {
+    mock = await startMock({ host: '127.0.0.1', port: 0, log: (line) => log.push(line) });
+    await mock.ready;
+    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => page?.close(resolve));
+    await mock?.close();
+  });
+
+  async function fetchFromPage(path: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Seen> {
+    const context = await browser.newContext();
+    try {
+      const tab = await context.newPage();
+      await tab.goto(`${pageOrigin}/`);
+      return await tab.evaluate(
+        async ({ url, init }) => {
+          const response = await fetch(url, init);
+          return { status: response.status, body: await response.json() };
+        },
+        { url: `${mock.url}${path}`, init },
+      );
+    } finally {
+      await context.close();
+    }
+  }
+
+  it('reads the account with a key (cross-origin GET)', async () => {
+    const seen = await fetchFromPage('/api/v1/account', { headers: { Authorization: VALID_KEY } });
+    expect(seen.status).toBe(200);
+    const documented = followRef(document, document.paths['/api/v1/account'].get.responses['200']).content['application/json'].examples;
+    expect(seen.body).toEqual(followRef(document, Object.values(documented)[0]).value);
+  });
+
+  it('sends a JSON message with Prefer after a preflight, and reads the documented 402', async () => {
+    log.length = 0;
+    const seen = await fetchFromPage('/api/v1/messages', {
+      method: 'POST',
+      headers: { Authorization: VALID_KEY, 'Content-Type': 'application/json', Prefer: 'code=402' },
+      body: JSON.stringify({ to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'Hello from the browser' }),
+    });
+    expect(seen.status).toBe(402);
+    expect(seen.body).toHaveProperty('error');
+    // The browser asked first, and the mock said yes.
+    expect(log.some((line) => /OPTIONS \/api\/v1\/messages 204/.test(line))).toBe(true);
+    expect(log.some((line) => /POST \/api\/v1\/messages 402/.test(line))).toBe(true);
+  });
+
+  it('reads a 401 (no key) rather than a network error', async () => {
+    const seen = await fetchFromPage('/api/v1/billing', {});
+    expect(seen.status).toBe(401);
+    expect(seen.body).toEqual({ error: expect.any(String) });
+  });
+});
