@@ -1018,7 +1018,7 @@ export type components = {
         /**
          * CallStatusChangedData
          * @description Payload of `call.status_changed` (parts 3 and 6): `status`, the state entered, as
-         *     `{state, label}`; `previousState`, the state left; and, on Terminated, `terminationType`
+         *     `{state, label}`; `previousState`, the state left; and, on Terminated only, `terminationType`
          *     (`completed`, `busy`, `no-answer`, `failed`, `canceled`). Other data fields are not shown in
          *     the interface specification, so more may be present.
          *
@@ -1030,8 +1030,7 @@ export type components = {
             status: components["schemas"]["CallStatus"];
             /** @description The state the call left. Null is accepted for an event on entering the first state, in case one is emitted. */
             previousState: components["schemas"]["CallState"] | null;
-            /** @description How the call ended; present when `status.state` is Terminated. On other states it is absent (or null; which of the two is not shown). */
-            terminationType?: components["schemas"]["TerminationType"] | null;
+            terminationType?: components["schemas"]["TerminationType"];
         } & unknown;
         /**
          * CallStatusChangedEvent
@@ -1321,8 +1320,9 @@ export type components = {
          * @description Payload of `message.received` (part 6): one inbound message. Every field is always present;
          *     the nullable ones are null rather than absent.
          *
-         *     - `to` is null exactly when `groupId` is set: a group message has no single receiving number,
-         *       and `from` is then the participant who wrote it.
+         *     - `from` is the E.164 sender; on a group message, the participant who wrote it.
+         *     - `to` is the receiving number, and null exactly when `groupId` is set: a group message has
+         *       no single receiving number.
          *     - Every group message is `whatsapp` on this event (part 6).
          *     - A reaction (iMessage) carries the emoji in `reaction`, its target in `replyToId`, and an
          *       empty `body` (part 2).
@@ -1335,7 +1335,6 @@ export type components = {
              * @example msg_01JD3X7W2C9R4T6Y8U0I1O3P5A
              */
             messageId: string;
-            /** @description E.164 sender; on a group message, the participant who wrote it. */
             from: components["schemas"]["E164"];
             /** @description The receiving number (E.164); null when `groupId` is set. */
             to: components["schemas"]["E164"] | null;
@@ -1515,7 +1514,19 @@ export type components = {
             mediaUrls?: string[];
             /** @description A single audio attachment from an iMessage number is sent as a native voice message unless this is true. */
             forceAudioFile?: boolean;
-        } & ((unknown | unknown) | unknown);
+        } & (({
+            to: components["schemas"]["E164"];
+            groupId?: never;
+        } & ({
+            fromNumber: components["schemas"]["E164"];
+            fromNumberId?: never;
+        } | {
+            fromNumberId: string;
+            fromNumber?: never;
+        })) | {
+            groupId: string;
+            to?: never;
+        });
         /**
          * SignedIn
          * @description The sign-in outcome (parts 4.1 and 5.3): the account plus `apiKey`. The key is returned this
@@ -2705,6 +2716,15 @@ export interface operations {
                     "application/json": components["schemas"]["BillingActivityPage"];
                 };
             };
+            /** @description A query parameter failed validation (part 7), such as a `filter` outside the three values or a `starting_after` that is not a timestamp. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
         };
     };
@@ -2943,6 +2963,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageList"];
+                };
+            };
+            /** @description A filter failed validation (part 7), such as a `since` that is not a timestamp. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             401: components["responses"]["Unauthorized"];
