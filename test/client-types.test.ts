@@ -103,13 +103,11 @@ describe('type fixtures (tsc)', () => {
     expect(check('request-bodies.ts')).toEqual({ unexpected: [], unmet: [] });
   });
 
-  // KNOWN GAP, part 4.5 "exactly one of `to` or `groupId`": the schema's `oneOf` branches hold only
-  // `required`/`not`, which openapi-typescript 7 turns into `unknown`, so SendMessageRequest is an
-  // object with every field optional and the compiler accepts all three bodies. Reshaping the
-  // branches as `type: object` with the excluded field set to `false` (see the client report)
-  // makes them reject; then this becomes a plain `it`.
-  it.fails('send-message-exclusive.ts: neither, both, or a `to` send without a sender is rejected', () => {
-    expect(expectations.get('send-message-exclusive.ts')?.length).toBe(3);
+  // Part 4.5 "exactly one of `to` or `groupId`", and on a `to` send exactly one sender. The
+  // schema's branches name their field and set the excluded one to `false`, which openapi-typescript
+  // turns into `?: never`; with `required`/`not` alone they came out as `unknown` and all three compiled.
+  it('send-message-exclusive.ts: neither or both of to/groupId, and a `to` send without exactly one sender, are rejected', () => {
+    expect(expectations.get('send-message-exclusive.ts')?.length).toBe(4);
     expect(check('send-message-exclusive.ts')).toEqual({ unexpected: [], unmet: [] });
   });
 });
