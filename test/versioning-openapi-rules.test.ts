@@ -372,3 +372,70 @@ describe('components exported as types', () => {
     expect(only(changes, 'component-removed')).toMatchObject({ classification: 'breaking', pointer: '/components/schemas/Owner' });
   });
 });
+
+describe('rewrites that describe the same values are not changes', () => {
+  const same = (edit: (doc: Json) => void) => diff(edit).filter((c) => c.classification !== 'documentation');
+
+  it('moving properties into a shared base schema (allOf)', () => {
+    expect(same((d) => {
+      schemas(d).Base = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
+      const { id: _id, ...rest } = schemas(d).Thing.properties;
+      schemas(d).Thing = { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['name', 'status'], properties: rest }] };
+    }).filter((c) => c.code !== 'component-added')).toEqual([]);
+  });
+
+  it('`not: {required: [x]}` rewritten as `properties: {x: false}`, and a property re-declared in a union branch', () => {
+    const exclusive = (branch: (other: string) => Json) => (d: Json) => {
+      const t = schemas(d).CreateThing;
+      t.properties.colour = { type: 'string' };
+      t.properties.pattern = { type: 'string' };
+      t.oneOf = [
+        { required: ['colour'], ...branch('pattern') },
+        { required: ['pattern'], ...branch('colour') },
+      ];
+    };
+    const before = api(exclusive((other) => ({ not: { required: [other] } })));
+    // The branch now also re-declares the field it requires (it was declared only around it).
+    const after = api(exclusive((other) => ({ title: `without ${other}`, properties: { [other === 'colour' ? 'pattern' : 'colour']: { type: 'string' }, [other]: false } })));
+    const changes = diffContracts({ openapi: before }, { openapi: after }).changes;
+    expect(changes.filter((c) => c.classification !== 'documentation')).toEqual([]);
+  });
+
+  it('a property moved from a conditional `then` into the schema it refines, and an equivalent `if`', () => {
+    const conditional = (thenHasProperty: boolean, wrapIf: boolean) => (d: Json) => {
+      const t = schemas(d).Thing;
+      const condition = { required: ['status'], properties: { status: { const: 'disabled' } } };
+      t.if = wrapIf ? { allOf: [condition] } : condition;
+      t.then = thenHasProperty ? { required: ['note'], properties: { note: { type: 'string' } } } : { required: ['note'] };
+    };
+    const changes = diffContracts({ openapi: api(conditional(true, true)) }, { openapi: api(conditional(false, false)) }).changes;
+    expect(changes).toEqual([]);
+  });
+
+  it('allOf of a nullable and a non-nullable schema is not nullable', () => {
+    expect(same((d) => (schemas(d).Thing.properties.note = { allOf: [{ type: ['string', 'null'] }, { type: 'string' }] }))).toEqual([]);
+  });
+
+  it('a changed condition is breaking (it cannot be ordered)', () => {
+    const conditional = (value: string) => (d: Json) => {
+      schemas(d).Thing.if = { properties: { status: { const: value } } };
+      schemas(d).Thing.then = { required: ['note'] };
+    };
+    const changes = diffContracts({ openapi: api(conditional('disabled')) }, { openapi: api(conditional('active')) }).changes;
+    expect(only(changes, 'condition-changed').classification).toBe('breaking');
+  });
+
+  it('a newly forbidden request field is breaking', () => {
+    const c = only(diff((d) => (schemas(d).CreateThing.not = { required: ['weight'] })), 'property-forbidden');
+    expect(c.classification).toBe('breaking');
+  });
+
+  it('a recursive schema terminates', () => {
+    const tree = (extra: Json) => (d: Json) => {
+      schemas(d).Node = { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, ...extra } };
+      schemas(d).Thing.properties.tree = { $ref: '#/components/schemas/Node' };
+    };
+    const changes = diffContracts({ openapi: api(tree({ label: { type: 'string' } })) }, { openapi: api(tree({})) }).changes;
+    expect(only(changes, 'property-removed').classification).toBe('breaking');
+  });
+});

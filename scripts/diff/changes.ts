@@ -80,7 +80,7 @@ export class ChangeSink {
         in: change.in ?? 'current',
         affects: [],
         directions: [],
-        ...(inferred ? { inferred: true as const, wouldBe: change.classification, note: INFERRED_NOTE } : {}),
+        ...(inferred ? { inferred: true as const, wouldBe: change.classification, note: classification === change.classification ? 'in an x-inferred part' : INFERRED_NOTE } : {}),
         ...(change.before !== undefined ? { before: change.before } : {}),
         ...(change.after !== undefined ? { after: change.after } : {}),
       };

@@ -14,7 +14,7 @@ const MAX_AFFECTS = 6;
 
 function formatChange(c: Change): string {
   const lines = [`  - ${c.message} [${c.code}]`];
-  if (c.inferred) lines.push(`      ${c.note} (would otherwise be ${c.wouldBe})`);
+  if (c.inferred) lines.push(`      ${c.note}${c.wouldBe !== c.classification ? ` (would otherwise be ${c.wouldBe})` : ''}`);
   lines.push(`      at ${c.document}#${c.pointer}${c.in === 'previous' ? ' (previous release)' : ''}`);
   if (c.affects.length) {
     const shown = c.affects.slice(0, MAX_AFFECTS);

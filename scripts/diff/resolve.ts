@@ -19,6 +19,11 @@ export interface Located {
   inferred?: boolean;
   /** A property that several `allOf` branches define: it must satisfy all of them. */
   merge?: Located[];
+  /**
+   * Read only the schema's core: without `if`/`then`/`else`, `oneOf`/`anyOf` branches and `not`
+   * (the part that a conditional branch or a union branch adds to).
+   */
+  core?: boolean;
 }
 
 const escapeSegment = (segment: string | number): string =>
@@ -89,7 +94,7 @@ export class Document {
     // Lexical x-inferred: a followed `$ref` starts from the target's own marker (and its siblings').
     const inherited = followed ? false : Boolean(loc.inferred);
     const inferred = Boolean(inherited || (isObject(node) && node['x-inferred'] === true));
-    return { node, ptr: current.ptr, inferred, ...(loc.merge && !followed ? { merge: loc.merge } : {}) };
+    return { node, ptr: current.ptr, inferred, ...(loc.merge && !followed ? { merge: loc.merge } : {}), ...(loc.core ? { core: true } : {}) };
   }
 }
 

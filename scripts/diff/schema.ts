@@ -14,7 +14,7 @@
 // - `allOf` is flattened, so moving properties into a shared base schema is not a change;
 // - `not` inverts the value set, so narrowing and widening swap inside it.
 
-import type { ChangeSink, Direction, NewChange } from './changes.js';
+import { ChangeSink, type Direction, type NewChange } from './changes.js';
 import { type Document, type Json, type Located, canonical, childPointer, isObject, refName, sameJson } from './resolve.js';
 
 export interface SchemaContext {
@@ -117,6 +117,8 @@ interface ValueSet {
 }
 
 interface Normal {
+  /** What was normalised (to read it again, e.g. without its conditionals). */
+  input: Located;
   loc: Located;
   /** Keywords of the node with `allOf` branches merged in (own keywords win). */
   keywords: Record<string, Json>;
@@ -126,6 +128,8 @@ interface Normal {
   values: ValueSet | null;
   properties: Map<string, Located>;
   required: Set<string>;
+  /** Fields that must be absent: `properties: {x: false}`, or the idiom `not: {required: [x]}`. */
+  forbidden: Set<string>;
   variants: Partial<Record<'oneOf' | 'anyOf', Located[]>>;
 }
 
@@ -170,11 +174,14 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
     const base = parts.pop()!;
     for (const part of parts) mergeInto(base, part, { override: false });
     if (loc.inferred) base.loc = { ...base.loc, inferred: true };
+    if (loc.core) stripToCore(base);
+    base.input = loc;
     return base;
   }
   const r = doc.resolve(loc);
   const node: Record<string, Json> = isObject(r.node) ? r.node : {};
   const norm: Normal = {
+    input: loc,
     loc: r,
     keywords: { ...node },
     types: node.type === undefined ? null : new Set(typesOf(node.type).filter((t) => t !== 'null')),
@@ -182,8 +189,14 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
     values: null,
     properties: new Map(),
     required: new Set(Array.isArray(node.required) ? node.required : []),
+    forbidden: new Set(),
     variants: {},
   };
+  const not = node.not;
+  if (isObject(not) && Array.isArray(not.required) && not.required.length === 1 && structuralKeys(not).every((k) => k === 'required')) {
+    norm.forbidden.add(not.required[0]);
+    delete norm.keywords.not;
+  }
   if (Array.isArray(node.enum)) {
     norm.nullable ||= node.enum.includes(null);
     norm.values = { open: false, list: node.enum.filter((v: Json) => v !== null), pointer: childPointer(r.ptr, 'enum') };
@@ -193,6 +206,10 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
   }
   if (isObject(node.properties)) {
     for (const name of Object.keys(node.properties)) {
+      if (node.properties[name] === false) {
+        norm.forbidden.add(name);
+        continue;
+      }
       norm.properties.set(name, { node: node.properties[name], ptr: childPointer(r.ptr, 'properties', name), inferred: r.inferred });
     }
   }
@@ -224,8 +241,23 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
     });
   }
   for (const k of ['allOf', 'anyOf', 'oneOf', 'properties', 'required', 'enum', 'const', '$ref']) delete norm.keywords[k];
+  if (loc.core) stripToCore(norm);
+  // `additionalProperties: true` says what the default already says.
+  if (norm.keywords.additionalProperties === true) delete norm.keywords.additionalProperties;
+  norm.input = loc;
   return norm;
 }
+
+function stripToCore(norm: Normal): void {
+  for (const k of ['if', 'then', 'else', 'not']) delete norm.keywords[k];
+  norm.variants = {};
+}
+
+/**
+ * A conditional (`then`/`else`) or union (`oneOf`/`anyOf`) branch applies together with the schema
+ * around it: compare the two together, so that moving a property between them is not a change.
+ */
+const whole = (n: Normal, branch: Located): Located => ({ ...branch, merge: [{ ...n.input, core: true }, branch] });
 
 /** Values allowed by both: a closed list wins over an open one (`const` narrowing an open enum). */
 function intersectValues(a: ValueSet | null, b: ValueSet | null): ValueSet | null {
@@ -243,10 +275,15 @@ function mergeInto(target: Normal, branch: Normal, { override }: { override: boo
     target.properties.set(name, existing ? { node: existing.node, ptr: existing.ptr, inferred: existing.inferred, merge: [...(existing.merge ?? [existing]), loc] } : loc);
   }
   for (const name of branch.required) target.required.add(name);
+  for (const name of branch.forbidden) target.forbidden.add(name);
+  if (override) target.nullable ||= branch.nullable;
+  else {
+    // allOf: null must be allowed by both (an untyped side allows anything, null included).
+    target.nullable = (target.types ? target.nullable : true) && (branch.types ? branch.nullable : true);
+  }
   if (branch.types) {
     target.types = target.types && !override ? new Set([...target.types].filter((t) => branch.types!.has(t))) : branch.types;
   }
-  target.nullable ||= branch.nullable;
   target.values = intersectValues(target.values, branch.values);
   for (const k of ['oneOf', 'anyOf'] as const) target.variants[k] ??= branch.variants[k];
   for (const [k, v] of Object.entries(branch.keywords)) {
@@ -280,10 +317,17 @@ export function compareSchemas(beforeLoc: Located, afterLoc: Located, ctx: Schem
   const crossesRef = (l: Located) => isObject(l.node) && typeof l.node.$ref === 'string';
   const inherited = crossesRef(beforeLoc) || crossesRef(afterLoc) ? false : ctx.inferred;
   const inferred = Boolean(inherited || b.loc.inferred || a.loc.inferred);
-  const id = (loc: Located, n: Normal) => (loc.merge ? loc.merge.map((m) => m.ptr).join('+') : n.loc.ptr);
-  const key = `${id(beforeLoc, b)}|${id(afterLoc, a)}|${ctx.direction}|${ctx.inverted ? 1 : 0}|${inferred ? 1 : 0}`;
+  // Identify the input, not its normal form: a nullable wrapper, or a `$ref` with sibling keywords,
+  // resolves to the pointer of the schema it wraps but differs from it.
+  const id = (doc: Document, loc: Located): string => {
+    if (loc.merge) return loc.merge.map((m) => id(doc, m)).join('+');
+    const refWithSiblings = isObject(loc.node) && typeof loc.node.$ref === 'string' && Object.keys(loc.node).length > 1;
+    return (refWithSiblings ? `${loc.ptr}(ref)` : doc.resolve(loc).ptr) + (loc.core ? '(core)' : '');
+  };
+  const key = `${id(ctx.before, beforeLoc)}|${id(ctx.after, afterLoc)}|${ctx.direction}|${ctx.inverted ? 1 : 0}|${inferred ? 1 : 0}`;
   const stack = ctx.stack ?? new Set<string>();
-  if (stack.has(key)) return;
+  // A cycle (recursive schema), or nesting deeper than any real payload: stop here.
+  if (stack.has(key) || stack.size > 64) return;
   const cache = cacheOf(ctx.sink);
   const known = cache.done.get(key);
   if (known) {
@@ -560,6 +604,14 @@ function shapeOf(doc: Document, loc: Located, depth = 0): string {
 const fieldPath = (ctx: SchemaContext, name: string): string => (ctx.field ? `${ctx.field}.${name}` : name);
 
 function compareProperties(b: Normal, a: Normal, ctx: SchemaContext): void {
+  for (const name of a.forbidden) {
+    if (b.forbidden.has(name)) continue;
+    emit(ctx, { effect: 'narrowed', code: 'property-forbidden', message: `field \`${fieldPath(ctx, name)}\` must now be absent from the ${side(ctx)}`, pointer: a.loc.ptr });
+  }
+  for (const name of b.forbidden) {
+    if (a.forbidden.has(name)) continue;
+    emit(ctx, { effect: 'widened', code: 'property-allowed', message: `field \`${fieldPath(ctx, name)}\` may now be present in the ${side(ctx)}`, pointer: a.loc.ptr });
+  }
   const names = new Set([...b.properties.keys(), ...a.properties.keys(), ...b.required, ...a.required]);
   const removed = [...names].filter((n) => b.properties.has(n) && !a.properties.has(n));
   const added = [...names].filter((n) => !b.properties.has(n) && a.properties.has(n));
@@ -712,6 +764,30 @@ function hasExclusionBranch(doc: Document, branches: Located[]): boolean {
   });
 }
 
+/**
+ * Branches whose key changed (a title added, say) are still the same branch when, together with
+ * the schema around them, they have the same shape or the same required fields: rename their key.
+ */
+function pairUnmatched(ctx: SchemaContext, b: Normal, a: Normal, bKeys: Map<string, Located>, aKeys: Map<string, Located>): void {
+  const unmatched = (from: Map<string, Located>, other: Map<string, Located>) => [...from.keys()].filter((k) => !other.has(k));
+  const required = (doc: Document, n: Normal, loc: Located) => [...normalize(doc, whole(n, loc)).required].sort().join(',');
+  const shape = (doc: Document, loc: Located) => shapeOf(doc, loc);
+  for (const signature of [shape, null] as const) {
+    for (const bk of unmatched(bKeys, aKeys)) {
+      const bl = bKeys.get(bk)!;
+      const want = signature ? signature(ctx.before, bl) : required(ctx.before, b, bl);
+      const candidates = unmatched(aKeys, bKeys).filter((ak) => {
+        const al = aKeys.get(ak)!;
+        return (signature ? signature(ctx.after, al) : required(ctx.after, a, al)) === want;
+      });
+      if (candidates.length !== 1) continue;
+      const al = aKeys.get(candidates[0]!)!;
+      aKeys.delete(candidates[0]!);
+      aKeys.set(bk, al);
+    }
+  }
+}
+
 function compareVariants(b: Normal, a: Normal, ctx: SchemaContext): void {
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     const bv = b.variants[keyword];
@@ -729,6 +805,7 @@ function compareVariants(b: Normal, a: Normal, ctx: SchemaContext): void {
     }
     const bKeys = new Map(bv.map((loc, i) => [variantKey(ctx.before, loc, i), loc]));
     const aKeys = new Map(av.map((loc, i) => [variantKey(ctx.after, loc, i), loc]));
+    pairUnmatched(ctx, b, a, bKeys, aKeys);
     const open = hasExclusionBranch(ctx.before, bv);
     for (const [k, loc] of aKeys) {
       if (bKeys.has(k)) continue;
@@ -753,7 +830,7 @@ function compareVariants(b: Normal, a: Normal, ctx: SchemaContext): void {
     }
     for (const [k, loc] of bKeys) {
       const other = aKeys.get(k);
-      if (other) compareSchemas(loc, other, ctx);
+      if (other) compareSchemas(whole(b, loc), whole(a, other), ctx);
     }
   }
 }
@@ -768,14 +845,25 @@ function compareNested(b: Normal, a: Normal, ctx: SchemaContext): void {
   else if (bn || an) {
     emit(ctx, { effect: an ? 'narrowed' : 'widened', code: an ? 'not-added' : 'not-removed', message: `${subject(ctx)}: an exclusion (\`not\`) was ${an ? 'added' : 'removed'}`, pointer: (an ?? bn)!.ptr, in: an ? 'current' : 'previous' });
   }
-  // `if` decides when `then`/`else` apply; its meaning cannot be ordered, so a change is breaking.
+  // `if` decides when `then`/`else` apply; a change to what it matches cannot be ordered, so it is
+  // breaking. A rewrite that matches the same values (found by comparing the two conditions) is not.
+  const bi = sub(b, 'if');
+  const ai = sub(a, 'if');
   if (!sameJson(b.keywords.if, a.keywords.if)) {
-    emit(ctx, { effect: 'changed', code: 'condition-changed', message: `${subject(ctx)}: the condition (\`if\`) changed`, pointer: childPointer(a.loc.ptr, 'if') });
+    let same = false;
+    if (bi && ai) {
+      const scratch = new ChangeSink(ctx.sink.document);
+      compareSchemas(bi, ai, { ...ctx, sink: scratch, stack: new Set(), inferred: false });
+      same = scratch.list().every((c) => c.classification === 'documentation');
+    }
+    if (!same) emit(ctx, { effect: 'changed', code: 'condition-changed', message: `${subject(ctx)}: the condition (\`if\`) changed`, pointer: childPointer(a.loc.ptr, 'if') });
   }
+  // What applies when the condition holds is the schema and its `then` together: compare those, so
+  // that moving a property between the two is not a change.
   for (const k of ['then', 'else']) {
     const bs = sub(b, k);
     const as = sub(a, k);
-    if (bs && as) compareSchemas(bs, as, ctx);
+    if (bs && as) compareSchemas(whole(b, bs), whole(a, as), ctx);
     else if (bs || as) {
       emit(ctx, { effect: as ? 'narrowed' : 'widened', code: `${k}-${as ? 'added' : 'removed'}`, message: `${subject(ctx)}: a conditional (\`${k}\`) was ${as ? 'added' : 'removed'}`, pointer: (as ?? bs)!.ptr, in: as ? 'current' : 'previous' });
     }
@@ -786,6 +874,9 @@ function compareAnnotations(b: Normal, a: Normal, ctx: SchemaContext, at: string
   for (const k of new Set([...Object.keys(b.keywords), ...Object.keys(a.keywords)])) {
     const annotation = ANNOTATIONS.has(k) || (k.startsWith('x-') && k !== 'x-inferred');
     if (!annotation || sameJson(b.keywords[k], a.keywords[k])) continue;
+    // Reported where the keyword is written, not where a merged branch or wrapper brings it in.
+    const own = (n: Normal) => isObject(n.loc.node) && k in n.loc.node;
+    if (!own(a) && !own(b)) continue;
     emit(ctx, {
       effect: 'documentation',
       code: 'annotation-changed',
