@@ -22,7 +22,7 @@ const obj = (properties: Json, required: string[] = []) => ({ type: 'object', pr
 const types = (before: Json, after: Json) => apiCompare(before, after).diffs.map((d) => d.type);
 
 describe('api-smart-diff 1.0.6 against the rules of this contract', () => {
-  it('calls a removed response field non-breaking (ours: breaking)', () => {
+  it('calls a removed optional response field non-breaking (ours: breaking)', () => {
     const before = openapi(obj({ a: { type: 'string' }, b: { type: 'string' } }));
     const after = openapi(obj({ a: { type: 'string' } }));
     expect(types(before, after)).toEqual(['non-breaking']);

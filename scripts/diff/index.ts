@@ -7,11 +7,12 @@
 //    diff in which every change is "unclassified");
 //  - skips OpenAPI 3.1 `webhooks` whose bodies are `$ref`s (our event deliveries): no diff at all;
 //  - classifies the response side by schema inclusion, not by what consumers rely on: a removed
-//    response field, a changed response type and a response field becoming nullable come out
-//    non-breaking, and a value added to an open enum (`anyOf: [{const}, {type: string}]`) breaking;
-//  - knows nothing of `x-inferred`, and reports a shared schema's change under the first
-//    operation that reaches it only, in its own rewritten coordinates (`allOf`-wrapped siblings),
-//    so the pointer cannot be mapped back to the document or the affected operations listed.
+//    optional response field, a changed response type and a response field becoming nullable come
+//    out non-breaking, and a value added to an open enum (`anyOf: [{const}, {type: string}]`)
+//    breaking;
+//  - knows nothing of `x-inferred`, and reports changes in its own rewritten coordinates (sibling
+//    keywords wrapped into `allOf`, e.g. `.../oneOf/0/allOf/0/allOf/0/properties/type/anyOf/4`),
+//    which map back neither to the document's JSON pointers nor to the markers on the way.
 // Writing "only the rules it lacks" would have meant re-deriving location, direction and
 // inferred status from its output for every change; a direct walk of the two bundles is smaller
 // and says exactly what it does. test/versioning-api-smart-diff.test.ts keeps the evidence, so a
