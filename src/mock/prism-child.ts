@@ -8,7 +8,7 @@
 // twice, and cannot listen on a port it chooses itself. The configuration below is the command's
 // own (static examples, request and response validation, security checks, CORS on, `--errors`
 // off); only `validateResponse` can be switched off, for measuring.
-import { createRequire } from 'node:module';
+import Module, { createRequire } from 'node:module';
 
 export interface PrismChildOptions {
   /** Absolute path of the description Prism serves. */
@@ -27,6 +27,29 @@ export type PrismChildMessage =
 // the modules of the pinned CLI whatever npm hoisted.
 const requireFromPrism = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json'));
 
+/**
+ * Start-up: Prism requires `@faker-js/faker`, whose main entry builds all of faker's 60-odd
+ * locales when loaded (most of Prism's load time, about 1 to 3 s here). Prism only uses faker for
+ * dynamic examples (`Prefer: dynamic=true`), in English, faker's default locale. So the main entry
+ * is answered with the English-only build, which is the same `Faker` in the shape Prism reads
+ * (`.default`). Nothing changes for static examples; dynamic ones come from the same English
+ * data. If the layout ever differs, Prism loads faker as usual.
+ */
+function preloadEnglishFaker(): void {
+  try {
+    const requireFromPrismHttp = createRequire(requireFromPrism.resolve('@stoplight/prism-http'));
+    const entry = requireFromPrismHttp.resolve('@faker-js/faker');
+    const english = requireFromPrismHttp('@faker-js/faker/locale/en') as object;
+    const cached = new Module(entry);
+    cached.filename = entry;
+    cached.loaded = true;
+    cached.exports = { __esModule: true, default: english, faker: english };
+    requireFromPrismHttp.cache[entry] = cached;
+  } catch {
+    // leave faker to Prism
+  }
+}
+
 function report(message: PrismChildMessage): void {
   if (process.send) process.send(message);
   else process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -36,6 +59,7 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.env.NUMBERS_API_PRISM_OPTIONS ?? '{}') as PrismChildOptions;
   if (!options.document) throw new Error('NUMBERS_API_PRISM_OPTIONS.document is required');
 
+  preloadEnglishFaker();
   const { getHttpOperationsFromSpec } = requireFromPrism('@stoplight/prism-http');
   const { createServer } = requireFromPrism('@stoplight/prism-http-server');
   const { createLogger } = requireFromPrism('@stoplight/prism-core');
