@@ -871,18 +871,19 @@ function compareNested(b: Normal, a: Normal, ctx: SchemaContext): void {
 }
 
 function compareAnnotations(b: Normal, a: Normal, ctx: SchemaContext, at: string): void {
-  for (const k of new Set([...Object.keys(b.keywords), ...Object.keys(a.keywords)])) {
+  // Reported where the keyword is written, not where a merged branch or wrapper brings it in.
+  const own = (n: Normal): Record<string, Json> => (isObject(n.loc.node) ? n.loc.node : {});
+  const bo = own(b);
+  const ao = own(a);
+  for (const k of new Set([...Object.keys(bo), ...Object.keys(ao)])) {
     const annotation = ANNOTATIONS.has(k) || (k.startsWith('x-') && k !== 'x-inferred');
-    if (!annotation || sameJson(b.keywords[k], a.keywords[k])) continue;
-    // Reported where the keyword is written, not where a merged branch or wrapper brings it in.
-    const own = (n: Normal) => isObject(n.loc.node) && k in n.loc.node;
-    if (!own(a) && !own(b)) continue;
+    if (!annotation || sameJson(bo[k], ao[k])) continue;
     emit(ctx, {
       effect: 'documentation',
       code: 'annotation-changed',
-      message: `${subject(ctx)}: \`${k}\` ${b.keywords[k] === undefined ? 'added' : a.keywords[k] === undefined ? 'removed' : 'changed'}`,
-      pointer: childPointer(k in a.keywords ? at : b.loc.ptr, k),
-      in: k in a.keywords ? 'current' : 'previous',
+      message: `${subject(ctx)}: \`${k}\` ${bo[k] === undefined ? 'added' : ao[k] === undefined ? 'removed' : 'changed'}`,
+      pointer: childPointer(k in ao ? at : b.loc.ptr, k),
+      in: k in ao ? 'current' : 'previous',
     });
   }
 }
