@@ -76,6 +76,19 @@ describe('npm run diff', () => {
     ]);
   });
 
+  it('drafts a CHANGELOG.md section with --changelog: what changed, who is affected, what to do', async () => {
+    const r = await diff([release('1.0.0'), '--current', release('2.0.0-breaking'), '--changelog']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^## \[2\.0\.0\] - \d{4}-\d{2}-\d{2}\n\n### Removed\n/);
+    expect(r.stdout).toContain(
+      '- **Breaking.** Field `data.name` removed from the event: consumers that read it break (`operation sendThingChanged`). ' +
+        '**Who is affected:** consumers of the events of `operation sendThingChanged`. **What to do:** stop relying on the field',
+    );
+    const compatible = await diff([release('1.0.0'), '--current', release('1.1.0-compatible'), '--changelog']);
+    expect(compatible.stdout).toContain('### Added');
+    expect(compatible.stdout).not.toContain('Breaking');
+  });
+
   it('compares single bundled files', async () => {
     const r = await diff([path.join(release('1.0.0'), 'asyncapi.json'), '--current', path.join(release('2.0.0-breaking'), 'asyncapi.json'), '--json']);
     expect(r.code).toBe(1);
@@ -102,6 +115,12 @@ describe('npm run diff', () => {
       const r = await diff(['generated', '--frobnicate']);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("Unknown option '--frobnicate'");
+    });
+
+    it('--json with --changelog', async () => {
+      const r = await diff(['generated', '--json', '--changelog']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('--json and --changelog cannot be combined');
     });
 
     it('something that is neither a file, a directory nor a git ref', async () => {

@@ -2,17 +2,20 @@
 // releases, the text or JSON report, and the exit code.
 
 import { parseArgs } from 'node:util';
+import { formatChangelog } from './changelog.js';
 import { diffContracts } from './index.js';
 import { UsageError, loadRelease } from './load.js';
 import { formatReport } from './report.js';
 
-export const USAGE = `Usage: npm run diff -- <previous> [--current <release>] [--json]
+export const USAGE = `Usage: npm run diff -- <previous> [--current <release>] [--json | --changelog]
 
   <previous>           the release to compare with: a bundled JSON file (openapi.json or
                        asyncapi.json), a directory holding them (e.g. generated/baseline), or a
                        git ref whose generated/ is read (e.g. v1.0.0, HEAD~3, main)
   --current <release>  what to compare (same forms; default: generated/)
   --json               print the result as JSON instead of text
+  --changelog          print a draft CHANGELOG.md section (what changed, who is affected,
+                       what to do) instead of the report
   -h, --help           this help
 
 Exit code: 0 no breaking change, 1 breaking changes, 2 usage error.`;
@@ -31,12 +34,12 @@ const processIo: CliIo = {
 
 /** Runs `diff` with these arguments; returns the exit code (0 no breaking change, 1 breaking, 2 usage). */
 export function runDiffCli(argv: string[], io: CliIo = processIo): number {
-  let values: { current?: string; json?: boolean; help?: boolean };
+  let values: { current?: string; json?: boolean; changelog?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: argv,
-      options: { current: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { current: { type: 'string' }, json: { type: 'boolean' }, changelog: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       allowPositionals: true,
       strict: true,
     }));
@@ -47,6 +50,10 @@ export function runDiffCli(argv: string[], io: CliIo = processIo): number {
   if (values.help) {
     io.out(`${USAGE}\n`);
     return 0;
+  }
+  if (values.json && values.changelog) {
+    io.err(`diff: --json and --changelog cannot be combined\n\n${USAGE}\n`);
+    return 2;
   }
   if (positionals.length !== 1) {
     io.err(`diff: ${positionals.length ? `expected one previous release, got ${positionals.length}` : 'missing the previous release to compare with'}\n\n${USAGE}\n`);
@@ -59,6 +66,8 @@ export function runDiffCli(argv: string[], io: CliIo = processIo): number {
     if (values.json) {
       const out = { previous: { source: previous.source, version: previous.version }, current: { source: current.source, version: current.version }, ...result };
       io.out(`${JSON.stringify(out, null, 2)}\n`);
+    } else if (values.changelog) {
+      io.out(formatChangelog(result, current.version === previous.version ? 'Unreleased' : current.version));
     } else {
       io.out(`${formatReport(result, previous, current)}\n`);
     }
