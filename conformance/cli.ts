@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { configFromEnv, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
 import { planScenarios } from './plan.js';
+import { networkCause } from './http.js';
 import { runProxy } from './proxy.js';
 import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
@@ -117,6 +118,17 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   }
 }
 
+/** A base URL that does not answer at all is bad input, said once, not ~100 failed checks. */
+async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
+  try {
+    const response = await fetch(baseUrl, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(Math.min(timeoutMs, 15_000)) });
+    await response.body?.cancel();
+  } catch (error) {
+    const why = (error as Error).name === 'TimeoutError' ? 'no answer in time' : networkCause(error);
+    throw new UsageError(`Cannot reach ${baseUrl} (${why}). Check --base-url.`);
+  }
+}
+
 async function proxyMode(values: Record<string, string | boolean | undefined>): Promise<number> {
   const upstream = parseBaseUrl((values['base-url'] as string | undefined) ?? process.env.CONFORMANCE_BASE_URL);
   const port = Number(values.port ?? 4010);
@@ -146,6 +158,7 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
   const config = configFromEnv();
   process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);
   process.env.CONFORMANCE_DESCRIPTION = path.resolve(config.descriptionPath);
+  await assertReachable(config.baseUrl, config.timeoutMs);
   const document = loadDescription(config.descriptionPath);
   const plan = planScenarios(document, config.level);
   const reportDir = path.resolve(config.reportDir);

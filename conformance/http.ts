@@ -69,6 +69,12 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** fetch reports "fetch failed"; the useful part (ECONNREFUSED, a TLS error) is in its cause. */
+export function networkCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return [cause?.code, cause?.message ?? (error as Error)?.message].filter(Boolean).join(': ');
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class ConformanceHttp {
@@ -157,7 +163,7 @@ export class ConformanceHttp {
       });
       bodyText = await response.text();
     } catch (error) {
-      const what = (error as Error).name === 'TimeoutError' ? `no answer within ${Math.round(timeoutMs / 1000)}s` : `request failed: ${(error as Error).message}`;
+      const what = (error as Error).name === 'TimeoutError' ? `no answer within ${Math.round(timeoutMs / 1000)}s` : `request failed: ${networkCause(error)}`;
       throw new NoResponse(redact(`${describeRequest({ method: op.method, target, auth, requestBody: spec.body })}: ${what}`, this.secrets()));
     }
     const responseHeaders: Record<string, string> = {};

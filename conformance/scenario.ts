@@ -65,12 +65,19 @@ export class ScenarioContext {
   }
 
   record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part): void {
+    const operationId = ex?.operationId ?? this.scenario.operationId;
+    // A rule judged on an inferred operation (x-inferred: its path or shape is not shown in the
+    // interface specification) cannot fail the run: the deployment may simply not have it.
+    if (verdict === 'fail' && findOperation(this.env.operations, operationId)?.inferred) {
+      verdict = 'advisory';
+      reason = `${reason} (advisory: ${operationId} is inferred, x-inferred)`;
+    }
     this.findings.push({
       check,
       part,
       verdict,
       reason,
-      operationId: ex?.operationId ?? this.scenario.operationId,
+      operationId,
       request: ex ? describeRequest(ex) : undefined,
       status: ex?.status,
     });

@@ -141,6 +141,15 @@ describe('inferred parts are advisory (x-inferred)', () => {
     expect(finding?.reason).toMatch(/only inferred parts/);
   });
 
+  it('reports a rule broken on an inferred operation as advisory (the deployment may not have it)', async () => {
+    fake.breaks.add('auth-ignored');
+    const inferred = await runScenarioById(fake, 'listGroups/auth-required/none'); // GET /api/v1/groups is x-inferred
+    expect(inferred.verdict).toBe('advisory');
+    expect(inferred.findings.find((f) => f.check === 'auth-required')?.reason).toMatch(/listGroups is inferred/);
+    const documented = await runScenarioById(fake, 'listCalls/auth-required/none');
+    expect(documented.verdict).toBe('fail');
+  });
+
   it('judges an inferred list order as advisory when the records carry no documented timestamp', async () => {
     const outcome = await runScenarioById(fake, 'listCalls/history-list-limit-order');
     expect(outcome.verdict).toBe('advisory');

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformanceCli } from '../conformance/cli.js';
@@ -195,6 +196,18 @@ describe('usage errors exit 2 with a clear message', () => {
     expect(code).toBe(2);
     expect(err).toMatch(message);
     expect(err).not.toContain(TEST_KEY);
+  });
+
+  it('says when the base URL does not answer', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = server.address() as AddressInfo;
+        server.close(() => resolve(p));
+      });
+    });
+    const { code, err } = await usage(['--base-url', `http://127.0.0.1:${port}`], { CONFORMANCE_API_KEY: TEST_KEY });
+    expect(code).toBe(2);
+    expect(err).toContain(`Cannot reach http://127.0.0.1:${port} (ECONNREFUSED`);
   });
 
   it('does not echo a key passed with a bad flag', async () => {

@@ -35,8 +35,14 @@ export function readScenarios(op: Operation): Scenario[] {
           pathParams = await realPathParams(ctx, op);
           if (!pathParams) return ctx.skip('The deployment has no resource to read here (no number or invoice found); the unknown-id check covers the 404.');
         }
-        const ex = await ctx.send(op, { pathParams, query: exampleQuery(ctx.env.document, op) });
+        const query = exampleQuery(ctx.env.document, op);
+        const ex = await ctx.send(op, { pathParams, query });
+        // A required parameter whose name or form is inferred may not be what the deployment takes.
+        const inferredParams = op.parameters.filter((p) => p.in === 'query' && p.name in query && p['x-inferred']).map((p) => p.name);
         if (isSuccess(ex.status)) ctx.pass(`${ex.status}.`, ex);
+        else if (ex.status >= 400 && ex.status < 500 && inferredParams.length) {
+          ctx.advisory(`${ex.status}: the read relies on the inferred parameter(s) ${inferredParams.join(', ')} (x-inferred).`, ex);
+        }
         else if (ex.status >= 500 && documents(op, ex.status)) ctx.advisory(`${ex.status} is documented (part 7), but the read could not be judged.`, ex);
         else ctx.fail(`A read with the key answered ${ex.status}.`, ex);
       },
