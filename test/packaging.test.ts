@@ -110,6 +110,10 @@ export const versions: string = openapi.openapi + asyncapi.asyncapi;
 // The types are real, not any: a string where the call cap needs an integer does not compile.
 // @ts-expect-error maxCallDurationSeconds is an integer or null
 export const wrong: components['schemas']['CreateCallRequest'] = { to: '+14155550123', fromNumberId: 'pn_1', outboundInstruction: 'Hi', maxCallDurationSeconds: '600' };
+// The client's types resolve through openapi-fetch's declarations (were they missing, skipLibCheck
+// would quietly make them any, and this line would compile).
+// @ts-expect-error the call body needs outboundInstruction
+export const wrongCall = () => api.POST('/api/v1/calls', { body: { to: '+14155550123', fromNumberId: 'pn_1' } });
 `;
     writeFileSync(path.join(project, 'consumer.ts'), consumer);
     writeFileSync(
@@ -123,6 +127,8 @@ export const wrong: components['schemas']['CreateCallRequest'] = { to: '+1415555
           strict: true,
           resolveJsonModule: true,
           noEmit: true,
+          // As most projects do; the two @ts-expect-error lines prove the package's types are real.
+          skipLibCheck: true,
           types: ['node'],
           typeRoots: [path.join(repoRoot, 'node_modules/@types')],
         },
