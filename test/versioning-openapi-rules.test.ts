@@ -218,6 +218,11 @@ describe('response side: what widens what a consumer may receive, or takes away 
     expect(c).toMatchObject({ classification: 'breaking', after: 'archived', pointer: '/components/schemas/Thing/properties/status/enum' });
   });
 
+  it('each new enum value is its own change', () => {
+    const added = diff((d) => schemas(d).Thing.properties.status.enum.push('archived', 'deleted')).filter((c) => c.code === 'enum-value-added');
+    expect(added.map((c) => c.after)).toEqual(['archived', 'deleted']);
+  });
+
   it('a new value in an enum declared open (anyOf const + type: string) is non-breaking', () => {
     const changes = diff((d) => schemas(d).Thing.properties.kind.anyOf.splice(2, 0, { const: 'huge' }));
     const c = only(changes, 'open-enum-value-added');
@@ -335,6 +340,18 @@ describe('x-inferred parts are reported but never breaking for the documented co
     const changes = diffContracts({ openapi: api(mark) }, { openapi: api((d) => { mark(d); delete schemas(d).Thing.properties.note; }) }).changes;
     expect(only(changes, 'property-removed')).toMatchObject({ classification: 'breaking' });
     expect(only(changes, 'property-removed').inferred).toBeUndefined();
+  });
+
+  it('an inferred response that now references another schema is non-breaking (the choice of schema is inferred)', () => {
+    const mark = (d: Json) => (d.paths['/api/v1/things'].post.responses['201']['x-inferred'] = true);
+    const after = api((d) => {
+      mark(d);
+      d.paths['/api/v1/things'].post.responses['201'].content['application/json'].schema = { $ref: '#/components/schemas/Owner' };
+    });
+    const changes = diffContracts({ openapi: api(mark) }, { openapi: after }).changes;
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.filter((c) => c.classification === 'breaking')).toEqual([]);
+    expect(changes.filter((c) => c.affects.some((a) => a.startsWith('POST /api/v1/things · response 201'))).every((c) => c.inferred)).toBe(true);
   });
 
   it('an inline schema under an inferred response inherits the marker', () => {

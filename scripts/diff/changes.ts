@@ -68,7 +68,7 @@ export class ChangeSink {
       inferred && change.classification === 'breaking' ? 'non-breaking' : change.classification;
     // The message may name the field by its path from one operation's body (`[].body` in a list,
     // `body` in a single record); the pointer identifies the change, so the first message is kept.
-    const key = [change.pointer, change.in ?? 'current', change.code, classification, inferred].join('\u0000');
+    const key = [change.pointer, change.in ?? 'current', change.code, classification, inferred, JSON.stringify(change.before) ?? '', JSON.stringify(change.after) ?? ''].join('\u0000');
     let entry = this.byKey.get(key);
     if (!entry) {
       entry = {

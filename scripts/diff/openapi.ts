@@ -38,7 +38,6 @@ function operations(doc: Document): Map<string, OperationRef> {
     if (!isObject(items)) continue;
     for (const name of Object.keys(items)) {
       const pathItem = doc.resolve({ node: items[name], ptr: childPointer('', section, name) });
-      pathItem.inferred = Boolean(pathItem.inferred);
       for (const method of METHODS) {
         const op = doc.child(pathItem, method);
         if (!op || !isObject(op.node)) continue;

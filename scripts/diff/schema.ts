@@ -313,9 +313,13 @@ const HANDLED = new Set([
 export function compareSchemas(beforeLoc: Located, afterLoc: Located, ctx: SchemaContext): void {
   const b = normalize(ctx.before, beforeLoc);
   const a = normalize(ctx.after, afterLoc);
-  // x-inferred is lexical (see Located.inferred): crossing a `$ref` leaves the enclosing marker behind.
-  const crossesRef = (l: Located) => isObject(l.node) && typeof l.node.$ref === 'string';
-  const inherited = crossesRef(beforeLoc) || crossesRef(afterLoc) ? false : ctx.inferred;
+  // x-inferred is lexical (see Located.inferred): following a `$ref` leaves the enclosing marker
+  // behind, so a documented component used by an inferred response stays documented. Which
+  // schema an inferred place references is itself inferred, though: when the reference changed,
+  // the marker stays.
+  const ref = (l: Located) => (isObject(l.node) && typeof l.node.$ref === 'string' ? l.node.$ref : undefined);
+  const sameReference = ref(beforeLoc) !== undefined && ref(beforeLoc) === ref(afterLoc);
+  const inherited = sameReference ? false : ctx.inferred;
   const inferred = Boolean(inherited || b.loc.inferred || a.loc.inferred);
   // Identify the input, not its normal form: a nullable wrapper, or a `$ref` with sibling keywords,
   // resolves to the pointer of the schema it wraps but differs from it.
