@@ -128,7 +128,8 @@ describe('POST /api/v1/calls (part 7.2: idempotent with the same key)', () => {
       { status: 409, json: { error: 'A request with this Idempotency-Key is still being processed. Retry with the same key.' } },
       { status: 200, json: call },
     );
-    const { data, response } = await client().POST('/api/v1/calls', { body: callBody });
+    const { data, response, status } = await client().POST('/api/v1/calls', { body: callBody });
+    expect(status).toBe(200);
     expect(response.status).toBe(200);
     expect(data).toEqual(call);
     expect(server.requests).toHaveLength(3);

@@ -51,29 +51,30 @@ type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[k
 type InitArgs<Init> = RequiredKeys<Init> extends never ? [init?: Init] : [init: Init];
 type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226 | '2XX';
 
+/** The JSON body of one response, or `undefined` when it has no JSON content. */
+type JsonBody<Response> = Response extends { content: { 'application/json': infer Json } } ? Json : undefined;
+
 /**
- * The JSON body of any 2xx response of an operation (e.g. 201 or 200 for a replayed call), or
- * `undefined` for a 2xx without content. Read straight from the generated operation: openapi-fetch's
- * own `data` type passes through its `Readable` helper, which drops every property whose type is
+ * What a request resolves to, one member per documented 2xx status: `status` (narrow on it, e.g.
+ * 201 for a fresh call and 200 for an idempotent replay), `data` (that status's JSON body) and the
+ * `response` itself. Bodies are read straight from the generated operation: openapi-fetch's own
+ * `data` type passes through its `Readable` helper, which drops every property whose type is
  * exactly `null` (such as `relatedObject` of `webhook.ping`), so it is not used here.
  */
-export type SuccessBody<Operation> = Operation extends { responses: infer Responses }
+export type ApiResult<Operation> = Operation extends { responses: infer Responses }
   ? {
-      [S in keyof Responses & SuccessStatus]: Responses[S] extends { content: { 'application/json': infer Json } } ? Json : undefined;
+      [S in keyof Responses & SuccessStatus]: { status: S; data: JsonBody<Responses[S]>; response: Response };
     }[keyof Responses & SuccessStatus]
   : never;
 
-/** What a request resolves to: the 2xx body, and the response (for `status`, headers). */
-export interface ApiResult<Data> {
-  data: Data;
-  response: Response;
-}
+/** The JSON body of any 2xx response of an operation. */
+export type SuccessBody<Operation> = ApiResult<Operation>['data'];
 
 /** One HTTP method of the client: `api.GET('/api/v1/calls')`. Non-2xx answers reject with `ApiError`. */
 export type ClientMethod<M extends Method> = <P extends PathsWith<M>>(
   url: P,
   ...init: InitArgs<MaybeOptionalInit<paths[P], M>>
-) => Promise<ApiResult<SuccessBody<paths[P][M]>>>;
+) => Promise<ApiResult<paths[P][M]>>;
 
 export interface NumbersApiClient {
   readonly baseUrl: string;
@@ -155,7 +156,7 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
           secret: apiKey,
         });
       }
-      return { data: result.data, response };
+      return { status: response.status, data: result.data, response };
     }) as never;
 
   return {

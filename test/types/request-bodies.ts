@@ -75,3 +75,12 @@ export async function rejected(): Promise<void> {
   await api.DELETE('/api/v1/messages');
   void [textCap, noInstruction, accountCap, audio];
 }
+
+export async function perStatus(): Promise<'fresh' | 'replay'> {
+  // POST /api/v1/calls answers 201 (placed) or 200 (idempotent replay): the result narrows on status.
+  const result = await api.POST('/api/v1/calls', { body: { to: '+14155550123', fromNumberId: 'pn_1', outboundInstruction: 'Hi' } });
+  const status: 200 | 201 = result.status;
+  // @ts-expect-error TS2367 202 is not a documented status of createCall
+  if (result.status === 202) return 'fresh';
+  return status === 201 ? 'fresh' : 'replay';
+}
