@@ -7,7 +7,9 @@ import { checkResponse } from '../conformance/checks/response.js';
 import { findOperation, listOperations, loadDescription } from '../conformance/description.js';
 import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
 import { relaxSchema } from '../conformance/inferred.js';
+import type { ScenarioOutcome } from '../conformance/findings.js';
 import { redact, redactDeep } from '../conformance/redact.js';
+import { buildReport, formatCoverage, formatSummary } from '../conformance/reporters/report.js';
 import { ResponseValidator } from '../conformance/validator.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
 
@@ -105,5 +107,54 @@ describe('inferred parts (x-inferred)', () => {
     const findings = checkResponse(document, validator, op, exchange('getAccount', 429, { error: 'slow down' }));
     expect(findings.filter((f) => f.verdict === 'fail')).toEqual([]);
     expect(findings.find((f) => f.check === 'status-code-conformance')?.verdict).toBe('advisory');
+  });
+});
+
+describe('the report', () => {
+  const document = loadDescription();
+  const outcome = (operationId: string, verdict: ScenarioOutcome['verdict'], statuses: number[], extra: Partial<ScenarioOutcome> = {}): ScenarioOutcome => ({
+    scenarioId: `${operationId}/x`,
+    operationId,
+    title: `scenario of ${operationId}`,
+    verdict,
+    findings: [],
+    exchanges: statuses.map((status) => ({ operationId, status, request: `GET ${operationId}` })),
+    notes: [],
+    ...extra,
+  });
+  const report = buildReport({
+    document,
+    baseUrl: 'http://deployment',
+    level: 'contract',
+    notSent: [{ operationId: 'deleteAccount', method: 'delete', path: '/api/v1/account', reason: 'deletes the account' }],
+    outcomes: [
+      outcome('getAccount', 'pass', [200]),
+      outcome('getAccount', 'skip', [], { skipReason: 'rate limited' }),
+      outcome('getUsage', 'skip', [], { skipReason: 'rate limited' }),
+      outcome('listCalls', 'fail', [200, 418], { findings: [{ check: 'status-code-conformance', verdict: 'fail', reason: '418 is not documented', operationId: 'listCalls', request: 'GET /api/v1/calls (with the API key)' }] }),
+    ],
+  });
+
+  it('gives each operation the verdict of what could be judged', () => {
+    const verdict = (id: string) => report.operations.find((o) => o.operationId === id)?.verdict;
+    expect(verdict('getAccount')).toBe('pass');
+    expect(verdict('getUsage')).toBe('skip');
+    expect(verdict('listCalls')).toBe('fail');
+    expect(verdict('deleteAccount')).toBe('not sent');
+    expect(verdict('getBilling')).toBe('not run');
+  });
+
+  it('counts documented statuses seen, and undocumented ones apart', () => {
+    const calls = report.coverage.find((c) => c.operationId === 'listCalls');
+    expect(calls?.seen).toEqual(['200']);
+    expect(calls?.undocumentedSeen).toEqual(['418']);
+    expect(formatCoverage(report)).toMatch(/^listCalls +GET \/api\/v1\/calls +yes +200\* 401 +418$/m);
+  });
+
+  it('prints failures with check, reason and request, and skips once by reason', () => {
+    const text = formatSummary(report);
+    expect(text).toMatch(/^FAIL +listCalls/m);
+    expect(text).toContain('FAIL [status-code-conformance] 418 is not documented\n        request: GET /api/v1/calls (with the API key)');
+    expect(text).toMatch(/Skipped:\n  - rate limited\n      getAccount: scenario of getAccount\n      getUsage: scenario of getUsage/);
   });
 });

@@ -36,9 +36,10 @@ export interface ConformanceReport {
   restored: string[];
 }
 
-function worst(verdicts: Verdict[]): Verdict {
-  for (const v of ['fail', 'skip', 'advisory', 'pass'] as const) if (verdicts.includes(v)) return v;
-  return 'pass';
+/** An operation fails if any scenario failed; it is skipped only if nothing could be judged. */
+function operationVerdict(verdicts: Verdict[]): Verdict {
+  for (const v of ['fail', 'advisory', 'pass'] as const) if (verdicts.includes(v)) return v;
+  return 'skip';
 }
 
 function statusMatches(documented: string, status: number): boolean {
@@ -57,7 +58,7 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
       operationId: op.operationId,
       method: op.method.toUpperCase(),
       path: op.path,
-      verdict: notSent ? 'not sent' : scenarios.length ? worst(scenarios.map((s) => s.verdict)) : 'not run',
+      verdict: notSent ? 'not sent' : scenarios.length ? operationVerdict(scenarios.map((s) => s.verdict)) : 'not run',
       notSentReason: notSent?.reason,
       scenarios,
     };
@@ -102,11 +103,20 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
   for (const op of report.operations) {
     lines.push(`${MARKS[op.verdict]?.padEnd(8)} ${op.operationId}  ${op.method} ${op.path}${op.notSentReason ? `  (${op.notSentReason})` : ''}`);
     for (const s of op.scenarios) {
-      if (s.verdict === 'pass' && !options.verbose) continue;
+      // Skips are summarised once at the end (one reason often covers many operations).
+      if ((s.verdict === 'pass' || s.verdict === 'skip') && !options.verbose) continue;
       lines.push(`    ${MARKS[s.verdict]} ${s.title}${s.skipReason ? `: ${s.skipReason}` : ''}`);
       for (const f of s.findings) if (f.verdict === 'fail' || f.verdict === 'advisory' || options.verbose) lines.push(findingLine(f));
       for (const n of s.notes) lines.push(`      NOTE ${n}`);
     }
+  }
+  const skips = new Map<string, string[]>();
+  for (const op of report.operations) {
+    for (const s of op.scenarios) if (s.verdict === 'skip') skips.set(s.skipReason ?? 'skipped', [...(skips.get(s.skipReason ?? 'skipped') ?? []), `${op.operationId}: ${s.title}`]);
+  }
+  if (skips.size && !options.verbose) {
+    lines.push('', 'Skipped:');
+    for (const [reason, which] of skips) lines.push(`  - ${reason}`, ...(which.length > 3 ? [`      ${which.length} scenarios`] : which.map((w) => `      ${w}`)));
   }
   if (report.restored.length) {
     lines.push('', 'State changed by the deployment wrongly accepting a request, and what the suite did:');
