@@ -319,6 +319,15 @@ describe('x-inferred parts are reported but never breaking for the documented co
     expect(INFERRED_NOTE).toBe('inferred: non-breaking for the documented contract');
   });
 
+  it('a documented value marked inferred in its own const branch: its removal from a request is non-breaking', () => {
+    const kinds = (values: Json[]) => (d: Json) => (schemas(d).CreateThing.properties.kind = { type: 'string', anyOf: [...values, { type: 'string' }] });
+    const before = api(kinds([{ const: 'small' }, { const: 'huge', 'x-inferred': true }]));
+    const after = api(kinds([{ const: 'small' }]));
+    expect(only(diffContracts({ openapi: before }, { openapi: after }).changes, 'open-enum-value-removed')).toMatchObject({ classification: 'non-breaking', inferred: true, wouldBe: 'breaking' });
+    const documented = api(kinds([{ const: 'small' }, { const: 'huge' }]));
+    expect(only(diffContracts({ openapi: documented }, { openapi: after }).changes, 'open-enum-value-removed').classification).toBe('breaking');
+  });
+
   it('a change inside an inferred schema is non-breaking', () => {
     const mark = (d: Json) => (schemas(d).Owner['x-inferred'] = true);
     const before = api(mark);

@@ -15,6 +15,8 @@ export interface ValueSet {
   open: boolean;
   list: Json[];
   pointer: string;
+  /** Values whose own `const` branch is marked `x-inferred`. */
+  inferred?: Json[];
 }
 
 export interface Normal {
@@ -126,7 +128,12 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
     const catchAll = restResolved.filter((b) => isCatchAllBranch(b.node));
     if (consts.length > 0 && consts.length + catchAll.length === rest.length && !norm.values) {
       // A value union: closed when every branch is a const, open with a catch-all branch.
-      norm.values = { open: catchAll.length > 0, list: consts.map((b) => b.node.const), pointer: childPointer(r.ptr, keyword) };
+      norm.values = {
+        open: catchAll.length > 0,
+        list: consts.map((b) => b.node.const),
+        pointer: childPointer(r.ptr, keyword),
+        inferred: consts.filter((b) => b.inferred).map((b) => b.node.const),
+      };
       if (!norm.types) norm.types = new Set([...consts.map((b) => jsonType(b.node.const)), ...catchAll.flatMap((b) => typesOf(b.node.type))]);
     } else if (rest.length === 1 && rest.length < branches.length && depth < 20) {
       // `anyOf: [X, {type: 'null'}]`: X, nullable.

@@ -11,7 +11,7 @@
 // set, so narrowing and widening swap inside it.
 
 import { ChangeSink, type Direction, type NewChange } from './changes.js';
-import { ANNOTATIONS, type Normal, normalize, shapeOf, whole } from './normal-form.js';
+import { ANNOTATIONS, type Normal, type ValueSet, normalize, shapeOf, whole } from './normal-form.js';
 import { type Document, type Json, type Located, childPointer, isObject, refName, sameJson } from './resolve.js';
 
 export interface SchemaContext {
@@ -240,7 +240,9 @@ function compareValues(b: Normal, a: Normal, ctx: SchemaContext): void {
   } else if (bv.open && !av.open) {
     emit(ctx, { effect: 'narrowed', code: 'enum-closed', message: `${subject(ctx)}: the value list is now closed (only the listed values)`, pointer: av.pointer });
   }
+  const inferredValue = (set: ValueSet, v: Json) => has(set.inferred ?? [], v);
   for (const value of added) {
+    const inferred = inferredValue(av, value);
     if (av.open) {
       emit(ctx, {
         effect: 'harmless',
@@ -248,6 +250,7 @@ function compareValues(b: Normal, a: Normal, ctx: SchemaContext): void {
         message: `${subject(ctx)}: documented value ${show(value)} added to an open value list (other values were already allowed)`,
         pointer: av.pointer,
         after: value,
+        inferred,
       });
     } else {
       emit(ctx, {
@@ -256,10 +259,12 @@ function compareValues(b: Normal, a: Normal, ctx: SchemaContext): void {
         message: `${subject(ctx)}: value ${show(value)} added to a closed enum`,
         pointer: av.pointer,
         after: value,
+        inferred,
       });
     }
   }
   for (const value of removed) {
+    const inferred = inferredValue(bv, value);
     if (av.open) {
       // Still allowed by the catch-all, but no longer documented: a client that sends it relies on
       // a meaning the contract no longer gives; a consumer just sees it less.
@@ -270,6 +275,7 @@ function compareValues(b: Normal, a: Normal, ctx: SchemaContext): void {
         pointer: bv.pointer,
         in: 'previous',
         before: value,
+        inferred,
       });
     } else {
       emit(ctx, {
@@ -279,6 +285,7 @@ function compareValues(b: Normal, a: Normal, ctx: SchemaContext): void {
         pointer: bv.pointer,
         in: 'previous',
         before: value,
+        inferred,
       });
     }
   }
