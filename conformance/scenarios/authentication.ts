@@ -51,7 +51,10 @@ export function signupNeedsNoKeyScenarios(op: Operation): Scenario[] {
         const ex = await ctx.send(op, { auth: 'none', body });
         if (ex.status === 400) ctx.pass(`400 without a key (${policy.violation}; ${policy.harmless}).`, ex);
         else if (ex.status === 401) ctx.fail('401 without a key: a sign-up operation must not demand one.', ex);
-        else ctx.fail(`Expected 400 for an invalid body (${policy.violation}), got ${ex.status}.`, ex);
+        else if (ex.status > 401 && ex.status < 500) {
+          // No key was demanded, which is the rule; the invalid body was judged after some other state.
+          ctx.advisory(`${ex.status} without a key: no key demanded, but 400 was expected for the invalid body (${policy.violation}).`, ex);
+        } else ctx.fail(`Expected 400 for an invalid body (${policy.violation}), got ${ex.status}.`, ex);
       },
     },
   ];
