@@ -59,7 +59,8 @@ export function defineConformanceSlice(index: number, count: number): void {
   for (const [operationId, scenarios] of byOperation) {
     describe(operationId, () => {
       for (const scenario of scenarios) {
-        test.concurrent(scenario.title, async (ctx) => {
+        // The check name in the test name lets `-t auth-required` or `-t usage-days` select by check.
+        test.concurrent(`${scenario.title} [${scenario.check}]`, async (ctx) => {
           const outcome = await runScenario(env, scenario);
           ctx.task.meta.conformance = outcome;
           for (const f of outcome.findings) {
