@@ -2,7 +2,7 @@
 // description, bounds concurrency, times out, waits out 429s (honouring Retry-After within a
 // budget) and returns the exchange with the key kept out of everything it records.
 import type { ConformanceConfig } from './config.js';
-import type { Json, Operation } from './description.js';
+import type { Operation } from './description.js';
 import { Limiter } from './limiter.js';
 import { redact } from './redact.js';
 
@@ -193,4 +193,3 @@ export class ConformanceHttp {
   }
 }
 
-export type { Json };

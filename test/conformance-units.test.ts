@@ -19,7 +19,7 @@ describe('bounded concurrency', () => {
   let inFlight = 0;
   let maxInFlight = 0;
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = createServer((_req, res) => {
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       setTimeout(() => {
