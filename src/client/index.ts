@@ -4,7 +4,8 @@
 //   const { data: message } = await api.POST('/api/v1/messages', { body: { to, fromNumberId, body } });
 //
 // Paths, parameters, bodies and responses are typed from the generated `paths`. A 2xx answer
-// resolves to `{ data, response }`; anything else throws `ApiError` (part 7). Beyond openapi-fetch
+// resolves to `{ status, data, response }`, typed per documented status; anything else throws
+// `ApiError` (part 7). Beyond openapi-fetch
 // it adds only what part 7 asks of a client: the bearer key, an Idempotency-Key on every call
 // placement, and retries where they are safe (see ./retry.ts).
 
