@@ -1,5 +1,6 @@
 // The conformance suite as a vitest project. `runConformanceCli` starts it with startVitest and
 // adds the reporters; settings reach the workers through CONFORMANCE_* environment variables.
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -7,6 +8,9 @@ import { defineConfig } from 'vitest/config';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig({
+  // Vite's cache goes to the temporary directory, not beside the suite (which may be inside an
+  // installed package).
+  cacheDir: path.join(tmpdir(), 'numbers-api-conformance-vite'),
   test: {
     root: here,
     include: ['**/*.conformance.{ts,js}'],
