@@ -67,8 +67,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('the mock from a browser on another ori
   it('reads the account with a key (cross-origin GET)', async () => {
     const seen = await fetchFromPage('/api/v1/account', { headers: { Authorization: VALID_KEY } });
     expect(seen.status).toBe(200);
-    const documented = followRef(document, document.paths['/api/v1/account'].get.responses['200']).content['application/json'].examples;
-    expect(seen.body).toEqual(followRef(document, Object.values(documented)[0]).value);
+    const documented: Record<string, unknown> = followRef(document, document.paths['/api/v1/account'].get.responses['200']).content['application/json'].examples;
+    expect(seen.body).toEqual(followRef(document, Object.values(documented)[0] as Record<string, unknown>).value);
   });
 
   it('sends a JSON message with Prefer after a preflight, and reads the documented 402', async () => {
