@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_MODULE, withCodeSamples } from '../docs/build/code-samples.mjs';
 import { operationLinker } from '../docs/build/contract.mjs';
 import { checkSite } from '../docs/build/link-check.mjs';
+import { rewriteBooleanSubschemas } from '../docs/build/redoc-compat.mjs';
 import { SITE_PAGES } from '../docs/build/layout.mjs';
 import { listOperations, loadAsyncApi, loadDereferencedOpenApi, loadOpenApi, repoRoot, type JsonObject } from './helpers/contract.js';
 import { builtDocsSite, type BuiltSite } from './helpers/docs-site.js';
@@ -148,6 +149,25 @@ describe('API reference', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('rewrites the boolean subschemas Redoc 3.0.1 cannot render, and leaves additionalProperties alone', () => {
+    const schema = {
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: 'string' } },
+      oneOf: [{ required: ['a'], properties: { b: false } }, true],
+      items: false,
+    };
+    expect(rewriteBooleanSubschemas(schema)).toBe(3);
+    expect(schema.additionalProperties).toBe(false);
+    expect((schema.oneOf[0] as JsonObject).properties.b).toMatchObject({ not: {} });
+    expect(schema.oneOf[1]).toEqual({});
+    expect(schema.items).toMatchObject({ not: {} });
+    // The definition inlined in the page has none left (the bundle itself may have some).
+    const inlined = /const __redoc_definition = (.*);\n/.exec(read('reference.html'))?.[1];
+    expect(inlined).toBeDefined();
+    expect(rewriteBooleanSubschemas(JSON.parse(inlined!))).toBe(0);
   });
 
   it('carries the description with its tag groups and every operation into the page', () => {

@@ -1,13 +1,14 @@
 // The docs site, built once per test run and shared by the docs test files.
 //
-// Vitest runs each test file in its own worker process, all children of one vitest process, so
-// the parent's pid names the run: the first file to get here builds into a temporary folder named
+// Vitest runs each test file in a worker (a child process with the default forks pool, a thread
+// of the vitest process with the threads pool), so the vitest process's pid names the run: the first file to get here builds into a temporary folder named
 // after it (under an atomic mkdir lock) and the others wait for that build. Folders of earlier
 // runs whose vitest process has gone are removed first.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { buildSite } from '../../docs/build/build.mjs';
 
 export interface BuiltSite {
@@ -23,6 +24,8 @@ export interface BuiltSite {
 }
 
 const PREFIX = 'numbers-api-docs-site-';
+/** The pid of the vitest process running this test file. */
+const RUN = isMainThread ? process.ppid : process.pid;
 
 function alive(pid: number): boolean {
   try {
@@ -36,7 +39,7 @@ function alive(pid: number): boolean {
 function removeStaleSites(): void {
   for (const name of readdirSync(os.tmpdir())) {
     const match = new RegExp(`^${PREFIX}(\\d+)(\\.lock|\\.json)?$`).exec(name);
-    if (match && Number(match[1]) !== process.ppid && !alive(Number(match[1]))) {
+    if (match && Number(match[1]) !== RUN && !alive(Number(match[1]))) {
       rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
     }
   }
@@ -55,7 +58,7 @@ let memo: Promise<BuiltSite> | undefined;
 /** The site built for this test run (built on first use). */
 export function builtDocsSite(): Promise<BuiltSite> {
   memo ??= (async () => {
-    const base = path.join(os.tmpdir(), `${PREFIX}${process.ppid}`);
+    const base = path.join(os.tmpdir(), `${PREFIX}${RUN}`);
     const lock = `${base}.lock`;
     const resultFile = `${base}.json`;
     let builder = false;
