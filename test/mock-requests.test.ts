@@ -1,6 +1,7 @@
 // What a frontend relies on from the real mock (front + Prism), beyond the happy path: API keys
 // (part 5.1), schema-breaking requests (400 with the Error shape, never Prism's bare 422), CORS,
 // and the known Prism 5.14 traps, tested rather than trusted.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSecuredOperations } from '../src/mock/secured-operations.js';
 import { createContractAjv, formatAjvErrors, validatorAt } from './helpers/ajv.js';
@@ -198,6 +199,27 @@ describe('known Prism 5.14 traps', () => {
       expect(answer.status).toBe(200);
       expect(validate(body), `${example}: ${formatAjvErrors(validate.errors).join('; ')}`).toBe(true);
     }
+  });
+});
+
+describe('the front passes requests on as they came', () => {
+  it('a chunked JSON body (no Content-Length) is validated and answered like any other', async () => {
+    const entry = operations.find((candidate) => name(candidate) === 'POST /api/v1/messages')!;
+    const request = documentedRequest(document, entry);
+    const status = (body: string): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const url = new URL(`${mock.url}${request.url}`);
+        const outgoing = http.request(url, { method: 'POST', headers: request.headers }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        outgoing.on('error', reject);
+        // Two writes without a length: Node sends Transfer-Encoding: chunked.
+        outgoing.write(body.slice(0, 5));
+        outgoing.end(body.slice(5));
+      });
+    expect(await status(request.body!)).toBe(201);
+    expect(await status('[1, 2, 3]')).toBe(400);
   });
 });
 

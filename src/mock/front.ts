@@ -7,6 +7,7 @@
 //   operation's documented example and its usual CORS headers, so a browser can read it.
 // - Everything else is passed on unchanged.
 // - Requests that arrive before Prism is up wait for it instead of failing.
+// - A request that meets a connection Prism has just closed is sent once more (see forward()).
 // - One quiet line per request, written once the response is finished.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,11 +34,11 @@ export interface Front {
 // Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are not forwarded.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
-function forwardableHeaders(raw: string[], drop?: string): string[] {
+function forwardableHeaders(raw: string[], drop: readonly string[] = []): string[] {
   const kept: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(name) || name === drop) continue;
+    if (HOP_BY_HOP.has(name) || drop.includes(name)) continue;
     kept.push(raw[i]!, raw[i + 1]!);
   }
   return kept;
@@ -48,7 +49,9 @@ function clock(): string {
 }
 
 export async function startFront(options: FrontOptions): Promise<Front> {
-  const agent = new http.Agent({ keepAlive: true });
+  // Idle connections to Prism are closed after 2 s, before Prism's own 5 s keep-alive timeout
+  // closes them from its side (the classic race that turns a reused connection into ECONNRESET).
+  const agent = new http.Agent({ keepAlive: true, timeout: 2000 });
 
   const server = http.createServer((req, res) => {
     const started = process.hrtime.bigint();
@@ -66,41 +69,52 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       });
     }
 
-    options.upstreamPort.then(
-      (port) => {
-        const upstream = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            method,
-            path: url,
-            headers: forwardableHeaders(req.rawHeaders, keyRefused ? 'authorization' : undefined),
-            agent,
-          },
-          (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
-            answer.pipe(res);
-          },
-        );
-        upstream.on('error', (error) => {
-          if (!res.headersSent) {
-            res.writeHead(502, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: `The mock's Prism process did not answer: ${error.message}` }));
-          } else {
-            res.destroy(error);
-          }
-        });
-        // A client that goes away takes its upstream request with it.
-        res.on('close', () => {
-          if (!res.writableFinished) upstream.destroy();
-        });
-        req.pipe(upstream);
-      },
-      (error: Error) => {
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: `The mock's Prism process is not running: ${error.message}` }));
-      },
-    );
+    // The body is read whole before it is passed on (mock bodies are small; Prism reads them whole
+    // too), so that a request can be sent again after the keep-alive race below.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const hadBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+      // The body goes on with its length, however it came (chunked or not).
+      const drop = ['content-length', 'transfer-encoding', ...(keyRefused ? ['authorization'] : [])];
+      const pairs = forwardableHeaders(req.rawHeaders, drop);
+      if (hadBody) pairs.push('Content-Length', String(body.length));
+
+      options.upstreamPort.then(
+        (port) => forward(port, pairs, body, false),
+        (error: Error) => {
+          res.writeHead(503, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: `The mock's Prism process is not running: ${error.message}` }));
+        },
+      );
+    });
+
+    function forward(port: number, headers: string[], body: Buffer, isRetry: boolean): void {
+      const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
+        answer.pipe(res);
+      });
+      upstream.on('error', (error: NodeJS.ErrnoException) => {
+        // Keep-alive race: Prism closed an idle connection just as it was reused. Prism keeps no
+        // state, so sending the request once more, on a new connection, is harmless.
+        if (!isRetry && upstream.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          forward(port, headers, body, true);
+          return;
+        }
+        if (!res.headersSent) {
+          res.writeHead(502, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: `The mock's Prism process did not answer: ${error.message}` }));
+        } else {
+          res.destroy(error);
+        }
+      });
+      // A client that goes away takes its upstream request with it.
+      res.once('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
+      upstream.end(body.length > 0 ? body : undefined);
+    }
   });
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
