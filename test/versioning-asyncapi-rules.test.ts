@@ -106,6 +106,16 @@ describe('event payloads (the service sends; consumers read)', () => {
     expect(changes).toHaveLength(1);
   });
 
+  it('a payload given as a Multi Format Schema Object is compared by its schema', () => {
+    const multi = (edit: (payload: Json) => void) => (d: Json) => {
+      const payload = { type: 'object', properties: { name: { type: 'string' }, size: { type: 'integer' } } };
+      edit(payload);
+      d.components.messages.thingChanged.payload = { schemaFormat: 'application/schema+json;version=draft-07', schema: payload };
+    };
+    const changes = diffContracts({ asyncapi: events(multi(() => {})) }, { asyncapi: events(multi((p) => delete p.properties.size)) }).changes;
+    expect(only(changes, 'property-removed')).toMatchObject({ classification: 'breaking', pointer: '/components/messages/thingChanged/payload/schema/properties/size' });
+  });
+
   it('an event field that becomes nullable is breaking', () => {
     expect(only(diff((d) => (schema(d).properties.data.properties.name.type = ['string', 'null'])), 'became-nullable').classification).toBe('breaking');
   });

@@ -162,9 +162,15 @@ function compareMessage(ctx: Ctx, braw: Located, araw: Located, affects: string,
     ctx.sink.add({ classification: 'breaking', code: `message-${k}-changed`, message: `\`${k}\` changed`, pointer: childPointer(a.ptr, k), direction, inferred }, affects);
   }
   docChanges(ctx, b, a, affects, inferred);
+  // AsyncAPI 3.0 lets a payload be a Multi Format Schema Object (`{schemaFormat, schema}`).
+  const schemaOf = (doc: Document, loc: Located | undefined): Located | undefined => {
+    if (!loc) return undefined;
+    const r = doc.resolve(loc);
+    return isObject(r.node) && 'schemaFormat' in r.node && isObject(r.node.schema) ? doc.child(r, 'schema') : loc;
+  };
   for (const part of ['payload', 'headers'] as const) {
-    const bs = ctx.before.child(b, part);
-    const as = ctx.after.child(a, part);
+    const bs = schemaOf(ctx.before, ctx.before.child(b, part));
+    const as = schemaOf(ctx.after, ctx.after.child(a, part));
     if (bs && as) {
       compareSchemas(bs, as, { before: ctx.before, after: ctx.after, sink: ctx.sink, direction, affects: `${affects} ${part}`, field: part === 'headers' ? 'headers' : '', inferred });
     } else if (bs || as) {
