@@ -4,7 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runEventsCli } from './event-source/cli.js';
-import { runMockCli } from './mock/cli.js';
+import { processIo, runMockCli, type CliIo } from './mock/cli.js';
 
 export const USAGE = `Usage: numbers-api <command> [options]
 
@@ -24,13 +24,13 @@ async function loadConformance(): Promise<typeof import('../conformance/cli.js')
   return import('../conformance/cli.js');
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'mock':
-      return runMockCli(rest);
+      return runMockCli(rest, io);
     case 'events':
-      return runEventsCli(rest);
+      return runEventsCli(rest, io);
     case 'conformance':
       return (await loadConformance()).runConformanceCli(rest);
     case 'proxy':
@@ -38,13 +38,13 @@ export async function main(argv: string[]): Promise<number> {
     case '-h':
     case '--help':
     case 'help':
-      process.stdout.write(USAGE);
+      io.stdout(USAGE);
       return 0;
     case undefined:
-      process.stderr.write(`numbers-api: a command is needed.\n\n${USAGE}`);
+      io.stderr(`numbers-api: a command is needed.\n\n${USAGE}`);
       return 2;
     default:
-      process.stderr.write(`numbers-api: unknown command "${command}".\n\n${USAGE}`);
+      io.stderr(`numbers-api: unknown command "${command}".\n\n${USAGE}`);
       return 2;
   }
 }

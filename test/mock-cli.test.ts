@@ -4,9 +4,27 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listExampleNames } from '../src/mock/example-names.js';
+import { main } from '../src/cli.js';
 import { loadOpenApi } from './helpers/contract.js';
+import { captureIo } from './helpers/event-source-target.js';
 import { descendantsOf, freePort, isAlive, runCli, startCli, waitUntil } from './helpers/mock-process.js';
 import { VALID_KEY } from './helpers/mock-server.js';
+
+/** `numbers-api <args>` in this process, with its output captured and `env` set meanwhile. */
+async function inProcess(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIo();
+  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, env);
+  try {
+    const code = await main(args, io);
+    return { code, out: io.out(), err: io.err() };
+  } finally {
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
 
 function portRefuses(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -86,45 +104,53 @@ describe('numbers-api mock', () => {
     [['mock'], { PORT: '99999' }, 'PORT must be a port number'],
     [['mock', '--verbose'], {}, "Unknown option '--verbose'"],
     [['mock', '--prism-log', 'loud'], {}, '--prism-log must be one of'],
+    [['mock', '--json'], {}, '--markdown and --json go with --list-examples'],
   ] as const)('refuses %j %j with a clear message and exit 2', async (args, env, message) => {
-    const result = await runCli([...args], env);
+    const result = await inProcess([...args], env);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(message);
-    expect(result.stderr).toContain('Usage: numbers-api mock');
+    expect(result.err).toContain(message);
+    expect(result.err).toContain('Usage: numbers-api mock');
   });
 
   it('--list-examples --json is the example list generated from the description', async () => {
-    const result = await runCli(['mock', '--list-examples', '--json']);
+    const result = await inProcess(['mock', '--list-examples', '--json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual(listExampleNames(loadOpenApi()));
+    expect(JSON.parse(result.out)).toEqual(listExampleNames(loadOpenApi()));
   });
 
-  it('--list-examples prints every operation with its example names per status', async () => {
-    const result = await runCli(['mock', '--list-examples']);
-    expect(result.code).toBe(0);
+  it('--list-examples prints every operation with its example names per status; --markdown a table each', async () => {
+    const text = await inProcess(['mock', '--list-examples']);
+    const markdown = await inProcess(['mock', '--list-examples', '--markdown']);
+    expect(text.code).toBe(0);
+    expect(markdown.code).toBe(0);
     for (const operation of listExampleNames(loadOpenApi())) {
-      expect(result.stdout).toContain(`${operation.method} ${operation.path}`);
-      for (const response of operation.responses) expect(result.stdout).toContain(response.names.join(', '));
+      expect(text.out).toContain(`${operation.method} ${operation.path}`);
+      expect(markdown.out).toContain(`\`${operation.method} ${operation.path}\``);
+      for (const response of operation.responses) expect(text.out).toContain(response.names.join(', '));
     }
+    // An error example is selected with its status: `Prefer: code=<status>, example=<name>`.
+    const error = listExampleNames(loadOpenApi()).flatMap((op) => op.responses.filter((r) => r.status !== op.defaultStatus))[0]!;
+    expect(markdown.out).toContain(`| ${error.status} | \`${error.names[0]}\``);
+    expect(markdown.out).toContain(`\`Prefer: code=${error.status}, example=${error.names[0]}\``);
   });
 });
 
 describe('numbers-api dispatcher', () => {
   it('an unknown command exits 2 with the usage', async () => {
-    const result = await runCli(['serve']);
+    const result = await inProcess(['serve']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('unknown command "serve"');
-    expect(result.stderr).toContain('Usage: numbers-api <command>');
+    expect(result.err).toContain('unknown command "serve"');
+    expect(result.err).toContain('Usage: numbers-api <command>');
   });
 
-  it('no command exits 2; --help exits 0', async () => {
-    expect((await runCli([])).code).toBe(2);
-    const help = await runCli(['--help']);
+  it('no command exits 2; --help exits 0 and names every command', async () => {
+    expect((await inProcess([])).code).toBe(2);
+    const help = await inProcess(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['mock', 'events send', 'conformance', 'proxy']) expect(help.stdout).toContain(command);
+    for (const command of ['mock', 'events send', 'conformance', 'proxy']) expect(help.out).toContain(command);
   });
 
-  it('events send refuses a look-alike of a loopback URL (exit 2), as a process', async () => {
+  it('as a process, the exit code is the command’s: events send refusing a look-alike URL exits 2', async () => {
     const result = await runCli(['events', 'send', 'http://127.0.0.1.example.com/hooks', 'messageReceivedSms']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('is not a loopback URL');
