@@ -438,6 +438,10 @@ describe('rewrites that describe the same values are not changes', () => {
     expect(changes).toEqual([]);
   });
 
+  it('a const or closed enum without `type` has the type of its values', () => {
+    expect(same((d) => delete schemas(d).Thing.properties.status.type)).toEqual([]);
+  });
+
   it('allOf of a nullable and a non-nullable schema is not nullable', () => {
     expect(same((d) => (schemas(d).Thing.properties.note = { allOf: [{ type: ['string', 'null'] }, { type: 'string' }] }))).toEqual([]);
   });

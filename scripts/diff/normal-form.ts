@@ -148,6 +148,8 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
       mergeInto(norm, normalize(doc, { node: b, ptr: childPointer(r.ptr, 'allOf', i), inferred: r.inferred }, depth + 1), { override: false });
     });
   }
+  // A closed value list without `type` still has the types of its values (`const: 'message.received'` is a string).
+  if (!norm.types && norm.values && !norm.values.open && norm.values.list.length) norm.types = new Set(norm.values.list.map(jsonType));
   for (const k of ['allOf', 'anyOf', 'oneOf', 'properties', 'required', 'enum', 'const', '$ref']) delete norm.keywords[k];
   if (loc.core) stripToCore(norm);
   // `additionalProperties: true` says what the default already says.
