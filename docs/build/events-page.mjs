@@ -72,7 +72,7 @@ function channelHtml(asyncapi, key, channel) {
   return `<section class="card channel" data-channel="${escapeHtml(key)}">
 <h3 id="channel-${escapeHtml(slug(key))}">${escapeHtml(channel.title ?? key)}</h3>
 <p class="guarantee"><strong>Delivery guarantee:</strong> ${escapeHtml(channel['x-delivery-guarantee'] ?? 'not stated')}</p>
-<p><strong>Address:</strong> ${channel.address ? `<code>${escapeHtml(channel.address)}</code>` : '<span class="muted">not shown in the interface specification (left unset)</span>'}</p>
+<p><strong>Address:</strong> ${channel.address ? `<code>${escapeHtml(channel.address)}</code>` : '<span class="muted">none: left unset (the description says why)</span>'}</p>
 ${inferredNote(channel)}
 ${markdownBlock(channel.description)}
 <p><strong>Servers</strong></p><ul>${(channel.servers ?? []).map((s) => serverHtml(asyncapi, s)).join('')}</ul>
