@@ -33,7 +33,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> 
     execFile(
       process.execPath,
       ['--import', 'tsx', 'conformance/bin.ts', '--report-dir', reportDir, ...args],
-      { cwd: repoRoot, env: childEnv, maxBuffer: 32 * 1024 * 1024, timeout: 120_000 },
+      { cwd: repoRoot, env: childEnv, maxBuffer: 32 * 1024 * 1024, timeout: 240_000 },
       (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, reportDir }),
     );
   });
@@ -70,7 +70,7 @@ describe('against a conforming deployment (key from the environment only)', () =
   beforeAll(async () => {
     run = await conformingRun;
     report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
-  }, 120_000);
+  }, 240_000);
 
   it('exits 0 and prints the summary by operation and the coverage table', () => {
     expect(run.stderr).not.toMatch(/Error/);
@@ -127,7 +127,7 @@ describe('against a deployment that breaks rules (key as a flag)', () => {
   let run: Run;
   beforeAll(async () => {
     run = await brokenRun;
-  }, 120_000);
+  }, 240_000);
 
   it('exits 1 and names the failed check, its part, the reason and the request', () => {
     expect(run.code).toBe(1);
@@ -158,7 +158,7 @@ describe('--shard', () => {
     const ran = report.operations.filter((o) => o.scenarios.length).length;
     expect(ran).toBeGreaterThan(0);
     expect(ran).toBeLessThan(report.operations.length - 5);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('usage errors exit 2 with a clear message', () => {
