@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../conformance/checks/response.js';
-import { findOperation, listOperations, loadDescription } from '../conformance/description.js';
+import { deref, documentedResponse, findOperation, listOperations, loadDescription } from '../conformance/description.js';
 import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
 import { relaxSchema } from '../conformance/inferred.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
@@ -100,6 +100,17 @@ describe('inferred parts (x-inferred)', () => {
     const groups = findOperation(operations, 'listGroups')!; // the operation is inferred
     const undocumented = checkResponse(document, validator, groups, exchange('listGroups', 418, {}));
     expect(undocumented.find((f) => f.check === 'status-code-conformance')?.verdict).toBe('advisory');
+  });
+
+  it('checks formats (ajv-formats): a date-time that is not one fails', () => {
+    const op = findOperation(operations, 'getUsage')!;
+    const examples = documentedResponse(document, op, 200)!.response.content['application/json'].examples;
+    const body = structuredClone(deref(document, Object.values(examples)[0]).value) as { currentPeriod: { start: string } };
+    expect(checkResponse(document, validator, op, exchange('getUsage', 200, body)).find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('pass');
+    body.currentPeriod.start = 'the first of the month';
+    const broken = checkResponse(document, validator, op, exchange('getUsage', 200, body)).find((f) => f.check === 'response-schema-conformance');
+    expect(broken?.verdict).toBe('fail');
+    expect(broken?.reason).toMatch(/currentPeriod\/start must match format "date-time"/);
   });
 
   it('does not count an undocumented 429 as a failure', () => {
