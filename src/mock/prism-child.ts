@@ -27,26 +27,36 @@ export type PrismChildMessage =
 // the modules of the pinned CLI whatever npm hoisted.
 const requireFromPrism = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json'));
 
+/** Puts `exports` in the module cache as the module `specifier` resolves to from `from`. */
+function preload(from: NodeJS.Require, specifier: string, exports: unknown): void {
+  const filename = from.resolve(specifier);
+  const cached = new Module(filename);
+  cached.filename = filename;
+  cached.loaded = true;
+  cached.exports = exports;
+  from.cache[filename] = cached;
+}
+
 /**
- * Start-up: Prism requires `@faker-js/faker`, whose main entry builds all of faker's 60-odd
- * locales when loaded (most of Prism's load time, about 1 to 3 s here). Prism only uses faker for
- * dynamic examples (`Prefer: dynamic=true`), in English, faker's default locale. So the main entry
- * is answered with the English-only build, which is the same `Faker` in the shape Prism reads
- * (`.default`). Nothing changes for static examples; dynamic ones come from the same English
- * data. If the layout ever differs, Prism loads faker as usual.
+ * Start-up (measured in scripts/bench/mock.mjs; the target is under 3 s from `npm start` to the
+ * first answer). Two things Prism loads and the mock never uses are answered from the cache:
+ * - `@faker-js/faker`, whose main entry builds all of faker's 60-odd locales when loaded (most of
+ *   Prism's load time). Prism only uses faker for dynamic examples (`Prefer: dynamic=true`), in
+ *   English, faker's default locale: it gets the English-only build, in the shape it reads
+ *   (`.default`). Static examples are untouched; dynamic ones come from the same English data.
+ * - `postman-collection`, behind Prism's reader of Postman collections. The mock serves an OpenAPI
+ *   description (`--document` must be one), so that reader is never called.
+ * If the layout of Prism's dependencies ever differs, Prism loads them as usual.
  */
-function preloadEnglishFaker(): void {
+function skipUnusedPrismModules(): void {
   try {
-    const requireFromPrismHttp = createRequire(requireFromPrism.resolve('@stoplight/prism-http'));
-    const entry = requireFromPrismHttp.resolve('@faker-js/faker');
-    const english = requireFromPrismHttp('@faker-js/faker/locale/en') as object;
-    const cached = new Module(entry);
-    cached.filename = entry;
-    cached.loaded = true;
-    cached.exports = { __esModule: true, default: english, faker: english };
-    requireFromPrismHttp.cache[entry] = cached;
+    const fromPrismHttp = createRequire(requireFromPrism.resolve('@stoplight/prism-http'));
+    const english = fromPrismHttp('@faker-js/faker/locale/en') as object;
+    preload(fromPrismHttp, '@faker-js/faker', { __esModule: true, default: english, faker: english });
+    const fromPostmanReader = createRequire(fromPrismHttp.resolve('@stoplight/http-spec/postman/operation'));
+    preload(fromPostmanReader, 'postman-collection', {});
   } catch {
-    // leave faker to Prism
+    // leave them to Prism
   }
 }
 
@@ -59,7 +69,7 @@ async function main(): Promise<void> {
   const options = JSON.parse(process.env.NUMBERS_API_PRISM_OPTIONS ?? '{}') as PrismChildOptions;
   if (!options.document) throw new Error('NUMBERS_API_PRISM_OPTIONS.document is required');
 
-  preloadEnglishFaker();
+  skipUnusedPrismModules();
   const { getHttpOperationsFromSpec } = requireFromPrism('@stoplight/prism-http');
   const { createServer } = requireFromPrism('@stoplight/prism-http-server');
   const { createLogger } = requireFromPrism('@stoplight/prism-core');

@@ -53,14 +53,18 @@ export interface RunningMock {
   close(): Promise<void>;
 }
 
-/** How to run prism-child: the compiled .js as is, the .ts source through tsx. */
+/**
+ * How to run prism-child: the compiled .js as is; the .ts source through tsx's ESM loader only
+ * (`tsx/esm`). Plain `tsx` also hooks `require`, and Prism is about a thousand CommonJS modules:
+ * going through that hook costs over a second of start-up.
+ */
 function childEntry(): { file: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
   const extension = path.extname(here);
   const file = path.join(path.dirname(here), `prism-child${extension}`);
   if (extension !== '.ts') return { file, execArgv: [] };
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  return { file, execArgv: ['--import', tsx] };
+  const tsxEsm = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+  return { file, execArgv: ['--import', tsxEsm] };
 }
 
 function forkPrism(options: PrismChildOptions): ChildProcess {
