@@ -12,6 +12,7 @@ import { eventsWaitScenarios } from './scenarios/events-wait.js';
 import { historyListScenarios } from './scenarios/history-lists.js';
 import { keyPreviewScenarios } from './scenarios/key-previews.js';
 import { missingHeaderScenarios, negativeDataScenarios } from './scenarios/negative.js';
+import { negativeQueryScenarios } from './scenarios/negative-query.js';
 import { readScenarios, unknownResourceScenarios } from './scenarios/reads.js';
 import { usageScenarios } from './scenarios/usage.js';
 import { writeScenarios } from './scenarios/writes.js';
@@ -43,6 +44,7 @@ export function planScenarios(document: Json, level: Level): Plan {
       ...authRequiredScenarios(op),
       ...signupNeedsNoKeyScenarios(op),
       ...negativeDataScenarios(op),
+      ...negativeQueryScenarios(document, op),
       ...unknownResourceScenarios(op, true),
       ...missingHeaderScenarios(op, true),
     );

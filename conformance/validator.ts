@@ -40,6 +40,17 @@ class SchemaSet {
     }
   }
 
+  /** A validator for a schema object of the description (e.g. a parameter's), cached by its text. */
+  inline(schema: Json): ValidateFunction {
+    const key = `inline:${JSON.stringify(schema)}`;
+    let fn = this.cache.get(key);
+    if (!fn) {
+      fn = this.ajv.compile(rewriteRefs(schema));
+      this.cache.set(key, fn);
+    }
+    return fn;
+  }
+
   validator(pointer: string): ValidateFunction {
     let fn = this.cache.get(pointer);
     if (!fn) {
@@ -70,6 +81,11 @@ export class ResponseValidator {
 
   constructor(private readonly document: Json) {
     this.strict = new SchemaSet(document);
+  }
+
+  /** True when `value` is valid against a schema object of the description (as written). */
+  accepts(schema: Json, value: unknown): boolean {
+    return this.strict.inline(schema)(value) === true;
   }
 
   /** Validates `value` against the schema at `pointer` (e.g. `#/paths/.../schema`). */

@@ -31,6 +31,8 @@ const CASES: Case[] = [
   { check: 'read-succeeds', scenario: 'getAccount/read', breaks: 'undocumented-status' },
   { check: 'negative-data-rejected', scenario: 'sendMessage/negative-data-rejected', breaks: 'negative-accepted' },
   { check: 'negative-data-rejected', scenario: 'createCall/negative-data-rejected', breaks: 'negative-accepted' },
+  { check: 'negative-query-rejected', scenario: 'listBillingActivity/negative-query-rejected/filter', breaks: 'negative-accepted' },
+  { check: 'negative-query-rejected', scenario: 'listBillingActivity/negative-query-rejected/starting_after', breaks: 'negative-accepted' },
   // Part 5.1: authentication not ignored; sign-up needs no key.
   { check: 'auth-required', scenario: 'getAccount/auth-required/none', breaks: 'auth-ignored' },
   { check: 'auth-required', scenario: 'getAccount/auth-required/malformed', breaks: 'malformed-key-accepted' },
@@ -148,6 +150,13 @@ describe('inferred parts are advisory (x-inferred)', () => {
     expect(inferred.findings.find((f) => f.check === 'auth-required')?.reason).toMatch(/listGroups is inferred/);
     const documented = await runScenarioById(fake, 'listCalls/auth-required/none');
     expect(documented.verdict).toBe('fail');
+  });
+
+  it('reports an inferred query parameter that is not rejected as advisory', async () => {
+    fake.breaks.add('negative-accepted');
+    const outcome = await runScenarioById(fake, 'listMessages/negative-query-rejected/since'); // `since` is x-inferred
+    expect(outcome.verdict).toBe('advisory');
+    expect(failedChecks(outcome)).toEqual([]);
   });
 
   it('judges an inferred list order as advisory when the records carry no documented timestamp', async () => {

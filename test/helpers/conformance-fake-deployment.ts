@@ -156,6 +156,15 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       }
     }
 
+    // Query parameters of string type against their schemas (enum, format, pattern).
+    if (!b.has('negative-accepted')) {
+      for (const p of op.parameters) {
+        const value = url.searchParams.get(p.name);
+        if (p.in !== 'query' || value === null || deref(document, p.schema)?.type !== 'string') continue;
+        if (!validator.accepts(p.schema, value)) return error(res, 400, `Invalid query parameter ${p.name}`);
+      }
+    }
+
     // The request body against its schema (ranges such as 60..3600 and 1..60 come from here).
     const durationBreak = (id === 'updateAccount' && b.has('account-duration-range')) || (id === 'updateNumber' && b.has('number-duration-range'));
     const rangeOnly = durationBreak && typeof (body as Json)?.maxCallDurationSeconds === 'number';
