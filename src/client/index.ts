@@ -13,6 +13,7 @@ import createFetchClient, { type MaybeOptionalInit, type Middleware } from 'open
 import { serverUrls } from '../../generated/types/constants.js';
 import type { paths } from '../../generated/types/openapi.js';
 import { ApiError, displayUrl } from './api-error.js';
+import { PendingRequest, type OutgoingRequest } from './outgoing-request.js';
 import { createRetryingFetch, parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from './retry.js';
 
 export { ApiError, type ApiErrorDetails } from './api-error.js';
@@ -110,10 +111,13 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('fetch must be a function');
   const baseUrl = resolveBaseUrl(options.baseUrl);
   const retry = resolveRetryOptions(options.retry);
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const userFetch = options.fetch;
+  const send = userFetch
+    ? (request: PendingRequest) => userFetch(request.toRequest())
+    : (request: PendingRequest) => globalThis.fetch(request.url, request.toInit());
 
   const callsPathname = `${new URL(baseUrl).pathname.replace(/\/+$/, '')}${CREATE_CALL_PATH}`;
-  const retryKind = (request: Request): RetryKind => {
+  const retryKind = (request: OutgoingRequest): RetryKind => {
     if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
     if (request.method === 'POST' && request.headers.has(IDEMPOTENCY_HEADER) && new URL(request.url).pathname === callsPathname) {
       return 'idempotent-call';
@@ -121,7 +125,11 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
     return 'never';
   };
 
-  const inner = createFetchClient<paths>({ baseUrl, fetch: createRetryingFetch(send, retry, retryKind) });
+  const inner = createFetchClient<paths>({
+    baseUrl,
+    Request: PendingRequest as unknown as typeof Request,
+    fetch: createRetryingFetch(send, retry, retryKind) as unknown as (request: Request) => Promise<Response>,
+  });
   const middleware: Middleware = {
     onRequest({ request, schemaPath }) {
       // Set here rather than in default headers, so the key lives only in this closure and in the
@@ -131,7 +139,7 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
       if (request.method === 'POST' && schemaPath === CREATE_CALL_PATH && !request.headers.has(IDEMPOTENCY_HEADER)) {
         request.headers.set(IDEMPOTENCY_HEADER, globalThis.crypto.randomUUID());
       }
-      return request;
+      // Changed in place: nothing returned (openapi-fetch would insist on a real Request).
     },
   };
   inner.use(middleware);

@@ -83,15 +83,22 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export type RetryKind = 'safe' | 'idempotent-call' | 'never';
 
+/** The parts of a request the retry loop reads: a `Request`, or the client's lighter stand-in. */
+interface RetryableRequest {
+  readonly body: unknown;
+  readonly signal: AbortSignal | null;
+  clone(): this;
+}
+
 /**
  * A fetch that tries a request again when part 7 says that is safe. `kindOf` says which rule a
  * request falls under; a `never` request is passed through untouched (no clone, no wait).
  */
-export function createRetryingFetch(
-  fetchImpl: (request: Request) => Promise<Response>,
+export function createRetryingFetch<R extends RetryableRequest>(
+  fetchImpl: (request: R) => Promise<Response>,
   options: ResolvedRetryOptions,
-  kindOf: (request: Request) => RetryKind,
-): (request: Request) => Promise<Response> {
+  kindOf: (request: R) => RetryKind,
+): (request: R) => Promise<Response> {
   return async (request) => {
     const kind = options.maxAttempts > 1 ? kindOf(request) : 'never';
     if (kind === 'never') return fetchImpl(request);
@@ -105,8 +112,8 @@ export function createRetryingFetch(
       try {
         response = await fetchImpl(sent);
       } catch (error) {
-        if (last || request.signal.aborted) throw error;
-        await options.sleep(backoffDelay(attempt, options), request.signal);
+        if (last || request.signal?.aborted) throw error;
+        await options.sleep(backoffDelay(attempt, options), request.signal ?? undefined);
         continue;
       }
       if (last || !retryStatuses.has(response.status)) return response;
@@ -120,7 +127,7 @@ export function createRetryingFetch(
         }
       }
       await response.body?.cancel().catch(() => {});
-      await options.sleep(wait, request.signal);
+      await options.sleep(wait, request.signal ?? undefined);
     }
   };
 }
