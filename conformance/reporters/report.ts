@@ -9,6 +9,8 @@ export interface OperationReport {
   operationId: string;
   method: string;
   path: string;
+  /** `x-source`: the parts of the interface specification the operation comes from. */
+  source: string;
   verdict: Verdict | 'not sent' | 'not run';
   notSentReason?: string;
   scenarios: ScenarioOutcome[];
@@ -58,6 +60,7 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
       operationId: op.operationId,
       method: op.method.toUpperCase(),
       path: op.path,
+      source: op.source,
       verdict: notSent ? 'not sent' : scenarios.length ? operationVerdict(scenarios.map((s) => s.verdict)) : 'not run',
       notSentReason: notSent?.reason,
       scenarios,
@@ -101,7 +104,8 @@ function findingLine(f: Finding): string {
 export function formatSummary(report: ConformanceReport, options: { verbose?: boolean } = {}): string {
   const lines: string[] = [`Conformance of ${report.baseUrl} (level ${report.level})`, ''];
   for (const op of report.operations) {
-    lines.push(`${MARKS[op.verdict]?.padEnd(8)} ${op.operationId}  ${op.method} ${op.path}${op.notSentReason ? `  (${op.notSentReason})` : ''}`);
+    const parts = op.source ? `  [part ${op.source}]` : '';
+    lines.push(`${MARKS[op.verdict]?.padEnd(8)} ${op.operationId}  ${op.method} ${op.path}${parts}${op.notSentReason ? `  (not sent: ${op.notSentReason})` : ''}`);
     for (const s of op.scenarios) {
       // Skips are summarised once at the end (one reason often covers many operations).
       if ((s.verdict === 'pass' || s.verdict === 'skip') && !options.verbose) continue;
