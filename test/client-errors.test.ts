@@ -183,4 +183,35 @@ describe('createClient options', () => {
     expect(data).toEqual([]);
     expect(seen).toEqual([`GET ${serverUrls.mock}/api/v1/messages?groupId=grp_1`]);
   });
+
+  it('hands the given fetch a real Request, with key, Idempotency-Key and the same body on every retry', async () => {
+    const sent: { isRequest: boolean; authorization: string | null; key: string | null; body: string }[] = [];
+    const statuses = [409, 503, 201];
+    const api = createClient({
+      apiKey,
+      baseUrl: 'mock',
+      retry: { sleep: async () => {} },
+      fetch: async (request) => {
+        sent.push({
+          isRequest: request instanceof Request,
+          authorization: request.headers.get('Authorization'),
+          key: request.headers.get('Idempotency-Key'),
+          body: await request.text(),
+        });
+        const status = statuses.shift() ?? 500;
+        return new Response(JSON.stringify(status === 201 ? { id: 'call_1' } : { error: 'busy' }), { status, headers: { 'Content-Type': 'application/json' } });
+      },
+    });
+    const body = { to: '+14155550123', fromNumberId: 'pn_1', outboundInstruction: 'Hi' };
+    const { status } = await api.POST('/api/v1/calls', { body });
+    expect(status).toBe(201);
+    expect(sent).toHaveLength(3);
+    for (const request of sent) {
+      expect(request.isRequest).toBe(true);
+      expect(request.authorization).toBe(`Bearer ${apiKey}`);
+      expect(request.key).toBe(sent[0]?.key);
+      expect(JSON.parse(request.body)).toEqual(body);
+    }
+    expect(sent[0]?.key).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });
