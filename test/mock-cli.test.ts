@@ -7,7 +7,8 @@ import { listExampleNames } from '../src/mock/example-names.js';
 import { main } from '../src/cli.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { captureIo } from './helpers/event-source-target.js';
-import { descendantsOf, freePort, isAlive, runCli, startCli, waitUntil } from './helpers/mock-process.js';
+import { defaultPrismWorkers } from '../src/mock/start-mock.js';
+import { descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, waitUntil } from './helpers/mock-process.js';
 import { VALID_KEY } from './helpers/mock-server.js';
 
 /** `numbers-api <args>` in this process, with its output captured and `env` set meanwhile. */
@@ -56,8 +57,9 @@ describe('numbers-api mock', () => {
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`127.0.0.1:${port} is already in use`);
 
+      // Every Prism process (the second starts once the first has answered).
+      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === defaultPrismWorkers(), 30_000)).toBe(true);
       const prism = descendantsOf(cli.child.pid!);
-      expect(prism.length).toBeGreaterThan(0);
       cli.child.kill('SIGTERM');
       const { code } = await cli.exited;
       expect(code).toBe(0);
@@ -73,6 +75,7 @@ describe('numbers-api mock', () => {
     const cli = startCli(['mock', '--port', String(port), '--quiet'], { detached: true });
     try {
       await cli.waitForOutput(/Mock ready on/);
+      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === defaultPrismWorkers(), 30_000)).toBe(true);
       const prism = descendantsOf(cli.child.pid!);
       process.kill(-cli.child.pid!, 'SIGINT');
       const { code } = await cli.exited;
@@ -92,8 +95,8 @@ describe('numbers-api mock', () => {
     const port = await freePort();
     const cli = startCli(['mock', '--port', String(port), '--quiet']);
     await cli.waitForOutput(/Mock ready on/);
+    expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === defaultPrismWorkers(), 30_000)).toBe(true);
     const prism = descendantsOf(cli.child.pid!);
-    expect(prism.length).toBeGreaterThan(0);
     cli.child.kill('SIGKILL');
     await cli.exited;
     expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
@@ -105,6 +108,7 @@ describe('numbers-api mock', () => {
     [['mock', '--verbose'], {}, "Unknown option '--verbose'"],
     [['mock', '--prism-log', 'loud'], {}, '--prism-log must be one of'],
     [['mock', '--json'], {}, '--markdown and --json go with --list-examples'],
+    [['mock', '--prism-workers', '0'], {}, '--prism-workers must be a whole number from 1 to 16'],
   ] as const)('refuses %j %j with a clear message and exit 2', async (args, env, message) => {
     const result = await inProcess([...args], env);
     expect(result.code).toBe(2);

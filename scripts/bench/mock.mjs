@@ -10,9 +10,11 @@
 //    the mock) returning the same status, headers and bodies: the ceiling of this machine. The mock
 //    is reported as a share of that ceiling. Targets on GET /api/v1/account: at least 2,000
 //    requests/s and p99 under 25 ms.
-// 3. Reference points on GET /api/v1/account, to see what moves the figure: the mock with Prism's
-//    response validation off, and the stock `prism mock` command alone (no front), silent and with
-//    its default logging.
+// 3. Reference points on GET /api/v1/account, to see what moves the figure: the mock without its
+//    request log, with one Prism process instead of two, with Prism's response validation off, on
+//    the YAML bundle, and the stock `prism mock` command alone (no front), silent and with its
+//    default logging. CPU per request is read from /proc for each process (with two Prism
+//    processes, the figure is of one of them).
 //
 // Every request the bench sends is derived from generated/openapi.json, never restated.
 // MOCK_BENCH_SECONDS (default 6) sets the length of each measurement.
@@ -239,6 +241,7 @@ async function main() {
 
   // 2. The mock (as npm start runs it, with its request log) against the bare ceiling.
   const mock = await startMockVia(npm, ['start', '--silent']);
+  await sleep(3000); // the second Prism starts once the first has answered
   const answers = {};
   for (const endpoint of endpoints) {
     const answer = await request(mock.port, endpoint);
@@ -271,6 +274,7 @@ async function main() {
   const account = endpoints[0];
   const variants = [
     ['mock, no request log (--quiet)', tsxCli[0], [...tsxCli[1]]],
+    ['mock, one Prism process (--prism-workers 1)', tsxCli[0], [...tsxCli[1], '--prism-workers', '1']],
     ['mock, Prism response validation off', tsxCli[0], [...tsxCli[1], '--no-validate-response']],
     ['mock, Prism on the YAML bundle', tsxCli[0], [...tsxCli[1], '--document', 'generated/openapi.yaml']],
     ['stock prism mock -v silent, no front', process.execPath, [path.join(root, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', '-v', 'silent', 'generated/openapi.dereferenced.json'], true],
@@ -282,6 +286,7 @@ async function main() {
     const proc = startProcess(command, stock ? [...args, '--port', String(port)] : args, { PORT: String(port) });
     try {
       const ms = await firstAnswer(port, started, proc);
+      if (!stock) await sleep(3000); // the second Prism starts once the first has answered
       const pids = stock ? { prism: proc.child.pid } : findProcesses(proc.child.pid, { front: /src\/cli\.ts mock/, prism: /prism-child/ });
       const figures = await measure(label, port, account, pids);
       const cpu = Object.entries(figures.cpuPerRequest).map(([name, v]) => `${name} ${v} ms`).join(', ');

@@ -31,6 +31,7 @@ Options:
   --document <file>       description to serve (default: generated/openapi.dereferenced.json)
   --quiet                 no line per request
   --prism-log <level>     Prism's own log: silent (default), error, warn, info, debug
+  --prism-workers <n>     Prism processes sharing the requests (default: 2, or 1 on one core)
   --no-validate-response  skip Prism's check of its own answers (faster; for measuring)
   --list-examples         print the example names per operation and status, then exit
   --markdown | --json     with --list-examples: Markdown tables or JSON instead of text
@@ -60,6 +61,7 @@ function parseMockArgs(argv: string[]) {
       quiet: { type: 'boolean', default: false },
       'prism-log': { type: 'string' },
       'no-validate-response': { type: 'boolean', default: false },
+      'prism-workers': { type: 'string' },
       'list-examples': { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -80,8 +82,12 @@ function parseMockArgs(argv: string[]) {
         ? parsePort(process.env.PORT, 'PORT')
         : DEFAULT_PORT;
   const host = values.host ?? (process.env.HOST || DEFAULT_HOST);
+  const workers = values['prism-workers'];
+  if (workers !== undefined && (!/^\d+$/.test(workers) || Number(workers) < 1 || Number(workers) > 16)) {
+    throw new UsageError(`--prism-workers must be a whole number from 1 to 16, got "${workers}".`);
+  }
   if (host.trim() === '') throw new UsageError('--host must not be empty.');
-  return { ...values, port, host, prismLog };
+  return { ...values, port, host, prismLog, prismWorkers: workers === undefined ? undefined : Number(workers) };
 }
 
 /** Resolves with the exit code: 0 after a clean stop, 1 when the mock failed, 2 on bad usage. */
@@ -114,6 +120,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       document: args.document,
       prismLogLevel: args.prismLog,
       validateResponse: !args['no-validate-response'],
+      prismWorkers: args.prismWorkers,
       log: args.quiet ? undefined : (line) => io.stdout(`${line}\n`),
     });
   } catch (error) {

@@ -18,8 +18,8 @@ export interface FrontOptions {
   port: number;
   /** Tells whether `METHOD /path` is an operation that needs a key. */
   isSecured: (method: string, pathname: string) => boolean;
-  /** Resolves with Prism's port once Prism answers; requests wait for it. */
-  upstreamPort: Promise<number>;
+  /** The port of the Prism to send the next request to; requests wait until one answers. */
+  upstreamPort: () => Promise<number>;
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
 }
@@ -81,7 +81,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       const pairs = forwardableHeaders(req.rawHeaders, drop);
       if (hadBody) pairs.push('Content-Length', String(body.length));
 
-      options.upstreamPort.then(
+      options.upstreamPort().then(
         (port) => forward(port, pairs, body, false),
         (error: Error) => {
           res.writeHead(503, { 'content-type': 'application/json' });

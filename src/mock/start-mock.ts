@@ -3,6 +3,7 @@
 // answered its first request; `close` stops both, Prism included.
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,6 +39,8 @@ export interface MockOptions {
   prismLogLevel?: string;
   /** Prism validates its mocked responses (default true, as `prism mock` does). */
   validateResponse?: boolean;
+  /** How many Prism processes share the requests (default: `defaultPrismWorkers()`). */
+  prismWorkers?: number;
 }
 
 export interface RunningMock {
@@ -89,63 +92,121 @@ function firstRequest(port: number): Promise<void> {
   });
 }
 
-export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
-  const host = options.host ?? DEFAULT_HOST;
-  const document = path.resolve(options.document ?? defaultDocument());
+interface PrismWorker {
+  child: ChildProcess;
+  /** Resolves once this Prism has answered its first request. */
+  ready: Promise<Extract<PrismChildMessage, { type: 'listening' }>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<void>;
+}
 
-  // Prism first: loading it is most of the start-up time, so everything else happens meanwhile.
-  const child = forkPrism({
-    document,
-    logLevel: options.prismLogLevel ?? 'silent',
-    validateResponse: options.validateResponse ?? true,
-  });
-
-  let stopping = false;
-  const prismExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+function startWorker(options: PrismChildOptions): PrismWorker {
+  const child = forkPrism(options);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-
   const listening = new Promise<Extract<PrismChildMessage, { type: 'listening' }>>((resolve, reject) => {
     child.on('message', (message: PrismChildMessage) => {
       if (message.type === 'listening') resolve(message);
-      else if (message.type === 'error') reject(new Error(`Prism could not start on ${document}: ${message.message}`));
+      else if (message.type === 'error') reject(new Error(`Prism could not start on ${options.document}: ${message.message}`));
     });
     child.once('error', (error) => reject(new Error(`Prism could not be started: ${error.message}`)));
-    void prismExited.then(({ code, signal }) =>
-      reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)),
-    );
+    void exited.then(({ code, signal }) => reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)));
   });
-  const upstreamPort = listening.then((message) => message.port);
-  // Requests and `ready` handle the failure; this only keeps an early failure from being unhandled.
-  upstreamPort.catch(() => undefined);
+  const ready = listening.then(async (message) => {
+    await firstRequest(message.port);
+    return message;
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    ready,
+    exited,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // SIGTERM ends it at any stage: before it listens by default, after by its own handler.
+      child.kill('SIGTERM');
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(killTimer);
+    },
+  };
+}
 
+/**
+ * Prism processes by default: Prism handles one request at a time on one core (about 0.5 ms of CPU
+ * for a small GET, most of it matching the path against every operation), so a second process
+ * lets a two-core machine answer about half again as many requests.
+ */
+export function defaultPrismWorkers(): number {
+  return Math.min(2, os.availableParallelism());
+}
+
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? DEFAULT_HOST;
+  const document = path.resolve(options.document ?? defaultDocument());
+  const workerOptions: PrismChildOptions = {
+    document,
+    logLevel: options.prismLogLevel ?? 'silent',
+    validateResponse: options.validateResponse ?? true,
+  };
+  const workerCount = Math.max(1, options.prismWorkers ?? defaultPrismWorkers());
+
+  // Prism first: loading it is most of the start-up time, so everything else happens meanwhile.
+  const first = startWorker(workerOptions);
+  const workers: PrismWorker[] = [first];
+  // Ports of the Prisms that answer, in turn (round robin); requests wait for the first one.
+  const ports: number[] = [];
+  let turn = 0;
+  const firstPort = first.ready.then((message) => {
+    ports.push(message.port);
+    return message.port;
+  });
+  firstPort.catch(() => undefined);
+  const upstreamPort = (): Promise<number> => (ports.length > 0 ? Promise.resolve(ports[turn++ % ports.length]!) : firstPort);
+
+  let stopping = false;
   let front: Front;
   try {
     const isSecured = securedRequestMatcher(loadOpenApi());
     front = await startFront({ host, port: options.port ?? DEFAULT_PORT, isSecured, upstreamPort, log: options.log });
   } catch (error) {
-    child.kill('SIGTERM');
+    await first.stop();
     throw error;
   }
 
-  const ready = listening.then(async (message) => {
-    await firstRequest(message.port);
+  // The mock is ready with the first Prism; the others start after it, so as not to slow it down.
+  const ready = first.ready.then((message) => {
+    for (let i = 1; i < workerCount && !stopping; i++) {
+      const worker = startWorker(workerOptions);
+      workers.push(worker);
+      worker.ready.then(
+        (extra) => {
+          if (!stopping) ports.push(extra.port);
+        },
+        () => undefined, // the first Prism serves alone; a failure to start shows in prismExited
+      );
+    }
     return { prismVersion: message.prismVersion, operations: message.operations, prismPort: message.port };
   });
   ready.catch(() => undefined);
 
+  // Any Prism stopping on its own is the mock failing; `close` stops them all.
+  const prismExited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    void first.exited.then(resolve);
+    void ready.then(() => {
+      for (const worker of workers.slice(1)) void worker.exited.then(resolve);
+    });
+  });
+
   const close = async (): Promise<void> => {
-    if (stopping) return prismExited.then(() => undefined);
-    stopping = true;
-    const frontClosed = front.close();
-    if (child.exitCode === null && child.signalCode === null) {
-      if (child.connected) child.send('stop');
-      else child.kill('SIGTERM');
-      const killTimer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await prismExited;
-      clearTimeout(killTimer);
+    if (!stopping) {
+      stopping = true;
+      const frontClosed = front.close();
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await frontClosed;
     }
-    await frontClosed;
+    await Promise.all(workers.map((worker) => worker.exited));
   };
 
   const urlHost = host.includes(':') ? `[${host}]` : host;

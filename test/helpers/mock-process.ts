@@ -133,3 +133,14 @@ export async function waitUntil(condition: () => boolean, ms = 10_000): Promise<
   }
   return condition();
 }
+
+/** The Prism processes of a running mock (their command line names prism-child). */
+export function prismProcessesOf(pid: number): number[] {
+  return descendantsOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('prism-child');
+    } catch {
+      return false;
+    }
+  });
+}
