@@ -13,8 +13,7 @@
 // 3. Reference points on GET /api/v1/account, to see what moves the figure: the mock without its
 //    request log, with one Prism process instead of two, with Prism's response validation off, on
 //    the YAML bundle, and the stock `prism mock` command alone (no front), silent and with its
-//    default logging. CPU per request is read from /proc for each process (with two Prism
-//    processes, the figure is of one of them).
+//    default logging. CPU per request is read from /proc (summed over the Prism processes).
 //
 // Every request the bench sends is derived from generated/openapi.json, never restated.
 // MOCK_BENCH_SECONDS (default 6) sets the length of each measurement.
@@ -126,8 +125,9 @@ async function firstAnswer(port, started, proc, limitMs = 60_000) {
 
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU milliseconds (user + system) a process has used so far, from /proc. */
+/** CPU milliseconds (user + system) a process (or the sum of several) has used so far, from /proc. */
 function cpuMs(pid) {
+  if (Array.isArray(pid)) return pid.reduce((sum, one) => sum + cpuMs(one), 0);
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -137,7 +137,7 @@ function cpuMs(pid) {
   }
 }
 
-/** The processes in `root`'s tree whose command line matches, as `{ name: pid }`. */
+/** The processes in `root`'s tree whose command line matches, as `{ name: pid }` (`[pids]` for `prism`). */
 function findProcesses(rootPid, patterns) {
   const found = {};
   const parents = new Map();
@@ -155,7 +155,11 @@ function findProcesses(rootPid, patterns) {
     try {
       cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
     } catch {}
-    for (const [name, pattern] of Object.entries(patterns)) if (pattern.test(cmdline)) found[name] = pid;
+    for (const [name, pattern] of Object.entries(patterns)) {
+      if (!pattern.test(cmdline)) continue;
+      if (name === 'prism') found.prism = [...(found.prism ?? []), pid];
+      else found[name] = pid;
+    }
   }
   return found;
 }
