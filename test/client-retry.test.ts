@@ -96,6 +96,30 @@ describe('GET (part 7.1: safe to retry)', () => {
     expect(clock.waits).toEqual([]);
   });
 
+  it('an aborted request rejects with the abort, not ApiError, and stops retrying', async () => {
+    const already = client().GET('/api/v1/calls', { signal: AbortSignal.abort() });
+    await expect(already).rejects.toMatchObject({ name: 'AbortError' });
+    expect(server.requests).toHaveLength(0);
+
+    // Aborted while waiting to retry: no further attempt.
+    const controller = new AbortController();
+    server.script({ status: 503, json: { error: 'Unavailable' } }, { status: 200, json: [] });
+    const api = createClient({
+      apiKey,
+      baseUrl: server.url,
+      retry: {
+        sleep: async () => {
+          controller.abort();
+          throw controller.signal.reason;
+        },
+      },
+    });
+    const error = await api.GET('/api/v1/calls', { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as Error).name).toBe('AbortError');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('retry: false turns retrying off', async () => {
     server.script({ status: 503, json: { error: 'Unavailable' } }, { status: 200, json: [] });
     const api = createClient({ apiKey, baseUrl: server.url, retry: false });
