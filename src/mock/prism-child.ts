@@ -6,8 +6,8 @@
 // Why Prism's programmatic API rather than the `prism mock` command: the command always pipes its
 // log through pino and signale (costly per request even when silenced), parses the description
 // twice, and cannot listen on a port it chooses itself. The configuration below is the command's
-// own (static examples, request and response validation, security checks, CORS on, `--errors`
-// off); only `validateResponse` can be switched off, for measuring.
+// own (static examples, request validation, security checks, CORS on, `--errors` off) except that
+// Prism's check of its own answers is off unless asked for (`validateResponse`, see start-mock.ts).
 import Module, { createRequire } from 'node:module';
 
 export interface PrismChildOptions {
@@ -15,7 +15,7 @@ export interface PrismChildOptions {
   document: string;
   /** Prism's log level (pino levels); `silent` unless asked for. */
   logLevel: string;
-  /** Validate mocked responses against their schemas (Prism's default: on). */
+  /** Validate mocked responses against their schemas (the `prism mock` command always does). */
   validateResponse: boolean;
 }
 
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     config: {
       checkSecurity: true,
       validateRequest: true,
-      validateResponse: options.validateResponse !== false,
+      validateResponse: options.validateResponse === true,
       errors: false,
       isProxy: false,
       upstreamProxy: undefined,
