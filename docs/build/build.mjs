@@ -46,7 +46,7 @@ function parseArgs(argv) {
 
 class UsageError extends Error {}
 
-function indexPage({ openapi, asyncapi, counts }) {
+function indexPage({ openapi, asyncapi, counts, titles }) {
   const describe = {
     'reference.html': `Every operation of the OpenAPI ${escapeHtml(openapi.openapi)} description (${counts.operations} operations, grouped as in the interface specification), with request and response examples and code samples that use this package's client.`,
     'events.html': `The ${counts.channels} delivery channels of part 6 with their guarantees, the envelope, the ${counts.eventTypes} documented event types with examples, and the local fan-out target rules.`,
@@ -54,7 +54,7 @@ function indexPage({ openapi, asyncapi, counts }) {
     'unshown.html': `The ${counts.inferred} details the interface specification leaves unshown, and how this contract treats each (generated from every <code>x-inferred</code>).`,
   };
   const items = SITE_PAGES.filter((p) => p.file !== 'index.html')
-    .map((p) => `<li><a href="${p.file}">${escapeHtml(p.title ?? p.guideTitle ?? p.nav)}</a>${describe[p.file] ? `: ${describe[p.file]}` : p.summary ? `: ${escapeHtml(p.summary)}` : ''}</li>`)
+    .map((p) => `<li><a href="${p.file}">${escapeHtml(p.title ?? titles.get(p.file) ?? p.nav)}</a>${describe[p.file] ? `: ${describe[p.file]}` : p.summary ? `: ${escapeHtml(p.summary)}` : ''}</li>`)
     .join('\n');
   const groups = (openapi['x-tagGroups'] ?? [])
     .map((g) => `<li>${escapeHtml(g.name)}: ${g.tags.map((t) => `<a href="${referenceTagRoute(t)}">${escapeHtml(t)}</a>`).join(', ')}</li>`)
@@ -121,10 +121,11 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
 
     // 4. The guides.
     const guideFiles = new Set((await readdir(guidesDir)).filter((f) => f.endsWith('.md')));
+    const titles = new Map();
     for (const page of SITE_PAGES.filter((p) => p.guide)) {
       if (!guideFiles.delete(page.guide)) throw new Error(`docs/guides/${page.guide} is missing`);
       const guide = await renderGuide(path.join(guidesDir, page.guide), { ...contract, linkOperation });
-      page.guideTitle = guide.title;
+      titles.set(page.file, guide.title);
       await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: guide.title, body: guide.body, toc: guide.toc }));
     }
     if (guideFiles.size) throw new Error(`docs/guides has guides no page lists (add them to SITE_PAGES in docs/build/layout.mjs): ${[...guideFiles].join(', ')}`);
@@ -140,7 +141,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
       eventTypes: events.types.length,
       inferred: inferred.count,
     };
-    await writeFile(path.join(out, 'index.html'), indexPage({ openapi, asyncapi, counts }));
+    await writeFile(path.join(out, 'index.html'), indexPage({ openapi, asyncapi, counts, titles }));
     const css = (await readFile(path.join(buildDir, 'nav.css'), 'utf8')) + (await readFile(path.join(buildDir, 'site.css'), 'utf8'));
     await writeFile(path.join(out, 'assets/site.css'), css);
     for (const file of ['openapi.yaml', 'openapi.json', 'asyncapi.yaml']) await copyFile(path.join(generatedDir, file), path.join(out, file));
