@@ -1,6 +1,7 @@
 // The `numbers-api` command as a user runs it: `mock` prints its URL, a line per request, and
 // stops cleanly with Prism on Ctrl-C or SIGTERM (and Prism never outlives it); bad input gets a
 // clear message and exit 2; `mock --list-examples` is generated from the description.
+import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { listExampleNames } from '../src/mock/example-names.js';
@@ -44,7 +45,8 @@ describe('numbers-api mock', () => {
     const cli = startCli(['mock'], { env: { PORT: String(port), HOST: '127.0.0.1' } });
     try {
       await cli.waitForOutput(new RegExp(`Mock listening on http://127\\.0\\.0\\.1:${port}`));
-      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s: Prism 5\\.14\\.2`));
+      const prismVersion = createRequire(import.meta.url)('@stoplight/prism-cli/package.json').version.replace(/\./g, '\\.');
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(Prism ${prismVersion}, \\d+ operations\\)`));
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
       expect(response.status).toBe(200);
       await response.arrayBuffer();

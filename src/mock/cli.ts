@@ -159,9 +159,9 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       ({ prismVersion, operations }) => {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         io.stdout(
-          `Mock ready on ${mock.url} in ${seconds} s: Prism ${prismVersion}, ${operations} operations. ` +
-            `Send Authorization: Bearer sk_live_<anything>; Prefer: code=<status>, example=<name> picks an answer ` +
-            `(numbers-api mock --list-examples). Ctrl-C stops.\n`,
+          `Mock ready on ${mock.url} in ${seconds} s (Prism ${prismVersion}, ${operations} operations).\n` +
+            `  Send Authorization: Bearer sk_live_<anything>. Prefer: code=<status>, example=<name> picks a documented answer\n` +
+            `  (numbers-api mock --list-examples lists them). Ctrl-C stops.\n`,
         );
       },
       (error: Error) => {
