@@ -25,7 +25,8 @@ Several events are sent at once, not one after another, as the agent does.
            message.received for every example of that type
 
 Options:
-  --file <path>               send your own event(s): a JSON object, or an array of them (repeatable)
+  --file <path>               send your own event(s): a JSON object, or an array of them, each sent
+                              (and signed) as compact JSON (repeatable)
   --all                       send every example event
   --secret <secret>           sign the raw body: HMAC-SHA256, hex, in ${DEFAULT_SIGNATURE_HEADER}
   --signature-header <name>   send the signature in this header instead (needs --secret)
