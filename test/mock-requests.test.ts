@@ -223,6 +223,40 @@ describe('the front passes requests on as they came', () => {
   });
 });
 
+describe('a fresh creation is 201 where a 200 replay is documented too (parts 4 and 7.2)', () => {
+  const entry = operations.find((candidate) => name(candidate) === 'POST /api/v1/calls')!;
+  const firstOf = (status: string): [string, unknown] => {
+    const examples = followRef(document, entry.operation.responses[status]).content['application/json'].examples;
+    const [exampleName, example] = Object.entries<JsonObject>(examples)[0]!;
+    return [exampleName, followRef(document, example).value];
+  };
+
+  it('documents both, so the mock has to choose', () => {
+    expect(Object.keys(entry.operation.responses)).toEqual(expect.arrayContaining(['200', '201']));
+  });
+
+  it('answers 201 with no Prefer, and with an example of the 201', async () => {
+    const [exampleName, example] = firstOf('201');
+    for (const prefer of [undefined, `example=${exampleName}`]) {
+      const response = await send(mock.url, documentedRequest(document, entry), prefer ? { Prefer: prefer } : {});
+      expect(response.status).toBe(201);
+      expect(await response.json()).toEqual(example);
+    }
+  });
+
+  it('answers the 200 replay when asked with Prefer: code=200', async () => {
+    const [exampleName, example] = firstOf('200');
+    const response = await send(mock.url, documentedRequest(document, entry), { Prefer: `code=200, example=${exampleName}` });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(example);
+  });
+
+  it('still answers 401 without a key and 400 for a broken body', async () => {
+    await expectDocumentedError(await send(mock.url, documentedRequest(document, entry, null)), entry, 401);
+    await expectDocumentedError(await send(mock.url, { ...documentedRequest(document, entry), body: '[]' }), entry, 400);
+  });
+});
+
 describe('dynamic examples', () => {
   it('Prefer: dynamic=true still generates a JSON body (Prism loads faker English-only, see prism-child.ts)', async () => {
     const entry = operations.find((candidate) => name(candidate) === 'GET /api/v1/account')!;

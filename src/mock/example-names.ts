@@ -1,11 +1,13 @@
 // The example names a frontend can select on the mock with `Prefer: example=<name>`, per
 // operation and status, read from the bundled description (never written by hand).
 //
-// How Prism 5.14 picks (its negotiator): without `code=`, the lowest documented 2xx response is
-// used, so `Prefer: example=<name>` selects among the success examples; an error example needs
-// its status too, `Prefer: code=403, example=whatsappLimited`. Without `example=`, the first
-// example of the chosen response is served.
+// How the mock picks (Prism 5.14's negotiator, and the front's one adjustment): without `code=`,
+// the operation's default success status is used (the lowest documented 2xx, except 201 where a
+// 200 replay is documented beside it), so `Prefer: example=<name>` selects among its examples; any
+// other example needs its status too, `Prefer: code=403, example=whatsappLimited`. Without
+// `example=`, the first example of the chosen response is served.
 import { listOperations, resolveRef, type JsonObject } from './description.js';
+import { defaultSuccessStatus } from './secured-operations.js';
 
 export interface ResponseExamples {
   /** The status as written in the description, e.g. `201`. */
@@ -21,7 +23,7 @@ export interface OperationExamples {
   method: string;
   path: string;
   summary: string | undefined;
-  /** The status Prism serves when no `code=` is asked for: the lowest 2xx. */
+  /** The status the mock serves when no `code=` is asked for (see `defaultSuccessStatus`). */
   defaultStatus: string | undefined;
   responses: ResponseExamples[];
 }
@@ -43,15 +45,12 @@ export function listExampleNames(document: JsonObject): OperationExamples[] {
         if (names.length > 0) responses.push({ status, mediaType, names });
       }
     }
-    const successes = Object.keys(operation.responses ?? {})
-      .filter((status) => /^2\d\d$/.test(status))
-      .sort();
     return {
       operationId: operation.operationId,
       method: method.toUpperCase(),
       path,
       summary: operation.summary,
-      defaultStatus: successes[0],
+      defaultStatus: defaultSuccessStatus(operation),
       responses,
     };
   });

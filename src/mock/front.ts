@@ -5,6 +5,8 @@
 // - On an operation that needs a key, a request whose `Authorization` is not `Bearer sk_live_…` is
 //   passed on WITHOUT that header. Prism then answers exactly as for a missing key: 401 with the
 //   operation's documented example and its usual CORS headers, so a browser can read it.
+// - Where Prism's default answer (the lowest 2xx) is not the operation's (a 200 replay beside a
+//   201 creation, `POST /api/v1/calls`), a request naming no status asks for the 201.
 // - Everything else is passed on unchanged.
 // - Requests that arrive before Prism is up wait for it instead of failing.
 // - A request that meets a connection Prism has just closed is sent once more (see forward()).
@@ -12,12 +14,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAcceptedAuthorization } from './api-key.js';
+import type { RouteFacts } from './secured-operations.js';
 
 export interface FrontOptions {
   host: string;
   port: number;
-  /** Tells whether `METHOD /path` is an operation that needs a key. */
-  isSecured: (method: string, pathname: string) => boolean;
+  /** The facts of the operation `METHOD /path` is for (whether it needs a key, its default status). */
+  match: (method: string, pathname: string) => RouteFacts | undefined;
   /** The port of the Prism to send the next request to; requests wait until one answers. */
   upstreamPort: () => Promise<number>;
   /** Receives one line per finished request; omit for no request log. */
@@ -58,7 +61,14 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const pathname = url.split('?', 1)[0]!;
-    const keyRefused = options.isSecured(method, pathname) && !isAcceptedAuthorization(req.headers.authorization);
+    const route = options.match(method, pathname);
+    const keyRefused = (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
+    // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
+    // default (a 200 replay beside a 201 creation), the request asks for the default, unless it
+    // names a status itself.
+    const prefer = [req.headers.prefer ?? []].flat().join(', ');
+    const preferDefault =
+      route?.preferCode !== undefined && !/\bcode=/.test(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${route.preferCode}` : undefined;
 
     if (options.log) {
       const log = options.log;
@@ -77,9 +87,10 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       const body = Buffer.concat(chunks);
       const hadBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
       // The body goes on with its length, however it came (chunked or not).
-      const drop = ['content-length', 'transfer-encoding', ...(keyRefused ? ['authorization'] : [])];
+      const drop = ['content-length', 'transfer-encoding', ...(keyRefused ? ['authorization'] : []), ...(preferDefault ? ['prefer'] : [])];
       const pairs = forwardableHeaders(req.rawHeaders, drop);
       if (hadBody) pairs.push('Content-Length', String(body.length));
+      if (preferDefault) pairs.push('Prefer', preferDefault);
 
       options.upstreamPort().then(
         (port) => forward(port, pairs, body, false),

@@ -34,33 +34,69 @@ export function pathTemplateToRegExp(template: string): RegExp {
   return new RegExp(`^${pattern}/?$`);
 }
 
-interface Route {
+/** What the front needs to know about the operation a request is for. */
+export interface RouteFacts {
+  /** The operation needs an API key (part 5.1). */
+  secured: boolean;
+  /**
+   * The status the front asks Prism for when the request names none, where Prism's own choice
+   * (the lowest 2xx) is not the operation's default (see `defaultSuccessStatus`).
+   */
+  preferCode: string | undefined;
+}
+
+/**
+ * The success status the mock answers by default. Prism takes the lowest documented 2xx; that is
+ * right except where an operation documents a fresh creation (201) beside a 200, which the
+ * service answers only when replaying an earlier request (`POST /api/v1/calls` with a repeated
+ * `Idempotency-Key`, part 7.2). "Fresh creations return 201" (part 4), so 201 there.
+ */
+export function defaultSuccessStatus(operation: JsonObject): string | undefined {
+  const successes = successStatuses(operation);
+  return successes.includes('201') && successes.includes('200') ? '201' : successes[0];
+}
+
+function successStatuses(operation: JsonObject): string[] {
+  return Object.keys(operation.responses ?? {})
+    .filter((status) => /^2\d\d$/.test(status))
+    .sort();
+}
+
+/** What Prism answers by itself: the lowest documented 2xx. */
+export function lowestSuccessStatus(operation: JsonObject): string | undefined {
+  return successStatuses(operation)[0];
+}
+
+interface Route extends RouteFacts {
   method: string;
   regex: RegExp;
   /** Literal paths win over templated ones, as in OpenAPI path matching. */
   templated: boolean;
-  secured: boolean;
 }
 
 /**
- * A function telling whether `METHOD /path` is an operation that needs a key. Paths are matched as
- * OpenAPI does: a literal path before a templated one. A request matching no operation is left to
- * Prism (it answers 404 or 405).
+ * A function giving the facts of the operation `METHOD /path` is for, or `undefined` when it
+ * matches none (Prism then answers 404 or 405). Paths are matched as OpenAPI does: a literal path
+ * before a templated one.
  */
-export function securedRequestMatcher(document: JsonObject): (method: string, pathname: string) => boolean {
+export function requestMatcher(document: JsonObject): (method: string, pathname: string) => RouteFacts | undefined {
   const routes: Route[] = listOperations(document)
     .map(({ method, path, operation }) => ({
       method: method.toUpperCase(),
       regex: pathTemplateToRegExp(path),
       templated: path.includes('{'),
       secured: needsApiKey(document, operation),
+      preferCode: defaultSuccessStatus(operation) !== lowestSuccessStatus(operation) ? defaultSuccessStatus(operation) : undefined,
     }))
     .sort((a, b) => Number(a.templated) - Number(b.templated));
   return (method, pathname) => {
     const upper = method.toUpperCase();
-    for (const route of routes) {
-      if (route.method === upper && route.regex.test(pathname)) return route.secured;
-    }
-    return false;
+    return routes.find((route) => route.method === upper && route.regex.test(pathname));
   };
+}
+
+/** Whether `METHOD /path` is an operation that needs a key. */
+export function securedRequestMatcher(document: JsonObject): (method: string, pathname: string) => boolean {
+  const match = requestMatcher(document);
+  return (method, pathname) => match(method, pathname)?.secured ?? false;
 }

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generatedPath, loadOpenApi } from './description.js';
 import { startFront, type Front } from './front.js';
 import type { PrismChildMessage, PrismChildOptions } from './prism-child.js';
-import { securedRequestMatcher } from './secured-operations.js';
+import { requestMatcher } from './secured-operations.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4010;
@@ -173,8 +173,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   let stopping = false;
   let front: Front;
   try {
-    const isSecured = securedRequestMatcher(loadOpenApi());
-    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, isSecured, upstreamPort, log: options.log });
+    const match = requestMatcher(loadOpenApi());
+    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, match, upstreamPort, log: options.log });
   } catch (error) {
     await first.stop();
     throw error;

@@ -105,13 +105,16 @@ export function send(baseUrl: string, request: DocumentedRequest, extraHeaders: 
   });
 }
 
-/** The lowest documented 2xx status: the one Prism answers when no `Prefer: code=` is sent. */
+/**
+ * The status a request naming none should get: the lowest documented 2xx, except that a fresh
+ * creation is 201 (part 4) where a 200 replay is documented beside it (part 7.2).
+ */
 export function defaultSuccessStatus(entry: OperationEntry): string {
   const statuses = Object.keys(entry.operation.responses ?? {})
     .filter((status) => /^2\d\d$/.test(status))
     .sort();
   if (!statuses[0]) throw new Error(`${entry.pointer} documents no 2xx response`);
-  return statuses[0];
+  return statuses.includes('201') && statuses.includes('200') ? '201' : statuses[0];
 }
 
 export { listOperations };
