@@ -184,8 +184,8 @@ function runAutocannon(port, endpoint, seconds = SECONDS) {
  * Requests/s and latency, plus the CPU each watched process spent per request: a figure that does
  * not depend on what else the machine is doing (requests/s does).
  */
-async function measure(label, port, endpoint, pids = {}) {
-  await runAutocannon(port, endpoint, 2); // warm-up: Prism compiles validators on first use
+async function measure(label, port, endpoint, pids = {}, warmUp = true) {
+  if (warmUp) await runAutocannon(port, endpoint, 2); // Prism compiles validators on first use; the JIT warms up
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
   const result = await runAutocannon(port, endpoint);
   const cpuPerRequest = Object.fromEntries(
@@ -253,11 +253,14 @@ async function main() {
   }
   const mockPids = findProcesses(mock.proc.child.pid, { front: /src\/cli\.ts mock/, prism: /prism-child/ });
   const results = {};
-  for (const endpoint of endpoints) results[endpoint.name] = { mock: await measure('mock', mock.port, endpoint, mockPids) };
+  // Warm every endpoint first, so that the first one measured does not pay for the JIT alone.
+  for (const endpoint of endpoints) await runAutocannon(mock.port, endpoint, 3);
+  for (const endpoint of endpoints) results[endpoint.name] = { mock: await measure('mock', mock.port, endpoint, mockPids, false) };
   await mock.proc.stop();
 
   const ceiling = await startCeiling(answers);
-  for (const endpoint of endpoints) results[endpoint.name].ceiling = await measure('bare node:http', ceiling.port, endpoint, { server: ceiling.proc.child.pid });
+  for (const endpoint of endpoints) await runAutocannon(ceiling.port, endpoint, 2);
+  for (const endpoint of endpoints) results[endpoint.name].ceiling = await measure('bare node:http', ceiling.port, endpoint, { server: ceiling.proc.child.pid }, false);
   await ceiling.proc.stop();
 
   for (const endpoint of endpoints) {
