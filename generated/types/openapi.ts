@@ -2329,10 +2329,10 @@ export interface operations {
                 /**
                  * @description The window in days: 7, 30 or 90; default 30. Any other value is not rejected: it falls
                  *     back to 30, and `periodDays` in the response says which window was used (part 4.3).
-                 *     The schema is therefore any integer, so that such a request stays valid.
+                 *     The schema therefore accepts any integer or string, so that such a request stays valid.
                  * @example 7
                  */
-                days?: number;
+                days?: number | string;
             };
             header?: never;
             path?: never;
