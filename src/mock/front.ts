@@ -7,6 +7,10 @@
 //   operation's documented example and its usual CORS headers, so a browser can read it.
 // - Where Prism's default answer (the lowest 2xx) is not the operation's (a 200 replay beside a
 //   201 creation, `POST /api/v1/calls`), a request naming no status asks for the 201.
+// - The rules of the interface specification a static example cannot show (src/mock/rules/: an
+//   unknown id is 404, usage `days`, billing activity paging) shape the answer of a request that
+//   leaves it to the mock. A request that names its answer (`Prefer: code=` or `example=`) gets
+//   exactly that, as documented. Only the answers of the operations a rule rewrites are parsed.
 // - Everything else is passed on unchanged.
 // - Requests that arrive before Prism is up wait for it instead of failing.
 // - A request that meets a connection Prism has just closed is sent once more (see forward()).
@@ -14,6 +18,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAcceptedAuthorization } from './api-key.js';
+import type { OperationRule, RuleRequest } from './rules/index.js';
 import type { RouteFacts } from './secured-operations.js';
 
 export interface FrontOptions {
@@ -47,6 +52,24 @@ function forwardableHeaders(raw: string[], drop: readonly string[] = []): string
   return kept;
 }
 
+const NO_RULES: readonly OperationRule[] = [];
+
+function isJson(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
+}
+
+/** Prism's JSON answer with the rules' rewrites applied; the answer as it was if it is not JSON. */
+function rewriteAnswer(body: Buffer, rules: readonly OperationRule[], request: RuleRequest): Buffer {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    return body;
+  }
+  for (const rule of rules) value = rule.rewrite!.apply(value as Record<string, unknown>, request);
+  return Buffer.from(JSON.stringify(value));
+}
+
 function clock(): string {
   return new Date().toISOString().slice(11, 19);
 }
@@ -67,14 +90,34 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     // default (a 200 replay beside a 201 creation), the request asks for the default, unless it
     // names a status itself.
     const prefer = [req.headers.prefer ?? []].flat().join(', ');
-    const preferDefault =
-      route?.preferCode !== undefined && !/\bcode=/.test(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${route.preferCode}` : undefined;
+    // The rules shape the answer a request leaves to the mock: not a refused key's 401, and not an
+    // answer the request names itself.
+    const rules = route && !keyRefused && !/\b(?:code|example)=/.test(prefer) ? route.rules : NO_RULES;
+    let ruleRequest: RuleRequest | undefined;
+    let ruleCode: string | undefined;
+    if (rules.length > 0) {
+      const queryAt = url.indexOf('?');
+      ruleRequest = { pathname, query: new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : '') };
+      for (const rule of rules) {
+        ruleCode = rule.preferCode?.(ruleRequest);
+        if (ruleCode !== undefined) break;
+      }
+    }
+    // A rule's status replaces the answer altogether, so nothing is rewritten then.
+    const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
+    const code = ruleCode ?? route?.preferCode;
+    const preferDefault = code !== undefined && !/\bcode=/.test(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
 
     if (options.log) {
       const log = options.log;
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const note = keyRefused && req.headers.authorization !== undefined ? ' (key does not begin sk_live_)' : '';
+        const note =
+          keyRefused && req.headers.authorization !== undefined
+            ? ' (key does not begin sk_live_)'
+            : ruleCode === '404' && res.statusCode === 404
+              ? ' (an id the examples do not use)'
+              : '';
         log(`${clock()} ${method} ${url} ${res.statusCode} ${ms.toFixed(1)} ms${note}`);
       });
     }
@@ -103,8 +146,22 @@ export async function startFront(options: FrontOptions): Promise<Front> {
 
     function forward(port: number, headers: string[], body: Buffer, isRetry: boolean): void {
       const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
-        answer.pipe(res);
+        const status = answer.statusCode ?? 502;
+        const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
+        if (rewriting.length === 0 || !isJson(answer.headers['content-type'])) {
+          res.writeHead(status, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
+          answer.pipe(res);
+          return;
+        }
+        const parts: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('end', () => {
+          const rewritten = rewriteAnswer(Buffer.concat(parts), rewriting, ruleRequest!);
+          const answerHeaders = forwardableHeaders(answer.rawHeaders, ['content-length', 'transfer-encoding']);
+          answerHeaders.push('Content-Length', String(rewritten.length));
+          res.writeHead(status, answer.statusMessage, answerHeaders);
+          res.end(method === 'HEAD' ? undefined : rewritten);
+        });
       });
       upstream.on('error', (error: NodeJS.ErrnoException) => {
         // Keep-alive race: Prism closed an idle connection just as it was reused. Prism keeps no

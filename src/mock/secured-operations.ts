@@ -2,6 +2,7 @@
 // explicitly `[]` (the four sign-up operations). Derived from the bundled description, so a new
 // operation is covered the day it is added to spec/.
 import { listOperations, type HttpMethod, type JsonObject } from './description.js';
+import { rulesFor, type OperationRule } from './rules/index.js';
 
 export interface SecuredOperation {
   method: HttpMethod;
@@ -43,6 +44,8 @@ export interface RouteFacts {
    * (the lowest 2xx) is not the operation's default (see `defaultSuccessStatus`).
    */
   preferCode: string | undefined;
+  /** The rules of the interface specification the mock keeps on this operation (src/mock/rules/). */
+  rules: OperationRule[];
 }
 
 /**
@@ -81,12 +84,14 @@ interface Route extends RouteFacts {
  */
 export function requestMatcher(document: JsonObject): (method: string, pathname: string) => RouteFacts | undefined {
   const routes: Route[] = listOperations(document)
-    .map(({ method, path, operation }) => ({
+    .map((entry) => ({ ...entry, rules: rulesFor(document, entry) }))
+    .map(({ method, path, operation, rules }) => ({
       method: method.toUpperCase(),
       regex: pathTemplateToRegExp(path),
       templated: path.includes('{'),
       secured: needsApiKey(document, operation),
       preferCode: defaultSuccessStatus(operation) !== lowestSuccessStatus(operation) ? defaultSuccessStatus(operation) : undefined,
+      rules,
     }))
     .sort((a, b) => Number(a.templated) - Number(b.templated));
   return (method, pathname) => {
