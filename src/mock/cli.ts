@@ -19,7 +19,10 @@ export const processIo: CliIo = {
 export const MOCK_USAGE = `Usage: numbers-api mock [options]
 
 Serves a mock of the API (Prism 5.14.2 on the bundled contract) for building a frontend without a
-live account. Every operation answers its documented status with its documented example.
+live account. Every operation answers its documented status with its documented example, and
+keeps the rules an example cannot show: an id the examples do not use gets 404, usage follows
+\`days\`, billing activity follows \`limit\` and \`starting_after\` (see the README). A request
+naming \`code=\` or \`example=\` in \`Prefer\` gets exactly that.
 
   Authorization: Bearer sk_live_<anything>   needed on every operation but the four sign-up ones
   Prefer: example=<name>                     pick a documented success example
