@@ -58,16 +58,18 @@ function isJson(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 }
 
-/** Prism's JSON answer with the rules' rewrites applied; the answer as it was if it is not JSON. */
+/**
+ * Prism's JSON answer with the rules' rewrites applied; the answer as it was if it is not JSON or
+ * a rule cannot read it (a mock that answers the plain example beats one that drops the request).
+ */
 function rewriteAnswer(body: Buffer, rules: readonly OperationRule[], request: RuleRequest): Buffer {
-  let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    let value = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    for (const rule of rules) value = rule.rewrite!.apply(value, request);
+    return Buffer.from(JSON.stringify(value));
   } catch {
     return body;
   }
-  for (const rule of rules) value = rule.rewrite!.apply(value as Record<string, unknown>, request);
-  return Buffer.from(JSON.stringify(value));
 }
 
 function clock(): string {
