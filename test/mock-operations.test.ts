@@ -53,7 +53,7 @@ describe('every documented operation answers its documented success', () => {
     // except where a rule of the interface specification sets a field (src/mock/rules/): a usage
     // request without `days` is for the default window, 30 days (part 4.3).
     const first = followRef(document, Object.values<Record<string, unknown>>(content.media.examples ?? {})[0]).value;
-    expect(body).toEqual(entry.operation.operationId === 'getUsage' ? { ...first, periodDays: 30 } : first);
+    expect(body).toEqual(entry.operation.operationId === 'getUsage' ? { ...(first as Record<string, unknown>), periodDays: 30 } : first);
   });
 });
 

@@ -31,18 +31,35 @@ export function hasRequestBody(op: Operation): boolean {
   return op.operation.requestBody !== undefined;
 }
 
-/** Top-level property names of the JSON request body schema (through allOf/oneOf/anyOf). */
-export function requestFields(document: Json, op: Operation): Set<string> {
-  const names = new Set<string>();
+/** Top-level properties of the JSON request body schema (through allOf/oneOf/anyOf), by name. */
+export function requestProperties(document: Json, op: Operation): Map<string, Json> {
+  const properties = new Map<string, Json>();
   const visit = (raw: Json, depth: number) => {
     const schema = deref(document, raw);
     if (!schema || typeof schema !== 'object' || depth > 5) return;
-    Object.keys(schema.properties ?? {}).forEach((n) => names.add(n));
+    for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+      // A `false` branch schema only forbids the field; keep the first real definition.
+      if (property !== false && !properties.has(name)) properties.set(name, deref(document, property));
+    }
     for (const key of ['allOf', 'anyOf', 'oneOf']) (schema[key] ?? []).forEach((s: Json) => visit(s, depth + 1));
   };
   const body = deref(document, op.operation.requestBody);
   visit(body?.content?.['application/json']?.schema, 0);
-  return names;
+  return properties;
+}
+
+/** Top-level property names of the JSON request body schema (through allOf/oneOf/anyOf). */
+export function requestFields(document: Json, op: Operation): Set<string> {
+  return new Set(requestProperties(document, op).keys());
+}
+
+/** The integers just outside a numeric field's documented `minimum`..`maximum`, as the description states them. */
+export function outOfRangeIntegers(document: Json, op: Operation, field: string): number[] {
+  const schema = requestProperties(document, op).get(field);
+  const values: number[] = [];
+  if (typeof schema?.minimum === 'number') values.push(Math.ceil(schema.minimum) - 1);
+  if (typeof schema?.maximum === 'number') values.push(Math.floor(schema.maximum) + 1);
+  return values;
 }
 
 /** Builds a policy body, skipping the scenario if the description no longer has its fields. */
