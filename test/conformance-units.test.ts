@@ -12,6 +12,7 @@ import { redact, redactDeep } from '../conformance/redact.js';
 import { buildReport, formatCoverage, formatSummary } from '../conformance/reporters/report.js';
 import { ResponseValidator } from '../conformance/validator.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
+import { configFromEnv, UsageError } from '../conformance/config.js';
 
 describe('bounded concurrency', () => {
   let server: Server;
@@ -167,5 +168,17 @@ describe('the report', () => {
     expect(text).toMatch(/^FAIL +listCalls/m);
     expect(text).toContain('FAIL [status-code-conformance] 418 is not documented\n        request: GET /api/v1/calls (with the API key)');
     expect(text).toMatch(/Skipped:\n  - rate limited\n      getAccount: scenario of getAccount\n      getUsage: scenario of getUsage/);
+  });
+});
+
+describe('configFromEnv: --to (writes level)', () => {
+  const base = { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9', CONFORMANCE_API_KEY: 'sk_live_x', CONFORMANCE_LEVEL: 'writes' };
+
+  it('accepts an E.164 test number, by the description\'s E164 pattern', () => {
+    expect(configFromEnv({ ...base, CONFORMANCE_TO: '+14155550123' }).to).toBe('+14155550123');
+  });
+
+  it.each(['4155550123', '+0155550123', '+1415555012345678', '+1 415 555 0123'])('refuses %s as a usage error', (to) => {
+    expect(() => configFromEnv({ ...base, CONFORMANCE_TO: to })).toThrow(UsageError);
   });
 });
