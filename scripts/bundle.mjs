@@ -4,6 +4,7 @@
 //   generated/openapi.yaml, generated/openapi.json   bundled (internal $refs to #/components)
 //   generated/openapi.dereferenced.json               no $ref at all, for tools that cannot follow one
 //   generated/asyncapi.yaml, generated/asyncapi.json  bundled AsyncAPI 3.0, when spec/asyncapi.yaml exists
+//   generated/mock-control.json                       the mock's control surface (spec/mock-control.yaml)
 //
 // Components are one per file and named by the file's basename, unique across spec/ (house rule,
 // see STYLE.md "deterministic bundle"). Redocly's bundler resolves a clash by renaming to `Foo-2`
@@ -15,11 +16,11 @@
 //
 // Usage: node scripts/bundle.mjs [--out <dir>] [--spec <openapi root>] [--asyncapi <asyncapi root>]
 
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -252,6 +253,9 @@ export async function bundleAll({ spec, asyncapi, out }) {
     outputs['asyncapi.yaml'] = toYaml(asyncBundled);
     outputs['asyncapi.json'] = toJson(asyncBundled);
   }
+  // The mock's control surface: its own small description, never mixed into the service's.
+  const control = path.join(path.dirname(spec), 'mock-control.yaml');
+  if (existsSync(control)) outputs['mock-control.json'] = toJson(parseYaml(readFileSync(control, 'utf8')));
   mkdirSync(out, { recursive: true });
   const written = [];
   for (const [name, text] of Object.entries(outputs)) {

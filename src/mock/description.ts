@@ -36,7 +36,8 @@ export type GeneratedFile =
   | 'openapi.json'
   | 'openapi.dereferenced.json'
   | 'asyncapi.yaml'
-  | 'asyncapi.json';
+  | 'asyncapi.json'
+  | 'mock-control.json';
 
 /** Absolute path of a file in generated/. */
 export function generatedPath(file: GeneratedFile): string {

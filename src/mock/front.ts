@@ -20,6 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { isAcceptedAuthorization } from './api-key.js';
 import type { OperationRule, RuleRequest } from './rules/index.js';
 import type { RouteFacts } from './secured-operations.js';
+import { statefulTransport, type PrismAnswer } from './simulator-http.js';
 
 export interface FrontOptions {
   host: string;
@@ -30,6 +31,11 @@ export interface FrontOptions {
   upstreamPort: () => Promise<number>;
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
+  /**
+   * The stateful mock (simulator-http.ts): a request that does not name its answer is validated
+   * by Prism and answered from state. Without it the front serves Prism's examples (`--stateless`).
+   */
+  stateful?: ReturnType<typeof statefulTransport>;
 }
 
 export interface Front {
@@ -87,14 +93,16 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     const url = req.url ?? '/';
     const pathname = url.split('?', 1)[0]!;
     const route = options.match(method, pathname);
-    const keyRefused = (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
+    const prefer = [req.headers.prefer ?? []].flat().join(', ');
+    // A request naming its answer gets exactly that example, from Prism, and touches no state.
+    const stateful = options.stateful && !/\b(?:code|example)=/.test(prefer) && method !== 'OPTIONS' ? options.stateful : undefined;
+    const keyRefused = !stateful && (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
     // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
     // default (a 200 replay beside a 201 creation), the request asks for the default, unless it
     // names a status itself.
-    const prefer = [req.headers.prefer ?? []].flat().join(', ');
     // The rules shape the answer a request leaves to the mock: not a refused key's 401, and not an
     // answer the request names itself.
-    const rules = route && !keyRefused && !/\b(?:code|example)=/.test(prefer) ? route.rules : NO_RULES;
+    const rules = route && !stateful && !keyRefused && !/\b(?:code|example)=/.test(prefer) ? route.rules : NO_RULES;
     let ruleRequest: RuleRequest | undefined;
     let ruleCode: string | undefined;
     if (rules.length > 0) {
@@ -107,7 +115,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     }
     // A rule's status replaces the answer altogether, so nothing is rewritten then.
     const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
-    const code = ruleCode ?? route?.preferCode;
+    const code = stateful ? undefined : (ruleCode ?? route?.preferCode);
     const preferDefault = code !== undefined && !/\bcode=/.test(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
 
     if (options.log) {
@@ -137,6 +145,18 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       if (hadBody) pairs.push('Content-Length', String(body.length));
       if (preferDefault) pairs.push('Prefer', preferDefault);
 
+      if (stateful) {
+        stateful
+          .serve({ req, res, method, url, body, askPrism: () => options.upstreamPort().then((port) => askPrism(port, pairs, body)) })
+          .catch((error: Error) => {
+            if (!res.headersSent) {
+              res.writeHead(502, { 'content-type': 'application/json' });
+              res.end(JSON.stringify({ error: `The mock could not answer: ${error.message}` }));
+            } else res.destroy(error);
+          });
+        return;
+      }
+
       options.upstreamPort().then(
         (port) => forward(port, pairs, body, false),
         (error: Error) => {
@@ -145,6 +165,24 @@ export async function startFront(options: FrontOptions): Promise<Front> {
         },
       );
     });
+
+    /** Sends the request to Prism for its verdict; resolves with its status and headers, its body drained. */
+    function askPrism(port: number, headers: string[], body: Buffer, isRetry = false): Promise<PrismAnswer> {
+      return new Promise((resolve, reject) => {
+        const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
+          answer.resume();
+          answer.on('end', () => resolve({ status: answer.statusCode ?? 502, rawHeaders: answer.rawHeaders }));
+          answer.on('error', reject);
+        });
+        upstream.on('error', (error: NodeJS.ErrnoException) => {
+          // The keep-alive race of forward(): asking once more on a new connection is harmless.
+          if (!isRetry && upstream.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+            askPrism(port, headers, body, true).then(resolve, reject);
+          } else reject(error);
+        });
+        upstream.end(body.length > 0 ? body : undefined);
+      });
+    }
 
     function forward(port: number, headers: string[], body: Buffer, isRetry: boolean): void {
       const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {

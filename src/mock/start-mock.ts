@@ -7,7 +7,14 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generatedPath, loadOpenApi } from './description.js';
+import { generatedPath, loadOpenApi, readGeneratedJson } from './description.js';
+import { controlSurface } from '../simulator/control.js';
+import { startRunner } from '../simulator/runner.js';
+import { createSimulator, type Simulator } from '../simulator/simulator.js';
+import type { SeedFile } from '../simulator/seed.js';
+import { contractValidator, type ContractValidator } from '../simulator/validator.js';
+import { persistState, readStateFile } from './state-file.js';
+import { statefulTransport } from './simulator-http.js';
 import { startFront, type Front } from './front.js';
 import type { PrismChildMessage, PrismChildOptions } from './prism-child.js';
 import { requestMatcher } from './secured-operations.js';
@@ -46,6 +53,22 @@ export interface MockOptions {
   validateResponse?: boolean;
   /** How many Prism processes share the requests (default: `defaultPrismWorkers()`). */
   prismWorkers?: number;
+  /** Serve the documented examples only, keeping no state (`--stateless`). Default false. */
+  stateless?: boolean;
+  /** Your own starting data (`--seed`); the demo seed built from the contract's examples otherwise. */
+  seed?: SeedFile;
+  /** Keep the state in this file across restarts (`--state`). */
+  statePath?: string;
+  /** Accept only keys the sign-up issued or the seed names (`--strict-keys`). */
+  strictKeys?: boolean;
+  /** The right email and SMS sign-up code (`--signup-code`, default 123456). */
+  signupCode?: string;
+  /**
+   * Check every answer the simulator composes against the contract: `header` (an `sl-violations`
+   * header, with `validateResponse`) or `strict` (answers 500). Default: `$NUMBERS_API_MOCK_VALIDATE`
+   * (`strict` in this package's own tests), else `header` with `validateResponse`, else off.
+   */
+  validateComposed?: 'off' | 'header' | 'strict';
 }
 
 export interface RunningMock {
@@ -56,6 +79,8 @@ export interface RunningMock {
   document: string;
   /** Resolves once Prism answered its first request, with Prism's version and operation count. */
   ready: Promise<{ prismVersion: string; operations: number; prismPort: number }>;
+  /** The simulator behind the stateful mock (undefined with `stateless`). */
+  simulator?: Simulator;
   /** Resolves when Prism exits, for whatever reason (`close` included). */
   prismExited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   close(): Promise<void>;
@@ -172,10 +197,42 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
 
   let stopping = false;
   let front: Front;
+  let simulator: Simulator | undefined;
+  let stopSimulation = (): void => undefined;
   try {
     const match = requestMatcher(loadOpenApi());
-    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, match, upstreamPort, log: options.log });
+    let stateful: ReturnType<typeof statefulTransport> | undefined;
+    if (!options.stateless) {
+      const state = options.statePath ? readStateFile(options.statePath) : undefined;
+      simulator = createSimulator({
+        document: loadOpenApi(),
+        seed: options.seed,
+        state,
+        options: { strictKeys: options.strictKeys ?? false, ...(options.signupCode ? { signupCode: options.signupCode } : {}) },
+      });
+      const runner = startRunner(simulator);
+      const persistence = options.statePath ? persistState(simulator, options.statePath) : undefined;
+      stopSimulation = () => {
+        runner.stop();
+        persistence?.stop();
+      };
+      const envMode = process.env.NUMBERS_API_MOCK_VALIDATE;
+      const validateResponses =
+        options.validateComposed ?? (envMode === 'strict' || envMode === 'header' ? envMode : options.validateResponse ? 'header' : 'off');
+      let validator: ContractValidator | undefined;
+      const sim = simulator;
+      stateful = statefulTransport({
+        simulator: sim,
+        control: controlSurface(sim, readGeneratedJson('mock-control.json')),
+        runner,
+        validateResponses,
+        responseValidator: () => (validator ??= contractValidator(sim.contract)),
+      });
+      runner.reschedule();
+    }
+    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, match, upstreamPort, log: options.log, stateful });
   } catch (error) {
+    stopSimulation();
     await first.stop();
     throw error;
   }
@@ -207,6 +264,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const close = async (): Promise<void> => {
     if (!stopping) {
       stopping = true;
+      stopSimulation();
       const frontClosed = front.close();
       await Promise.all(workers.map((worker) => worker.stop()));
       await frontClosed;
@@ -215,5 +273,5 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   };
 
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${front.port}`, host, port: front.port, document, ready, prismExited, close };
+  return { url: `http://${urlHost}:${front.port}`, host, port: front.port, document, ready, prismExited, close, simulator };
 }

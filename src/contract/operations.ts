@@ -1,0 +1,108 @@
+// Reading an OpenAPI description already parsed into JSON: its operations, local `$ref`s, path
+// templates and security. Pure functions with no Node built-in, so the mock's HTTP transport, the
+// in-process (MSW) transport in a browser, the conformance suite, the docs build and the tests
+// all list the operations the same way. Loading the bundle from disk is src/mock/description.ts.
+
+/** A parsed JSON value of an OpenAPI or AsyncAPI document. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type JsonObject = Record<string, any>;
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface Operation {
+  method: HttpMethod;
+  /** The path template, e.g. `/api/v1/numbers/{id}`. */
+  path: string;
+  operation: JsonObject;
+  pathItem: JsonObject;
+}
+
+/** Follows a local `$ref` (`#/components/...`) once per hop until a non-reference object. */
+export function resolveRef<T = JsonObject>(document: JsonObject, value: unknown): T {
+  let current = value as JsonObject | undefined;
+  const seen = new Set<string>();
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/') || seen.has(ref)) throw new Error(`Cannot follow $ref ${ref}`);
+    seen.add(ref);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<JsonObject | undefined>((node, key) => node?.[key], document);
+  }
+  return current as T;
+}
+
+/** Every operation under `paths`, in document order. */
+export function listOperations(document: JsonObject): Operation[] {
+  const operations: Operation[] = [];
+  for (const [pathKey, rawItem] of Object.entries(document.paths ?? {})) {
+    const pathItem = resolveRef(document, rawItem);
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem?.[method] as JsonObject | undefined;
+      if (operation) operations.push({ method, path: pathKey, operation, pathItem });
+    }
+  }
+  return operations;
+}
+
+/** `/api/v1/numbers/{id}` → a regular expression matching `/api/v1/numbers/pn_1` (one segment per parameter). */
+export function pathTemplateToRegExp(template: string): RegExp {
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}/?$`);
+}
+
+/** The names of a template's path parameters, in order: `/a/{id}/b/{x}` → `['id', 'x']`. */
+export function pathParameterNames(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+}
+
+/**
+ * An operation needs a key when its effective security (its own `security`, else the document's)
+ * is a non-empty list with no empty requirement `{}` (an empty requirement makes auth optional).
+ */
+export function needsApiKey(document: JsonObject, operation: JsonObject): boolean {
+  const security: unknown = operation.security ?? document.security;
+  if (!Array.isArray(security) || security.length === 0) return false;
+  return !security.some((requirement) => requirement && typeof requirement === 'object' && Object.keys(requirement).length === 0);
+}
+
+export interface MatchedOperation {
+  entry: Operation;
+  operationId: string;
+  /** Decoded path parameters by name. */
+  params: Record<string, string>;
+}
+
+/**
+ * A function finding the operation `METHOD /path` is for, as OpenAPI matches paths: a literal
+ * path before a templated one. `undefined` when none matches.
+ */
+export function operationMatcher(document: JsonObject): (method: string, pathname: string) => MatchedOperation | undefined {
+  const routes = listOperations(document)
+    .map((entry) => ({ entry, method: entry.method.toUpperCase(), regex: pathTemplateToRegExp(entry.path), names: pathParameterNames(entry.path) }))
+    .sort((a, b) => Number(a.names.length > 0) - Number(b.names.length > 0));
+  return (method, pathname) => {
+    const upper = method.toUpperCase();
+    for (const route of routes) {
+      if (route.method !== upper) continue;
+      const found = route.regex.exec(pathname);
+      if (!found) continue;
+      const params: Record<string, string> = {};
+      route.names.forEach((name, i) => {
+        try {
+          params[name] = decodeURIComponent(found[i + 1]!);
+        } catch {
+          params[name] = found[i + 1]!;
+        }
+      });
+      return { entry: route.entry, operationId: String(route.entry.operation.operationId), params };
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,75 @@
+// What a rule sees when it handles one request or one step of a simulated process, and the
+// shape of a resource module. Each module under resources/ owns the operations of one resource or
+// state machine and cites its part; simulator.ts routes requests to it.
+import type { IdGenerator } from './clock.js';
+import type { SimContract } from './contract.js';
+import type { AccountState, Job, SimState } from './state.js';
+import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
+
+export interface SimOptions {
+  /** The right email and SMS code (part 8: 6 digits); every other code is wrong. */
+  signupCode: string;
+  /** Only keys the sign-up issued or the seed names are accepted. */
+  strictKeys: boolean;
+  /** How fast simulated processes run in real time (1 = the default brisk pace). */
+  pace: number;
+}
+
+export interface RuleContext {
+  contract: SimContract;
+  state: SimState;
+  ids: IdGenerator;
+  options: SimOptions;
+  /** Simulated now, in ms and as ISO 8601. */
+  now: number;
+  nowIso: string;
+  /** Appends an event to the account's log (part 6) and hands it to the transports' listeners. */
+  emit(account: AccountState, type: string, data: JsonObject, relatedObject: SimEvent['relatedObject']): SimEvent;
+  /** Plans a step of a simulated process `delayMs` from now (simulated time). */
+  schedule(account: AccountState, kind: string, ref: string, delayMs: number, data?: JsonObject): void;
+  /** Drops the planned steps of `kind` about `ref`. */
+  unschedule(account: AccountState, kind: string, ref: string): void;
+  /** A new account, set up from the seed; used by sign-up and by a first-seen key. */
+  createAccount(init: { email: string | null; key?: string }): AccountState;
+}
+
+export interface RequestContext extends RuleContext {
+  request: SimRequest;
+  operationId: string;
+  params: Record<string, string>;
+  /** The caller's account; set on every operation that needs a key. */
+  account: AccountState;
+  /** The request body as an object (`{}` when there was none or it is not an object). */
+  body: JsonObject;
+  /** This operation's documented example answer (`status`, optional example name), with `headers`. */
+  documented(status: number, example?: string, headers?: Record<string, string>): SimResponse;
+  /** A JSON answer composed from state. */
+  json(status: number, body: unknown, headers?: Record<string, string>): SimResponse;
+  /**
+   * The documented answer of a test value (`x-test-values`) the request carries, if any:
+   * `only` limits it to the named test values.
+   */
+  testValue(only?: string[]): SimResponse | undefined;
+  /** Whether the request carries the named test value. */
+  hasTestValue(name: string): boolean;
+}
+
+export type Handler = (ctx: RequestContext) => SimResponse;
+export type ProcessStep = (ctx: RuleContext, account: AccountState, job: Job) => void;
+
+export interface ResourceModule {
+  /** What the module simulates, and the parts of the interface specification it follows. */
+  name: string;
+  parts: string;
+  /** Request handlers by operationId. */
+  handlers: Record<string, Handler>;
+  /**
+   * Checks that run before the generic answer to a request that broke its schema: where part 7
+   * gives a specific message for a cause (exactly one of `to` or `groupId` ...), it answers that.
+   */
+  precheck?: Record<string, (ctx: RequestContext) => SimResponse | undefined>;
+  /** Steps of simulated processes by job kind. */
+  processes?: Record<string, ProcessStep>;
+  /** Sets up a new account's records of this resource from the seed. */
+  seed?: (ctx: RuleContext, account: AccountState, seed: JsonObject) => void;
+}

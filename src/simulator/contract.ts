@@ -1,0 +1,91 @@
+// What the simulator reads from the contract (the bundled OpenAPI description, as parsed JSON):
+// operations, their documented examples, the documented test values (`x-test-values`) and the
+// state tables (`x-state-machines`). Everything a rule answers that is not computed from state is
+// one of these examples: the simulator never restates a message or a shape of the contract.
+import { needsApiKey, operationMatcher, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
+
+/** One documented test value (`x-test-values`, spec/EXTENSIONS.md): an input that triggers a documented outcome. */
+export interface TestValue {
+  name: string;
+  /** The operations it applies to. */
+  operations: string[];
+  /** Where the value is read: `body.to`, `query.number`, `body.code`, ... */
+  field: string;
+  value: string;
+  /** The documented answer it triggers, when it triggers one: the status and the example name. */
+  status?: number;
+  example?: string;
+  description: string;
+}
+
+export interface SimContract {
+  document: JsonObject;
+  match(method: string, pathname: string): MatchedOperation | undefined;
+  operation(operationId: string): JsonObject;
+  needsKey(operationId: string): boolean;
+  /** A deep copy of the named example of `operationId`'s `status` answer (the first one without a name). */
+  example(operationId: string, status: number, name?: string): unknown;
+  /** The example names of `operationId`'s `status` answer, in document order. */
+  exampleNames(operationId: string, status: number): string[];
+  /** The response headers `operationId` documents for `status` (lower-case names). */
+  responseHeaders(operationId: string, status: number): string[];
+  /** A deep copy of a component example's value (`#/components/examples/<name>`). */
+  componentExample(name: string): unknown;
+  testValues(operationId?: string): TestValue[];
+  stateMachine(name: string): JsonObject | undefined;
+  /** A component schema, `$ref`s left as they are. */
+  schema(name: string): JsonObject;
+}
+
+const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+
+export function simContract(document: JsonObject): SimContract {
+  const match = operationMatcher(document);
+  const byId = new Map<string, JsonObject>();
+  for (const [, item] of Object.entries(document.paths ?? {})) {
+    const pathItem = resolveRef(document, item);
+    for (const value of Object.values(pathItem)) {
+      const operation = value as JsonObject;
+      if (operation && typeof operation === 'object' && typeof operation.operationId === 'string') byId.set(operation.operationId, operation);
+    }
+  }
+  const operation = (operationId: string): JsonObject => {
+    const found = byId.get(operationId);
+    if (!found) throw new Error(`The contract has no operation ${operationId}`);
+    return found;
+  };
+  const response = (operationId: string, status: number): JsonObject | undefined =>
+    resolveRef(document, operation(operationId).responses?.[String(status)]);
+  const examplesOf = (operationId: string, status: number): JsonObject =>
+    response(operationId, status)?.content?.['application/json']?.examples ?? {};
+  const testValues: TestValue[] = (document['x-test-values'] ?? []) as TestValue[];
+
+  return {
+    document,
+    match,
+    operation,
+    needsKey: (operationId) => needsApiKey(document, operation(operationId)),
+    example(operationId, status, name) {
+      const examples = examplesOf(operationId, status);
+      const key = name ?? Object.keys(examples)[0];
+      if (key === undefined || !(key in examples)) {
+        throw new Error(`The contract has no example ${name ?? '(any)'} for ${operationId} ${status}`);
+      }
+      return clone(resolveRef(document, examples[key]).value);
+    },
+    exampleNames: (operationId, status) => Object.keys(examplesOf(operationId, status)),
+    responseHeaders: (operationId, status) => Object.keys(response(operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()),
+    componentExample(name) {
+      const example = document.components?.examples?.[name];
+      if (!example) throw new Error(`The contract has no component example ${name}`);
+      return clone(resolveRef(document, example).value);
+    },
+    testValues: (operationId) => (operationId ? testValues.filter((entry) => entry.operations.includes(operationId)) : testValues),
+    stateMachine: (name) => (document['x-state-machines'] as JsonObject | undefined)?.[name],
+    schema(name) {
+      const schema = document.components?.schemas?.[name];
+      if (!schema) throw new Error(`The contract has no schema ${name}`);
+      return schema;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// The mock's control surface (spec/mock-control.yaml, bundled to generated/mock-control.json):
+// what no operation of the service can drive. Both transports route `/__mock/...` here, after
+// validating the request against that description.
+import { operationMatcher, type JsonObject } from '../contract/operations.js';
+import { simContract, type SimContract } from './contract.js';
+import { bearerKey } from './accounts.js';
+import { completeCheckout } from './resources/billing.js';
+import { fieldErrorsResponse } from './respond.js';
+import type { Simulator } from './simulator.js';
+import type { SimRequest, SimResponse } from './types.js';
+import { contractValidator, type ContractValidator } from './validator.js';
+
+export interface ControlSurface {
+  readonly contract: SimContract;
+  /** The answer to a `/__mock/...` request, or undefined when the path is not the control surface's. */
+  handle(request: SimRequest): SimResponse | undefined;
+}
+
+export function controlSurface(simulator: Simulator, document: JsonObject): ControlSurface {
+  const contract = simContract(document);
+  const match = operationMatcher(document);
+  let validator: ContractValidator | undefined;
+
+  const clock = (): SimResponse => ({
+    status: 200,
+    body: { now: new Date(simulator.clock.now()).toISOString(), offsetSeconds: simulator.clock.offset() / 1000 },
+  });
+
+  return {
+    contract,
+    handle(request) {
+      const matched = match(request.method, request.pathname);
+      if (!matched) return request.pathname.startsWith('/__mock/') ? { status: 404, body: { error: `No control operation ${request.method} ${request.pathname}.` } } : undefined;
+      validator ??= contractValidator(contract);
+      const violations = [...request.violations, ...validator.request(matched.operationId, request)];
+      const body = (request.body ?? {}) as JsonObject;
+      const account = contract.needsKey(matched.operationId) ? simulator.accountForKey(bearerKey(request.headers.authorization)) : undefined;
+      if (contract.needsKey(matched.operationId) && !account) return { status: 401, body: contract.example(matched.operationId, 401) };
+      if (violations.length > 0) return fieldErrorsResponse(violations);
+      switch (matched.operationId) {
+        case 'mockReset':
+          simulator.reset();
+          return { status: 200, body: { reset: true } };
+        case 'mockGetClock':
+          return clock();
+        case 'mockAdvanceClock':
+          simulator.advance(Number(body.seconds) * 1000);
+          return clock();
+        case 'mockCompleteCheckout':
+          return simulator.withContext((ctx) => completeCheckout(ctx, account!, { clientSecret: body.clientSecret, amount: body.amount }));
+        case 'mockSetWallet':
+          return simulator.withContext(() => {
+            account!.balance = Number(body.balance);
+            return { status: 200, body: { balance: account!.balance } };
+          });
+        default:
+          return { status: 404, body: { error: `No control operation ${matched.operationId}.` } };
+      }
+    },
+  };
+}

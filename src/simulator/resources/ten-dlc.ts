@@ -1,0 +1,8 @@
+// 10DLC registration (parts 2, 3, 4.5, 7, 8). Not simulated yet: its operations answer their documented examples.
+import type { ResourceModule } from '../context.js';
+
+export const tenDlcModule: ResourceModule = {
+  name: 'ten-dlc',
+  parts: '2, 3, 4.5, 7, 8',
+  handlers: {},
+};

@@ -1,0 +1,95 @@
+// What a new account starts with. The demo seed is built from the contract's own examples (a paid
+// pay-as-you-go account with a positive wallet, a US SMS number, message, call and billing
+// history), so lists render at once; `--seed <file>` replaces it with your own data (a JSON
+// SeedFile). Accounts made by the sign-up flow start from nothing, as a new account does (part 3).
+import type { SimContract } from './contract.js';
+import type { JsonObject } from './types.js';
+
+/** An account's starting records, in the contract's shapes. Every field is optional. */
+export interface AccountSeed {
+  /** The account record's own fields (`maxCallDurationSeconds`, ...). */
+  account?: JsonObject;
+  /** Whether the account has paid (free-account limits lifted, part 3). */
+  paid?: boolean;
+  balance?: number;
+  /** Newest first, as the list operations answer them. */
+  numbers?: JsonObject[];
+  messages?: JsonObject[];
+  calls?: JsonObject[];
+  groups?: JsonObject[];
+  webhooks?: JsonObject[];
+  subscription?: JsonObject | null;
+  paymentMethods?: JsonObject[];
+  deposits?: JsonObject[];
+  /** Billing activity items, newest first. */
+  activity?: JsonObject[];
+  /** Invoice links by invoice id. */
+  invoices?: Record<string, JsonObject>;
+  /** 10DLC registrations by number id. */
+  tenDlc?: Record<string, JsonObject>;
+}
+
+export interface NamedAccountSeed extends AccountSeed {
+  /** The keys that open this account (accepted under `--strict-keys`). */
+  keys: string[];
+  email?: string | null;
+}
+
+export interface SeedFile {
+  /** What an account first opened by an unknown key starts with (the demo seed when omitted). */
+  default?: AccountSeed;
+  /** Accounts that exist from the start, with their keys. */
+  accounts?: NamedAccountSeed[];
+}
+
+/** The demo account, every value taken from a named example of the contract. */
+export function demoAccountSeed(contract: SimContract): AccountSeed {
+  const account = contract.example('getAccount', 200, 'paidAccount') as JsonObject;
+  const billing = contract.example('getBilling', 200, 'payAsYouGo') as JsonObject;
+  const firstPage = contract.example('listBillingActivity', 200, 'firstPage') as JsonObject;
+  const lastPage = contract.example('listBillingActivity', 200, 'lastPage') as JsonObject;
+  const invoice = contract.example('getInvoice', 200) as JsonObject;
+  const { limits, apiKeys: _previews, ...fields } = account;
+  const invoices: Record<string, JsonObject> = {};
+  for (const deposit of (billing.deposits ?? []) as JsonObject[]) invoices[deposit.invoiceId] = invoice;
+  return {
+    account: fields,
+    paid: limits === null,
+    balance: billing.balance,
+    numbers: contract.example('listNumbers', 200, 'twoNumbers') as JsonObject[],
+    messages: contract.example('listMessages', 200, 'recentMessages') as JsonObject[],
+    calls: contract.example('listCalls', 200, 'recentCalls') as JsonObject[],
+    groups: contract.example('listGroups', 200, 'groups') as JsonObject[],
+    webhooks: [],
+    subscription: billing.subscription ?? null,
+    paymentMethods: billing.paymentMethods ?? [],
+    deposits: billing.deposits ?? [],
+    activity: [...(firstPage.items as JsonObject[]), ...(lastPage.items as JsonObject[])],
+    invoices,
+  };
+}
+
+export function demoSeed(contract: SimContract): SeedFile {
+  return { default: demoAccountSeed(contract) };
+}
+
+/** Reads a seed file's JSON, saying what is wrong with it. */
+export function parseSeed(text: string, source = 'seed'): SeedFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${source} is not JSON: ${(error as Error).message}`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${source} must be a JSON object with "default" and/or "accounts".`);
+  const seed = value as SeedFile;
+  if (seed.accounts !== undefined) {
+    if (!Array.isArray(seed.accounts)) throw new Error(`${source}: "accounts" must be an array.`);
+    seed.accounts.forEach((account, i) => {
+      if (!Array.isArray(account.keys) || account.keys.length === 0 || !account.keys.every((key) => typeof key === 'string' && key.startsWith('sk_live_'))) {
+        throw new Error(`${source}: accounts[${i}].keys must be a non-empty array of keys beginning sk_live_.`);
+      }
+    });
+  }
+  return seed;
+}

@@ -1,0 +1,239 @@
+// The simulator core: one behaviour for every transport. A transport (src/mock/ behind Prism,
+// src/msw/ in-process) turns its request into a SimRequest, calls `handle`, and sends the
+// SimResponse; it calls `tick` when the next simulated step is due (`nextDueAt`) and passes the
+// events `onEvent` hands it to waiters and webhooks. State is plain data (`state`), time and ids
+// are injected, and each rule lives in the module of its resource (resources/).
+import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
+import type { RequestContext, ResourceModule, RuleContext, SimOptions } from './context.js';
+import { simContract, type SimContract } from './contract.js';
+import { authenticate, createAccountState } from './accounts.js';
+import { fieldErrorsResponse, routeNotFound } from './respond.js';
+import { EVENT_LOG_LIMIT, emptyState, type AccountState, type Job, type SimState } from './state.js';
+import { RESOURCE_MODULES } from './resources/index.js';
+import { demoSeed, type SeedFile } from './seed.js';
+import { matchTestValue } from './test-values.js';
+import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
+
+export interface SimulatorOptions {
+  /** The bundled OpenAPI description (generated/openapi.json), parsed. */
+  document: JsonObject;
+  clock?: SimClock;
+  ids?: IdGenerator;
+  /** Your own data (`--seed`); the demo seed built from the contract's examples otherwise. */
+  seed?: SeedFile;
+  /** A state to start from (`--state`). */
+  state?: SimState;
+  options?: Partial<SimOptions>;
+  modules?: readonly ResourceModule[];
+}
+
+export type EventListener = (event: SimEvent, account: AccountState, seq: number) => void;
+
+export interface Simulator {
+  readonly contract: SimContract;
+  readonly clock: SimClock;
+  readonly options: SimOptions;
+  /** The current state (replaced by `reset` and `load`). */
+  readonly state: SimState;
+  handle(request: SimRequest): SimResponse;
+  /** Runs every simulated step due by now. */
+  tick(): void;
+  /** When the next simulated step is due (simulated ms), or undefined. */
+  nextDueAt(): number | undefined;
+  /** Moves the simulated clock forward and runs what fell due (control surface). */
+  advance(ms: number): void;
+  /** Back to the seed: every account and key forgotten (control surface). */
+  reset(): void;
+  /** Called for each event emitted, in order. Returns a function that stops it. */
+  onEvent(listener: EventListener): () => void;
+  /** Called after each change of state (for `--state` persistence). */
+  onChange(listener: () => void): () => void;
+  /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
+  accountForKey(key: string | undefined): AccountState | undefined;
+  /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
+  withContext<T>(fn: (ctx: RuleContext) => T): T;
+  /** The module list the simulator routes to (for the docs and tests). */
+  readonly modules: readonly ResourceModule[];
+}
+
+export const DEFAULT_OPTIONS: SimOptions = { signupCode: '123456', strictKeys: false, pace: 1 };
+
+export function createSimulator(init: SimulatorOptions): Simulator {
+  const contract = simContract(init.document);
+  const modules = init.modules ?? RESOURCE_MODULES;
+  const options: SimOptions = { ...DEFAULT_OPTIONS, ...init.options };
+  const seed: SeedFile = init.seed ?? demoSeed(contract);
+  let state: SimState = init.state ?? emptyState();
+  const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
+  const ids = init.ids ?? randomIds(clock);
+  const eventListeners = new Set<EventListener>();
+  const changeListeners = new Set<() => void>();
+
+  const handlers = new Map<string, { module: ResourceModule; handler: (ctx: RequestContext) => SimResponse }>();
+  const prechecks = new Map<string, (ctx: RequestContext) => SimResponse | undefined>();
+  const processes = new Map<string, NonNullable<ResourceModule['processes']>[string]>();
+  for (const module of modules) {
+    for (const [operationId, handler] of Object.entries(module.handlers)) {
+      if (handlers.has(operationId)) throw new Error(`${operationId} is handled twice (${module.name})`);
+      handlers.set(operationId, { module, handler });
+    }
+    for (const [operationId, check] of Object.entries(module.precheck ?? {})) prechecks.set(operationId, check);
+    for (const [kind, step] of Object.entries(module.processes ?? {})) processes.set(kind, step);
+  }
+
+  const changed = (): void => {
+    state.clockOffsetMs = clock.offset();
+    for (const listener of changeListeners) listener();
+  };
+
+  function ruleContext(now = clock.now()): RuleContext {
+    const ctx: RuleContext = {
+      contract,
+      state,
+      ids,
+      options,
+      now,
+      nowIso: new Date(now).toISOString(),
+      emit(account, type, data, relatedObject) {
+        const event: SimEvent = { id: ids.next('evt_'), object: 'event', type, version: 1, createdAt: ctx.nowIso, relatedObject, data };
+        const seq = ++state.eventSeq;
+        account.events.push({ seq, event });
+        if (account.events.length > EVENT_LOG_LIMIT) account.events.splice(0, account.events.length - EVENT_LOG_LIMIT);
+        for (const listener of eventListeners) listener(event, account, seq);
+        return event;
+      },
+      schedule(account, kind, ref, delayMs, data) {
+        const job: Job = { at: ctx.now + Math.max(0, delayMs), kind, accountId: account.id, ref, ...(data ? { data } : {}) };
+        // Keep `jobs` ordered by `at` (stable for equal times: a process's steps stay in order).
+        let index = state.jobs.length;
+        while (index > 0 && state.jobs[index - 1]!.at > job.at) index--;
+        state.jobs.splice(index, 0, job);
+      },
+      unschedule(account, kind, ref) {
+        state.jobs = state.jobs.filter((job) => !(job.accountId === account.id && job.kind === kind && job.ref === ref));
+      },
+      createAccount: ({ email, key }) => createAccountState(ctx, modules, seed, { email, key }),
+    };
+    return ctx;
+  }
+
+  function runDue(): boolean {
+    let ran = false;
+    const now = clock.now();
+    while (state.jobs.length > 0 && state.jobs[0]!.at <= now) {
+      const job = state.jobs.shift()!;
+      const account = state.accounts[job.accountId];
+      const step = processes.get(job.kind);
+      if (!account || !step) continue;
+      // The step runs at its own due time, so its events carry the time it happened.
+      step(ruleContext(job.at), account, job);
+      ran = true;
+    }
+    return ran;
+  }
+
+  function seedNamedAccounts(): void {
+    const ctx = ruleContext();
+    for (const named of seed.accounts ?? []) {
+      if (named.keys.some((key) => state.keys[key])) continue;
+      createAccountState(ctx, modules, seed, { email: named.email ?? null, key: named.keys[0], named });
+    }
+  }
+  seedNamedAccounts();
+
+  function handle(request: SimRequest): SimResponse {
+    const matched = contract.match(request.method, request.pathname);
+    if (!matched) return routeNotFound(request);
+    const tickRan = runDue();
+    const { operationId, params } = matched;
+    const entry = handlers.get(operationId);
+    const base = ruleContext();
+    let account: AccountState | undefined;
+    if (contract.needsKey(operationId)) {
+      account = authenticate(base, request.headers.authorization, (key) => createAccountState(base, modules, seed, { email: null, key }));
+      if (!account) return { status: 401, body: contract.example(operationId, 401) };
+    }
+    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
+    const ctx: RequestContext = {
+      ...base,
+      request,
+      operationId,
+      params,
+      account: account!,
+      body,
+      documented: (status, example, headers) => ({ status, body: contract.example(operationId, status, example), ...(headers ? { headers } : {}) }),
+      json: (status, value, headers) => ({ status, body: value, ...(headers ? { headers } : {}) }),
+      testValue(only) {
+        const found = matchTestValue(contract, operationId, request, only);
+        return found && found.status !== undefined ? { status: found.status, body: contract.example(operationId, found.status, found.example) } : undefined;
+      },
+      hasTestValue: (name) => matchTestValue(contract, operationId, request, [name]) !== undefined,
+    };
+    const precheck = prechecks.get(operationId)?.(ctx);
+    if (precheck) return finish(precheck, tickRan);
+    if (request.violations.length > 0) return finish(fieldErrorsResponse(request.violations), tickRan);
+    if (!entry) {
+      // An operation no module simulates yet answers its documented example, as the stateless mock does.
+      const status = defaultStatus(contract.operation(operationId));
+      return finish({ status, body: contract.example(operationId, status) }, tickRan);
+    }
+    // A handler may change state on any path, so every handled request counts as a change.
+    return finish(entry.handler(ctx), true);
+  }
+
+  function finish(response: SimResponse, mutated: boolean): SimResponse {
+    if (mutated) changed();
+    return response;
+  }
+
+  return {
+    contract,
+    clock,
+    options,
+    get state() {
+      return state;
+    },
+    modules,
+    handle,
+    tick() {
+      if (runDue()) changed();
+    },
+    nextDueAt: () => state.jobs[0]?.at,
+    advance(ms) {
+      clock.advance(ms);
+      runDue();
+      changed();
+    },
+    reset() {
+      state = emptyState();
+      state.clockOffsetMs = clock.offset();
+      seedNamedAccounts();
+      changed();
+    },
+    onEvent(listener) {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+    accountForKey(key) {
+      const ctx = ruleContext();
+      return authenticate(ctx, key === undefined ? undefined : `Bearer ${key}`, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
+    },
+    withContext: (fn) => {
+      const result = fn(ruleContext());
+      changed();
+      return result;
+    },
+  };
+}
+
+/** The status an operation answers by default: 201 for a fresh creation, else its lowest 2xx (part 4). */
+export function defaultStatus(operation: JsonObject): number {
+  const successes = Object.keys(operation.responses ?? {})
+    .filter((status) => /^2\d\d$/.test(status))
+    .sort();
+  return Number(successes.includes('201') ? '201' : (successes[0] ?? '200'));
+}

@@ -1,0 +1,128 @@
+// The simulator's state: plain, serializable data (a `--state` file is exactly this, as JSON).
+// Records are kept in the contract's own shapes (the Message, Call, PhoneNumber ... schemas), so a
+// list answer is the records as they are; what the service tracks but never shows (a message's
+// delivery progress, a call's planned ending, a pending sign-up code) lives beside them.
+import type { JsonObject, SimEvent } from './types.js';
+
+/** A step of a simulated process, due at `at` (simulated ms); see schedule.ts. */
+export interface Job {
+  at: number;
+  /** The process (`message.delivery`, `call.progress`, ...), registered by a resource module. */
+  kind: string;
+  accountId: string;
+  /** The record the job is about (a message id, a call id, a number id ...). */
+  ref: string;
+  /** Process-specific data (the next state, ...). */
+  data?: JsonObject;
+}
+
+export interface AccountState {
+  id: string;
+  /** The canonical email (part 4.1), null for a demo account made from a key. */
+  email: string | null;
+  createdAt: string;
+  /** Full keys; only previews are ever answered (part 5.3). */
+  keys: string[];
+  /** The account record's own fields (the Account schema, minus `limits` and `apiKeys`, which are derived). */
+  account: JsonObject;
+  /** True once the account has added credit or subscribed: the free-account limits are lifted for good (part 3). */
+  paid: boolean;
+  /** The credit-wallet balance in US dollars. */
+  balance: number;
+  /** Newest last. */
+  numbers: JsonObject[];
+  /** Newest last; at most `HISTORY_LIMIT` kept. */
+  messages: JsonObject[];
+  /** Newest last; at most `HISTORY_LIMIT` kept. */
+  calls: JsonObject[];
+  groups: JsonObject[];
+  webhooks: JsonObject[];
+  billing: {
+    subscription: JsonObject | null;
+    paymentMethods: JsonObject[];
+    deposits: JsonObject[];
+    /** Newest last. */
+    activity: JsonObject[];
+    invoices: Record<string, JsonObject>;
+  };
+  /** 10DLC registrations by number id. */
+  tenDlc: Record<string, JsonObject>;
+  /** `Idempotency-Key` → call id (part 7.2). */
+  idempotency: Record<string, string>;
+  /** Internal facts about records, by record id (delivery progress, planned ending ...). */
+  meta: Record<string, JsonObject>;
+  /** Per-day traffic counters for usage (part 4.3), `YYYY-MM-DD` → counts. */
+  daily: Record<string, { messages: number; calls: number; minutes: number }>;
+  /** The account's event log, oldest first, at most `EVENT_LOG_LIMIT` kept; `seq` orders it. */
+  events: Array<{ seq: number; event: SimEvent }>;
+  /** Resource-specific state a module keeps (rate-limit windows ...). */
+  extra: JsonObject;
+}
+
+/** A sign-up in progress (part 3): from the email code to the account. */
+export interface SignupState {
+  verificationId: string;
+  email: string;
+  coupon?: string;
+  emailVerified: boolean;
+  registrationId?: string;
+  phoneNumber?: string;
+  /** The phone number is verified but provisioning failed (502): a retry needs no new code. */
+  phoneVerified?: boolean;
+  completed?: boolean;
+  accountId?: string;
+  failedAttempts: number;
+}
+
+export interface SimState {
+  /** Bumped when the shape changes, so an old `--state` file is refused rather than misread. */
+  version: 1;
+  accounts: Record<string, AccountState>;
+  /** Full API key → account id. */
+  keys: Record<string, string>;
+  /** Keys that worked once and no longer do (a deleted account): 401 even without `--strict-keys`. */
+  revokedKeys: Record<string, true>;
+  /** Canonical email → account id. */
+  emails: Record<string, string>;
+  /** A verified phone number (E.164) → the account it is bound to, permanently (part 3). */
+  boundNumbers: Record<string, string>;
+  /** Numbers the service provisioned (E.164) → account id; they cannot register an account (part 5.5). */
+  serviceNumbers: Record<string, string>;
+  signups: Record<string, SignupState>;
+  /** registrationId → verificationId. */
+  registrations: Record<string, string>;
+  /** Due steps of simulated processes, ordered by `at`. */
+  jobs: Job[];
+  /** The last event sequence number handed out. */
+  eventSeq: number;
+  /** How far the simulated clock is ahead of the machine's (the control surface's advance). */
+  clockOffsetMs: number;
+}
+
+/** How many messages and calls an account keeps: lists show 100 (part 8); the rest feeds nothing. */
+export const HISTORY_LIMIT = 500;
+/** How many events an account's log keeps for `events/wait` and webhooks. */
+export const EVENT_LOG_LIMIT = 1000;
+
+export function emptyState(): SimState {
+  return {
+    version: 1,
+    accounts: {},
+    keys: {},
+    revokedKeys: {},
+    emails: {},
+    boundNumbers: {},
+    serviceNumbers: {},
+    signups: {},
+    registrations: {},
+    jobs: [],
+    eventSeq: 0,
+    clockOffsetMs: 0,
+  };
+}
+
+/** Appends `record` to a newest-last history, dropping the oldest past `HISTORY_LIMIT`. */
+export function pushHistory(list: JsonObject[], record: JsonObject, limit = HISTORY_LIMIT): void {
+  list.push(record);
+  if (list.length > limit) list.splice(0, list.length - limit);
+}

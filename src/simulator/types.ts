@@ -1,0 +1,70 @@
+// What passes between a transport (node:http behind Prism, MSW) and the simulator core. Plain
+// data only: no Node built-in, no Request/Response class, so both transports build the same thing.
+import type { JsonObject } from '../contract/operations.js';
+
+export type { JsonObject };
+
+/** One way the request broke its schema, as the contract gate (Prism, or ajv in-process) saw it. */
+export interface Violation {
+  /** Where: `['body', 'to']`, `['query', 'days']`, `['header', 'idempotency-key']`. */
+  location: string[];
+  message: string;
+}
+
+export interface SimRequest {
+  method: string;
+  /** The path without the query, e.g. `/api/v1/numbers/pn_1`. */
+  pathname: string;
+  query: URLSearchParams;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** The parsed JSON body, `undefined` when there was none. */
+  body: unknown;
+  /** What the contract gate found wrong with the request; empty when it is valid. */
+  violations: Violation[];
+  /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
+  form?: Record<string, FormPart>;
+}
+
+export interface FormPart {
+  /** Text, or the bytes of a file part. */
+  value: string | Uint8Array;
+  filename?: string;
+  contentType?: string;
+}
+
+export interface SimResponse {
+  status: number;
+  headers?: Record<string, string>;
+  /** A JSON value; `undefined` for no body. */
+  body?: unknown;
+  /**
+   * An answer that waits (a long poll, `POST /api/v1/events/wait`): the transport holds the
+   * request, asks `check` again after each event of the account, and answers `expire()` when
+   * `timeoutMs` of real time pass first. `status`/`body` are unused then.
+   */
+  hold?: SimHold;
+}
+
+export interface SimHold {
+  accountId: string;
+  /** Real milliseconds to hold at most. */
+  timeoutMs: number;
+  /** The answer once something it waits for has happened, else undefined. */
+  check(): SimResponse | undefined;
+  /** The answer when nothing came in time. */
+  expire(): SimResponse;
+  /** Called when the request ends without an answer (the client went away). */
+  cancel?(): void;
+}
+
+/** An event of part 6, its envelope as the contract gives it. */
+export interface SimEvent {
+  id: string;
+  object: 'event';
+  type: string;
+  version: 1;
+  createdAt: string;
+  relatedObject: { id: string; type: string; url: string | null } | null;
+  data: JsonObject;
+}
