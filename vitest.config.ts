@@ -10,5 +10,8 @@ export default defineConfig({
     // Tests run in worker processes (real servers, child processes), one file per worker.
     pool: 'forks',
     reporters: ['default'],
+    // Every answer the stateful mock composes is checked against the contract; one that breaks it
+    // answers 500, so the test that reached it fails (issue 11: zero violations over the suite).
+    env: { NUMBERS_API_MOCK_VALIDATE: 'strict' },
   },
 });

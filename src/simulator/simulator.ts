@@ -56,12 +56,19 @@ export interface Simulator {
   readonly modules: readonly ResourceModule[];
 }
 
-export const DEFAULT_OPTIONS: SimOptions = { signupCode: '123456', strictKeys: false, pace: 1 };
+export const DEFAULT_OPTIONS: Omit<SimOptions, 'signupCode'> = { strictKeys: false, pace: 1 };
+
+/** The right sign-up code: the contract's `signupCode` test value. */
+export function documentedSignupCode(contract: SimContract): string {
+  const entry = contract.testValues().find((value) => value.name === 'signupCode');
+  if (!entry) throw new Error('The contract documents no signupCode test value (spec/test-values.yaml).');
+  return entry.value;
+}
 
 export function createSimulator(init: SimulatorOptions): Simulator {
   const contract = simContract(init.document);
   const modules = init.modules ?? RESOURCE_MODULES;
-  const options: SimOptions = { ...DEFAULT_OPTIONS, ...init.options };
+  const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract), ...init.options };
   const seed: SeedFile = init.seed ?? demoSeed(contract);
   let state: SimState = init.state ?? emptyState();
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
