@@ -2,24 +2,45 @@
 // sends the HMAC-SHA256 of the raw request body, keyed with the secret, as a hex digest in
 // `X-Service-Signature` (or the header named by `--signature-header`). Verify over the raw bytes,
 // before parsing the JSON.
-
-import { createHmac, timingSafeEqual } from 'node:crypto';
+//
+// WebCrypto (`globalThis.crypto.subtle`, in Node 20 and every browser), not node:crypto, so this
+// entry bundles for the browser (issue 13). WebCrypto's HMAC is asynchronous: the check resolves.
 
 /** A SHA-256 digest in hex: 64 hex digits, nothing else. */
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
+const encoder = new TextEncoder();
+
+function hexToBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
 /**
- * `true` only when `signatureHeader` is the HMAC-SHA256 hex digest of `rawBody` keyed with
- * `secret`. The comparison is constant-time. A missing, empty, repeated or malformed header, an
- * empty secret or a body that is not a string or bytes gives `false`; this never throws.
- *
- *   verifySignature(rawBody, process.env.FANOUT_SECRET, req.headers['x-service-signature'])
+ * Compares two byte strings of the same length in time that depends on the length only: every
+ * byte is read and the differences are OR-ed, with no early exit (what node:crypto's
+ * `timingSafeEqual` does). Both sides are 32 bytes here: the length leaks nothing.
  */
-export function verifySignature(
+function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
+  return difference === 0;
+}
+
+/**
+ * Resolves `true` only when `signatureHeader` is the HMAC-SHA256 hex digest of `rawBody` keyed
+ * with `secret`. The comparison is constant-time. A missing, empty, repeated or malformed header,
+ * an empty secret or a body that is not a string or bytes gives `false`; this never rejects.
+ *
+ *   if (!(await verifySignature(rawBody, process.env.FANOUT_SECRET, req.headers['x-service-signature']))) ...
+ */
+export async function verifySignature(
   rawBody: string | Uint8Array,
   secret: string,
   signatureHeader: string | readonly string[] | null | undefined,
-): boolean {
+): Promise<boolean> {
   try {
     const header = Array.isArray(signatureHeader) ? (signatureHeader.length === 1 ? signatureHeader[0] : undefined) : signatureHeader;
     if (typeof header !== 'string') return false;
@@ -27,8 +48,11 @@ export function verifySignature(
     if (!HEX_SHA256.test(signature)) return false;
     if (typeof secret !== 'string' || secret === '') return false;
     if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) return false;
-    const expected = createHmac('sha256', secret).update(rawBody).digest();
-    return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+    const subtle = globalThis.crypto.subtle;
+    const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const data = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
+    const expected = new Uint8Array(await subtle.sign('HMAC', key, data as Uint8Array<ArrayBuffer>));
+    return constantTimeEqual(expected, hexToBytes(signature));
   } catch {
     return false;
   }
