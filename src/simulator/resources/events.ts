@@ -1,8 +1,198 @@
-// Events and webhooks (parts 6). Not simulated yet: its operations answer their documented examples.
-import type { ResourceModule } from '../context.js';
+// Events that follow actions (part 6): `POST /api/v1/events/wait` (parts 4.5, 6, 8) and the
+// inferred webhook subscriptions (`/api/v1/webhooks`, part 6). The core only records: a
+// transport subscribes with `simulator.onEvent`, asks `webhookTargets` where an event goes,
+// delivers it (node: src/mock/webhook-delivery.ts; MSW: a callback) and hands the outcome back
+// to `recordWebhookDelivery`.
+//
+// What the mock does where part 6 leaves it open (docs/guides/events.md says the same):
+// - A key's FIRST wait sees only events that happen after it began: the stream is presence-based,
+//   not at-least-once (part 6).
+// - After that the mock remembers, per key and filter, the last event a wait handed out; the next
+//   wait of that key with the same filters resumes right after it. A polling loop (and
+//   `numbers-api listen`) therefore misses nothing between two waits, within the account's last
+//   `EVENT_LOG_LIMIT` events.
+// - Two waits running at the same time start from the same point, so both may receive the same
+//   event: handlers must tolerate duplicates (as part 6 rule 4 asks of fan-out targets).
+// - `webhook.ping` is never answered to a wait (part 6: it goes to its subscription only).
+import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
+import type { AccountState } from '../state.js';
+import type { JsonObject, SimEvent, SimResponse } from '../types.js';
+
+/** The ping fired right now, per account: read by `webhookTargets` while `emit` runs (synchronous). */
+const pingInFlight = new WeakMap<AccountState, string>();
+/** Waits being held, per account (for tests and the bench: "is the wait in place yet?"). */
+const heldWaits = new WeakMap<AccountState, number>();
+
+/** How many `events/wait` requests of this account are being held right now. */
+export function activeWaits(account: AccountState | undefined): number {
+  return account ? (heldWaits.get(account) ?? 0) : 0;
+}
+
+const PING = 'webhook.ping';
+/** How many wait cursors an account keeps (one per key and filter set); the oldest go first. */
+const CURSOR_LIMIT = 50;
+
+function canonicalFilters(filters: JsonObject): string {
+  return JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key]]));
+}
+
+/**
+ * Whether `event` matches `filters` (part 4.5: `{groupId}`; other keys are not shown). The mock's
+ * rule: `type` compares the envelope's type; every other key must equal the same-named field of
+ * `data` (`groupId`, `messageId`, `channel`, `status`...). An event without that field does not match.
+ */
+export function matchesFilters(event: SimEvent, filters: JsonObject): boolean {
+  for (const [key, wanted] of Object.entries(filters)) {
+    const actual = key === 'type' ? event.type : event.data[key];
+    if (actual === undefined) return false;
+    if (JSON.stringify(actual) !== JSON.stringify(wanted)) return false;
+  }
+  return true;
+}
+
+function cursors(account: AccountState): Record<string, number> {
+  const events = ((account.extra.events as JsonObject | undefined) ??= {});
+  return ((events.waitCursors as Record<string, number> | undefined) ??= {});
+}
+
+function saveCursor(account: AccountState, name: string, seq: number): void {
+  const all = cursors(account);
+  delete all[name]; // re-inserted last: the most recently used stays
+  all[name] = seq;
+  const names = Object.keys(all);
+  for (const old of names.slice(0, Math.max(0, names.length - CURSOR_LIMIT))) delete all[old];
+}
+
+function waitForEvent(ctx: RequestContext): SimResponse {
+  const { account } = ctx;
+  const timeout = Number(ctx.body.timeout);
+  const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
+  const cursorName = `${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`;
+  // The first wait of a key starts now; later ones resume after the last event handed out.
+  const from = cursors(account)[cursorName] ?? ctx.state.eventSeq;
+  saveCursor(account, cursorName, from);
+  let held = false;
+  const release = (): void => {
+    if (!held) return;
+    held = false;
+    const left = (heldWaits.get(account) ?? 1) - 1;
+    if (left > 0) heldWaits.set(account, left);
+    else heldWaits.delete(account);
+  };
+  // The 408 text is the documented one, with this wait's own number of seconds.
+  const expired = ctx.documented(408, 'waitTimedOut');
+  const expiredBody = expired.body as { error: string };
+  return {
+    status: 200,
+    hold: {
+      accountId: account.id,
+      timeoutMs: timeout * 1000,
+      check() {
+        const found = account.events.find(({ seq, event }) => seq > from && event.type !== PING && matchesFilters(event, filters));
+        if (!found) {
+          if (!held) {
+            held = true;
+            heldWaits.set(account, (heldWaits.get(account) ?? 0) + 1);
+          }
+          return undefined;
+        }
+        release();
+        const cursor = cursors(account)[cursorName] ?? 0;
+        if (found.seq > cursor) saveCursor(account, cursorName, found.seq);
+        return { status: 200, body: found.event };
+      },
+      expire() {
+        release();
+        return { ...expired, body: { error: expiredBody.error.replace(/\d+/, String(timeout)) } };
+      },
+      cancel: release,
+    },
+  };
+}
+
+/** The subscriptions `event` goes to: the pinged one for `webhook.ping`, else those whose `eventTypes` name its type. */
+export function webhookTargets(account: AccountState, event: SimEvent): JsonObject[] {
+  if (event.type === PING) {
+    // Asked while `emit` runs (transports call this from their `onEvent` listener, synchronously).
+    const id = pingInFlight.get(account);
+    return account.webhooks.filter((hook) => hook.id === id);
+  }
+  return account.webhooks.filter((hook) => Array.isArray(hook.eventTypes) && hook.eventTypes.includes(event.type));
+}
+
+/** What became of one delivery to one subscription, as the transport reports it. */
+export interface WebhookDeliveryReport {
+  eventId: string;
+  eventType: string;
+  /** `delivered` (a 2xx), `failed` (every attempt failed) or `skipped` (not a loopback URL: never contacted). */
+  outcome: 'delivered' | 'failed' | 'skipped';
+  attempts: number;
+  /** The last HTTP status, when the endpoint answered. */
+  lastStatus?: number;
+  /** What went wrong, when it did. */
+  detail?: string;
+}
+
+/**
+ * Records a delivery's outcome on its subscription (inferred fields `lastDelivery` and
+ * `failedDeliveries`); a ping answered 2xx updates `lastPingAt` (part 6).
+ */
+export function recordWebhookDelivery(ctx: RuleContext, accountId: string, subscriptionId: string, report: WebhookDeliveryReport): void {
+  const account = ctx.state.accounts[accountId];
+  const hook = account?.webhooks.find((candidate) => candidate.id === subscriptionId);
+  if (!hook) return;
+  hook.lastDelivery = {
+    eventId: report.eventId,
+    eventType: report.eventType,
+    outcome: report.outcome,
+    attempts: report.attempts,
+    lastStatus: report.lastStatus ?? null,
+    detail: report.detail ?? null,
+    at: ctx.nowIso,
+  };
+  if (report.outcome !== 'delivered') hook.failedDeliveries = Number(hook.failedDeliveries ?? 0) + 1;
+  if (report.outcome === 'delivered' && report.eventType === PING) hook.lastPingAt = ctx.nowIso;
+}
 
 export const eventsModule: ResourceModule = {
   name: 'events',
-  parts: '6',
-  handlers: {},
+  parts: '4.5, 6, 8',
+  precheck: {
+    // `timeout` outside 1..60 (part 8): the documented message rather than the gate's wording.
+    waitForEvent: (ctx) =>
+      ctx.request.violations.some((violation) => violation.location.join('.') === 'body.timeout') ? ctx.documented(400, 'timeoutOutOfRange') : undefined,
+  },
+  handlers: {
+    waitForEvent,
+
+    listWebhookSubscriptions: (ctx) => ctx.json(200, ctx.account.webhooks),
+
+    createWebhookSubscription(ctx) {
+      // Any absolute URL is accepted, as the contract's own examples are not loopback; the mock
+      // only ever contacts loopback URLs (src/mock/webhook-delivery.ts) and records the rest as skipped.
+      const hook: JsonObject = {
+        id: ctx.ids.next('wh_'),
+        url: String(ctx.body.url),
+        eventTypes: Array.isArray(ctx.body.eventTypes) ? ctx.body.eventTypes.map(String) : [],
+        lastPingAt: null,
+        createdAt: ctx.nowIso,
+      };
+      ctx.account.webhooks.push(hook);
+      return ctx.json(201, hook);
+    },
+
+    pingWebhook(ctx) {
+      const { account } = ctx;
+      const hook = account.webhooks.find((candidate) => candidate.id === ctx.params.id);
+      if (!hook) return ctx.documented(404);
+      // relatedObject null and data {} (part 6); it reaches this subscription only, whatever its eventTypes.
+      pingInFlight.set(account, String(hook.id));
+      try {
+        ctx.emit(account, PING, {}, null);
+      } finally {
+        pingInFlight.delete(account);
+      }
+      return ctx.documented(200);
+    },
+  },
 };

@@ -1,0 +1,177 @@
+// events/wait and webhook subscriptions in the simulator core (parts 4.5, 6, 8), in-process:
+// the wait's hold, its filters, its cursor, account isolation; subscriptions, ping targets and
+// the recorded outcome of deliveries.
+import { describe, expect, it } from 'vitest';
+import { loadOpenApi } from '../src/mock/description.js';
+import { manualClock, type IdGenerator } from '../src/simulator/clock.js';
+import { activeWaits, matchesFilters, recordWebhookDelivery, webhookTargets } from '../src/simulator/resources/events.js';
+import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
+import type { JsonObject, SimEvent, SimResponse, Violation } from '../src/simulator/types.js';
+
+const document = loadOpenApi();
+
+function sequentialIds(): IdGenerator {
+  let n = 0;
+  return { next: (prefix) => `${prefix}${String(++n).padStart(6, '0')}` };
+}
+
+function setup() {
+  const simulator = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
+  const request = (key: string, method: string, pathname: string, body?: unknown, violations: Violation[] = []): SimResponse =>
+    simulator.handle({ method, pathname, query: new URLSearchParams(), headers: { authorization: `Bearer ${key}` }, body, violations });
+  const emit = (key: string, type: string, data: JsonObject = {}): SimEvent =>
+    simulator.withContext((ctx) => ctx.emit(simulator.accountForKey(key)!, type, data, null));
+  const wait = (key: string, body: JsonObject = { timeout: 5 }) => request(key, 'POST', '/api/v1/events/wait', body);
+  return { simulator, request, emit, wait };
+}
+
+function account(simulator: Simulator, key: string) {
+  return simulator.accountForKey(key)!;
+}
+
+describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
+  it('holds the request (no answer at once) and answers the next event of the account', () => {
+    const { simulator, wait, emit } = setup();
+    const answer = wait('sk_live_a');
+    expect(answer.hold).toBeDefined();
+    expect(answer.hold!.check()).toBeUndefined();
+    expect(activeWaits(account(simulator, 'sk_live_a'))).toBe(1);
+    const event = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_1' });
+    const done = answer.hold!.check();
+    expect(done).toEqual({ status: 200, body: event });
+    expect(activeWaits(account(simulator, 'sk_live_a'))).toBe(0);
+  });
+
+  it('a key\'s first wait does not answer events that happened before it began', () => {
+    const { wait, emit } = setup();
+    emit('sk_live_a', 'message.received', { messageId: 'msg_old' });
+    expect(wait('sk_live_a').hold!.check()).toBeUndefined();
+  });
+
+  it('later waits of the key resume after the last event handed out: a polling loop misses nothing', () => {
+    const { wait, emit } = setup();
+    const first = wait('sk_live_a');
+    const e1 = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_1' });
+    const e2 = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_2' });
+    expect(first.hold!.check()?.body).toEqual(e1);
+    // e2 happened between the two waits: the next wait answers it at once.
+    expect(wait('sk_live_a').hold!.check()?.body).toEqual(e2);
+    expect(wait('sk_live_a').hold!.check()).toBeUndefined();
+  });
+
+  it('two concurrent waits of one key both receive the same event', () => {
+    const { wait, emit } = setup();
+    const a = wait('sk_live_a');
+    const b = wait('sk_live_a');
+    const event = emit('sk_live_a', 'call.status_changed', { status: { state: 'Ringing', label: 'Ringing' } });
+    expect(a.hold!.check()?.body).toEqual(event);
+    expect(b.hold!.check()?.body).toEqual(event);
+  });
+
+  it('honours filters: groupId, and any other key against the same field of data, type against the type', () => {
+    const { wait, emit } = setup();
+    const group = wait('sk_live_a', { timeout: 5, filters: { groupId: 'grp_2' } });
+    const typed = wait('sk_live_a', { timeout: 5, filters: { type: 'call.status_changed' } });
+    emit('sk_live_a', 'message.received', { messageId: 'msg_1', groupId: null });
+    emit('sk_live_a', 'message.received', { messageId: 'msg_2', groupId: 'grp_1' });
+    expect(group.hold!.check()).toBeUndefined();
+    expect(typed.hold!.check()).toBeUndefined();
+    const inGroup = emit('sk_live_a', 'message.received', { messageId: 'msg_3', groupId: 'grp_2' });
+    const call = emit('sk_live_a', 'call.status_changed', { status: { state: 'Queued', label: 'Queued' } });
+    expect(group.hold!.check()?.body).toEqual(inGroup);
+    expect(typed.hold!.check()?.body).toEqual(call);
+    const event = { data: { groupId: 'grp_1', channel: 'whatsapp' }, type: 'message.received' } as unknown as SimEvent;
+    expect(matchesFilters(event, { channel: 'whatsapp' })).toBe(true);
+    expect(matchesFilters(event, { channel: 'sms' })).toBe(false);
+    expect(matchesFilters(event, { unknownKey: 'x' })).toBe(false);
+  });
+
+  it('when nothing matches in the window, answers the documented 408 with the wait\'s own seconds', () => {
+    const { simulator, wait } = setup();
+    const answer = wait('sk_live_a', { timeout: 7, filters: { groupId: 'grp_none' } });
+    expect(answer.hold!.timeoutMs).toBe(7000);
+    const documented = simulator.contract.example('waitForEvent', 408, 'waitTimedOut') as { error: string };
+    const expired = answer.hold!.expire();
+    expect(expired.status).toBe(408);
+    expect(expired.body).toEqual({ error: documented.error.replace(/\d+/, '7') });
+  });
+
+  it('never hands one account\'s events to another key', () => {
+    const { simulator, wait, emit } = setup();
+    const other = wait('sk_live_b');
+    expect(other.hold!.accountId).toBe(account(simulator, 'sk_live_b').id);
+    emit('sk_live_a', 'message.received', { messageId: 'msg_a' });
+    expect(other.hold!.check()).toBeUndefined();
+  });
+
+  it('never answers webhook.ping (it goes to its subscription only)', () => {
+    const { request, wait, emit } = setup();
+    const answer = wait('sk_live_a');
+    const hook = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/h', eventTypes: [] }).body as JsonObject;
+    expect(request('sk_live_a', 'POST', `/api/v1/webhooks/${hook.id}/ping`).status).toBe(200);
+    expect(answer.hold!.check()).toBeUndefined();
+    const next = emit('sk_live_a', 'message.received', { messageId: 'msg_1' });
+    expect(answer.hold!.check()?.body).toEqual(next);
+  });
+
+  it('a timeout out of 1..60 gets the documented 400 (the gate\'s violation, part 8)', () => {
+    const { simulator, request } = setup();
+    const answer = request('sk_live_a', 'POST', '/api/v1/events/wait', { timeout: 61 }, [{ location: ['body', 'timeout'], message: 'must be <= 60' }]);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(simulator.contract.example('waitForEvent', 400, 'timeoutOutOfRange'));
+  });
+});
+
+describe('webhook subscriptions (part 6, inferred operations)', () => {
+  it('creates and lists the account\'s subscriptions, each account its own', () => {
+    const { request } = setup();
+    const created = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:3000/hooks', eventTypes: ['message.received'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ url: 'http://127.0.0.1:3000/hooks', eventTypes: ['message.received'], lastPingAt: null });
+    expect(request('sk_live_a', 'GET', '/api/v1/webhooks').body).toEqual([created.body]);
+    expect(request('sk_live_b', 'GET', '/api/v1/webhooks').body).toEqual([]);
+  });
+
+  it('an event goes to the subscriptions whose eventTypes name its type; a ping to its subscription only', () => {
+    const { simulator, request, emit } = setup();
+    const a = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:1/a', eventTypes: ['message.received'] }).body as JsonObject;
+    const b = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:1/b', eventTypes: ['call.status_changed'] }).body as JsonObject;
+    const seen: Array<[string, string[]]> = [];
+    simulator.onEvent((event, acc) => seen.push([event.type, webhookTargets(acc, event).map((hook) => hook.id)]));
+    emit('sk_live_a', 'message.received');
+    emit('sk_live_a', 'call.status_changed');
+    emit('sk_live_a', 'message.status_changed');
+    request('sk_live_a', 'POST', `/api/v1/webhooks/${b.id}/ping`);
+    expect(seen).toEqual([
+      ['message.received', [a.id]],
+      ['call.status_changed', [b.id]],
+      ['message.status_changed', []],
+      ['webhook.ping', [b.id]],
+    ]);
+    // The ping's envelope: relatedObject null, data {} (part 6).
+    const ping = account(simulator, 'sk_live_a').events.at(-1)!.event;
+    expect(ping).toMatchObject({ type: 'webhook.ping', relatedObject: null, data: {} });
+  });
+
+  it('ping of an unknown subscription (or another account\'s) is 404', () => {
+    const { request } = setup();
+    const hook = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:1/a', eventTypes: [] }).body as JsonObject;
+    expect(request('sk_live_b', 'POST', `/api/v1/webhooks/${hook.id}/ping`).status).toBe(404);
+    expect(request('sk_live_a', 'POST', '/api/v1/webhooks/wh_nope/ping').status).toBe(404);
+  });
+
+  it('records outcomes: a 2xx ping sets lastPingAt; a failure counts in failedDeliveries', () => {
+    const { simulator, request } = setup();
+    const hook = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:1/a', eventTypes: [] }).body as JsonObject;
+    const accountId = account(simulator, 'sk_live_a').id;
+    simulator.withContext((ctx) => recordWebhookDelivery(ctx, accountId, hook.id, { eventId: 'evt_1', eventType: 'webhook.ping', outcome: 'failed', attempts: 4, lastStatus: 500 }));
+    let listed = (request('sk_live_a', 'GET', '/api/v1/webhooks').body as JsonObject[])[0]!;
+    expect(listed.lastPingAt).toBeNull();
+    expect(listed.failedDeliveries).toBe(1);
+    expect(listed.lastDelivery).toMatchObject({ eventId: 'evt_1', outcome: 'failed', attempts: 4, lastStatus: 500 });
+    simulator.withContext((ctx) => recordWebhookDelivery(ctx, accountId, hook.id, { eventId: 'evt_2', eventType: 'webhook.ping', outcome: 'delivered', attempts: 1, lastStatus: 204 }));
+    listed = (request('sk_live_a', 'GET', '/api/v1/webhooks').body as JsonObject[])[0]!;
+    expect(listed.lastPingAt).toBe(new Date(simulator.clock.now()).toISOString());
+    expect(listed.failedDeliveries).toBe(1);
+  });
+});
