@@ -33,7 +33,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('the mock from a browser on another ori
   const log: string[] = [];
 
   beforeAll(async () => {
-    mock = await startMock({ host: '127.0.0.1', port: 0, log: (line) => log.push(line) });
+    mock = await startMock({ host: '127.0.0.1', port: 0, stateless: true, log: (line) => log.push(line) });
     await mock.ready;
     page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title>'));
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));

@@ -9,7 +9,7 @@ import { main } from '../src/cli.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { captureIo } from './helpers/event-source-target.js';
 import { defaultPrismWorkers } from '../src/mock/start-mock.js';
-import { descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, waitUntil } from './helpers/mock-process.js';
+import { cliEntry, descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, waitUntil } from './helpers/mock-process.js';
 import { VALID_KEY } from './helpers/mock-server.js';
 
 /** `numbers-api <args>` in this process, with its output captured and `env` set meanwhile. */
@@ -46,7 +46,7 @@ describe('numbers-api mock', () => {
     try {
       await cli.waitForOutput(new RegExp(`Mock listening on http://127\\.0\\.0\\.1:${port}`));
       const prismVersion = createRequire(import.meta.url)('@stoplight/prism-cli/package.json').version.replace(/\./g, '\\.');
-      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(Prism ${prismVersion}, \\d+ operations\\)`));
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(Prism ${prismVersion}, \\d+ operations, stateful\\)`));
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
@@ -84,6 +84,32 @@ describe('numbers-api mock', () => {
       expect(code).toBe(0);
       expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
       expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
+    } finally {
+      try {
+        process.kill(-cli.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it('stops with Prism when the wrapper that started it is killed without passing the signal on (npx)', async () => {
+    const port = await freePort();
+    // `npx numbers-api mock & kill -TERM $!` kills npx, not the mock; a shell that runs the mock
+    // as its child (not exec) stands in for that wrapper here.
+    const cli = startCli([], {
+      detached: true,
+      command: ['sh', '-c', `"${process.execPath}" --import tsx "${cliEntry}" mock --port ${port} --quiet; true`],
+    });
+    try {
+      await cli.waitForOutput(/Mock ready on/);
+      const mockPid = descendantsOf(cli.child.pid!).find((pid) => !prismProcessesOf(cli.child.pid!).includes(pid));
+      expect(mockPid).toBeDefined();
+      const left = [mockPid!, ...prismProcessesOf(mockPid!)];
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+      expect(await waitUntil(() => left.every((pid) => !isAlive(pid)), 15_000)).toBe(true);
+      expect(await portRefuses(port)).toBe(true);
     } finally {
       try {
         process.kill(-cli.child.pid!, 'SIGKILL');

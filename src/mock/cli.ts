@@ -1,10 +1,12 @@
 // `numbers-api mock` (also `npm start` / `npm run mock`): serve the bundled contract with Prism
 // behind the front, print the URL and one quiet line per request, stop cleanly on Ctrl-C/SIGTERM.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadOpenApi } from './description.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
+import { parseSeed, type SeedFile } from '../simulator/seed.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -18,26 +20,34 @@ export const processIo: CliIo = {
 
 export const MOCK_USAGE = `Usage: numbers-api mock [options]
 
-Serves a mock of the API (Prism 5.14.2 on the bundled contract) for building a frontend without a
-live account. Every operation answers its documented status with its documented example, and
-keeps the rules an example cannot show: an id the examples do not use gets 404, usage follows
-\`days\`, billing activity follows \`limit\` and \`starting_after\` (see the README). A request
-naming \`code=\` or \`example=\` in \`Prefer\` gets exactly that.
+Serves a mock of the API that behaves like the service: every request is validated against the
+bundled contract by Prism 5.14.2, then answered from per-account state that sign-up, sends,
+calls, billing and time change (see the README, "Mock"). --stateless serves the documented
+examples only, as a plain example server.
 
-  Authorization: Bearer sk_live_<anything>   needed on every operation but the four sign-up ones
-  Prefer: example=<name>                     pick a documented success example
-  Prefer: code=402                           pick a documented status (with example=<name> to pick one)
+  Authorization: Bearer sk_live_<anything>   every key is its own account, made from the demo seed
+                                             on first use (only signed-up or seeded keys with
+                                             --strict-keys); not needed on the four sign-up ones
+  sign-up code                               123456 for the email and SMS codes (--signup-code)
+  Prefer: example=<name> | code=<status>     answers exactly that documented example; no state
+  /__mock/reset, /__mock/clock/advance,      the control surface (generated/mock-control.json):
+  /__mock/checkout/complete, /__mock/wallet  reset, move time, pay a checkout, set the wallet
 
 Options:
   --port <n>              port to listen on (default: $PORT or ${DEFAULT_PORT})
   --host <address>        address to listen on (default: $HOST or ${DEFAULT_HOST})
-  --document <file>       description to serve (default: generated/openapi.dereferenced.json)
+  --stateless             serve the documented examples only, keeping no state
+  --seed <file>           start every account from your own data (a JSON seed, see the README)
+  --state <file>          keep the state in this file across restarts (written atomically)
+  --strict-keys           accept only keys the sign-up issued or the seed names
+  --signup-code <code>    the right email and SMS code (default 123456, 6 digits)
+  --document <file>       description Prism validates with (default: generated/openapi.dereferenced.json)
   --quiet                 no line per request
   --prism-log <level>     Prism's own log: silent (default), error, warn, info, debug
   --prism-workers <n>     Prism processes sharing the requests (default: 2, or 1 on one core)
-  --validate-response     have Prism also check its own answers against their schemas (off by
-                          default: the contract tests check every example already, and it costs
-                          about a third of Prism's time per request)
+  --validate-response     also check every answer against its schema: Prism's examples
+                          (--stateless) or the simulator's composed answers, reported in an
+                          sl-violations header (off by default: it costs time per request)
   --list-examples         print the example names per operation and status, then exit
   --markdown | --json     with --list-examples: Markdown tables or JSON instead of text
   -h, --help              this help
@@ -68,6 +78,11 @@ function parseMockArgs(argv: string[]) {
       'validate-response': { type: 'boolean', default: false },
       'prism-workers': { type: 'string' },
       'list-examples': { type: 'boolean', default: false },
+      stateless: { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      state: { type: 'string' },
+      'strict-keys': { type: 'boolean', default: false },
+      'signup-code': { type: 'string' },
       markdown: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -92,6 +107,13 @@ function parseMockArgs(argv: string[]) {
     throw new UsageError(`--prism-workers must be a whole number from 1 to 16, got "${workers}".`);
   }
   if (host.trim() === '') throw new UsageError('--host must not be empty.');
+  const signupCode = values['signup-code'];
+  if (signupCode !== undefined && !/^\d{6}$/.test(signupCode)) {
+    throw new UsageError(`--signup-code must be 6 digits (part 8), got "${signupCode}".`);
+  }
+  if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined)) {
+    throw new UsageError('--seed, --state, --strict-keys and --signup-code go with the stateful mock, not --stateless.');
+  }
   return { ...values, port, host, prismLog, prismWorkers: workers === undefined ? undefined : Number(workers) };
 }
 
@@ -116,10 +138,26 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     return 0;
   }
 
+  let seed: SeedFile | undefined;
+  if (args.seed !== undefined) {
+    try {
+      seed = parseSeed(readFileSync(args.seed, 'utf8'), args.seed);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message;
+      io.stderr(`numbers-api mock: ${reason}\n`);
+      return 2;
+    }
+  }
+
   const started = Date.now();
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
     mock = await startMock({
+      stateless: args.stateless,
+      seed,
+      statePath: args.state,
+      strictKeys: args['strict-keys'],
+      signupCode: args['signup-code'],
       host: args.host,
       port: args.port,
       document: args.document,
@@ -147,6 +185,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     const finish = (code: number): void => {
       if (finished) return;
       finished = true;
+      clearInterval(orphanWatch);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       void mock.close().then(() => resolve(code));
@@ -157,14 +196,28 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // Started through a wrapper (`npx`, `npm exec`, a shell) that is killed without passing the
+    // signal on, this process is re-parented: it stops then, with its Prism processes, instead
+    // of running on with nobody to stop it.
+    const parent = process.ppid;
+    const orphanWatch = setInterval(() => {
+      if (process.ppid !== parent) {
+        io.stdout(`\nThe process that started the mock (pid ${parent}) is gone: stopping the mock and Prism.\n`);
+        finish(0);
+      }
+    }, 250);
+    orphanWatch.unref();
 
     mock.ready.then(
       ({ prismVersion, operations }) => {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         io.stdout(
-          `Mock ready on ${mock.url} in ${seconds} s (Prism ${prismVersion}, ${operations} operations).\n` +
-            `  Send Authorization: Bearer sk_live_<anything>. Prefer: code=<status>, example=<name> picks a documented answer\n` +
-            `  (numbers-api mock --list-examples lists them). Ctrl-C stops.\n`,
+          `Mock ready on ${mock.url} in ${seconds} s (Prism ${prismVersion}, ${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
+            (mock.simulator
+              ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +
+                `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance. Ctrl-C stops.\n`
+              : `  Send Authorization: Bearer sk_live_<anything>. Prefer: code=<status>, example=<name> picks a documented answer\n` +
+                `  (numbers-api mock --list-examples lists them). Ctrl-C stops.\n`),
         );
       },
       (error: Error) => {

@@ -60,6 +60,16 @@ function skipUnusedPrismModules(): void {
   }
 }
 
+// Ctrl-C reaches the whole process group, this process included, possibly while it is still
+// loading Prism: the handler is installed before anything else, so SIGINT never kills it by
+// default action. With a parent (IPC), the parent stops this process itself after its own
+// clean-up; run alone, Ctrl-C stops it directly.
+process.on('SIGINT', () => {
+  if (!process.connected) process.exit(0);
+});
+process.on('SIGTERM', () => process.exit(0));
+process.on('disconnect', () => process.exit(0));
+
 function report(message: PrismChildMessage): void {
   if (process.send) process.send(message);
   else process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -100,13 +110,6 @@ async function main(): Promise<void> {
     // Closing waits for keep-alive sockets; exiting does not need to.
     process.exit(0);
   };
-  process.on('disconnect', stop);
-  process.on('SIGTERM', stop);
-  // Ctrl-C reaches the whole process group; the parent then stops this process itself, after its
-  // own clean-up. Run alone (no IPC channel), Ctrl-C stops it directly.
-  process.on('SIGINT', () => {
-    if (!process.connected) stop();
-  });
   process.on('message', (message) => {
     if (message === 'stop') stop();
   });

@@ -1,6 +1,6 @@
 // The real mock (our front plus real Prism) on a free loopback port, once per test file, and the
 // documented requests that exercise it, built from the bundled description.
-import { startMock, type RunningMock } from '../../src/mock/start-mock.js';
+import { startMock, type MockOptions, type RunningMock } from '../../src/mock/start-mock.js';
 import { followRef, isJsonMediaType, listOperations, type JsonObject, type OperationEntry } from './contract.js';
 
 export const VALID_KEY = 'Bearer sk_live_mocktests4f9a';
@@ -12,12 +12,14 @@ export interface TestMock {
 }
 
 /**
- * Starts the mock on 127.0.0.1 (port chosen by the OS) and waits until Prism has answered.
+ * Starts the mock on 127.0.0.1 (port chosen by the OS) and waits until Prism has answered. The
+ * example server (`stateless`) unless `options` say otherwise: the tests using this helper check
+ * the documented examples and Prism's validation; the stateful mock has test/helpers/stateful-mock.ts.
  * MOCK_TEST_DOCUMENT=generated/openapi.yaml runs the same tests with Prism on another description
  * (to see which Prism traps the default, dereferenced one avoids).
  */
-export async function startTestMock(): Promise<TestMock> {
-  const mock = await startMock({ host: '127.0.0.1', port: 0, document: process.env.MOCK_TEST_DOCUMENT || undefined });
+export async function startTestMock(options: MockOptions = { stateless: true }): Promise<TestMock> {
+  const mock = await startMock({ host: '127.0.0.1', port: 0, document: process.env.MOCK_TEST_DOCUMENT || undefined, ...options });
   try {
     await mock.ready;
   } catch (error) {
