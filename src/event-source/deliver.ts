@@ -51,7 +51,8 @@ export function deliveryHeaders(rawBody: string, options: DeliveryOptions): Reco
   return headers;
 }
 
-function attemptOnce(url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number): Promise<Attempt> {
+/** One POST of `rawBody` to a loopback `url` with a fresh connection; settles with its status or what went wrong. */
+export function postOnce(url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number): Promise<Attempt> {
   const started = process.hrtime.bigint();
   const elapsed = (): number => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
   const transport = url.protocol === 'https:' ? https : http;
@@ -82,7 +83,7 @@ function attemptOnce(url: URL, rawBody: string, headers: Record<string, string>,
   });
 }
 
-const isSuccess = (attempt: Attempt): boolean => attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
+export const isSuccess = (attempt: Attempt): boolean => attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
 
 /**
  * POSTs `rawBody` to `url` (already checked by `parseTargetUrl`); one retry after a failed first
@@ -98,7 +99,7 @@ export async function deliverEvent(
   const timeoutMs = (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
   const attempts: Attempt[] = [];
   for (let number = 1; number <= MAX_ATTEMPTS; number++) {
-    const attempt = await attemptOnce(url, rawBody, headers, timeoutMs);
+    const attempt = await postOnce(url, rawBody, headers, timeoutMs);
     attempts.push(attempt);
     onAttempt?.(attempt, number);
     if (isSuccess(attempt)) return { delivered: true, attempts };

@@ -14,6 +14,7 @@ import { createSimulator, type Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import { contractValidator, type ContractValidator } from '../simulator/validator.js';
 import { persistState, readStateFile } from './state-file.js';
+import { startWebhookDelivery } from './webhook-delivery.js';
 import { statefulTransport } from './simulator-http.js';
 import { startFront, type Front } from './front.js';
 import type { PrismChildMessage, PrismChildOptions } from './prism-child.js';
@@ -212,9 +213,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
       });
       const runner = startRunner(simulator);
       const persistence = options.statePath ? persistState(simulator, options.statePath) : undefined;
+      const webhooks = startWebhookDelivery({ simulator, log: options.log });
       stopSimulation = () => {
         runner.stop();
         persistence?.stop();
+        webhooks.stop();
       };
       const envMode = process.env.NUMBERS_API_MOCK_VALIDATE;
       const validateResponses =
