@@ -19,12 +19,13 @@ function readJson(name) {
   }
 }
 
-/** The three generated documents the docs are built from. */
+/** The generated documents the docs are built from (the mock's control surface beside the contract). */
 export function loadContract() {
   return {
     openapi: readJson('openapi.json'),
     dereferenced: readJson('openapi.dereferenced.json'),
     asyncapi: readJson('asyncapi.json'),
+    mockControl: readJson('mock-control.json'),
   };
 }
 

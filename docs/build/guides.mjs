@@ -9,6 +9,8 @@
 //   <!-- generated: message-send-errors -->      the named 400 examples of sendMessage
 //   <!-- generated: event-types -->              the documented event types
 //   <!-- generated: servers -->                  the servers of the OpenAPI description
+//   <!-- generated: test-values -->              the mock's documented test values (x-test-values)
+//   <!-- generated: mock-control -->             the mock's control surface (generated/mock-control.json)
 //
 // A code span naming an operation (`POST /api/v1/calls`) becomes a link to it in the reference;
 // one naming an operation the contract lacks fails the build. Links to `other-guide.md` become
@@ -20,13 +22,43 @@ import { documentedEventTypes } from './events-page.mjs';
 import { errorCodesTable, messageSendErrorsTable } from './error-codes.mjs';
 import { escapeHtml, markdownInline, slug } from './html.mjs';
 import { machineSection } from './state-diagrams.mjs';
+import { listOperations } from './contract.mjs';
 
 const MARKER = /^<!-- generated: ([a-z-]+)(?: ([A-Za-z0-9_-]+))? -->$/gm;
 
 /** The generated blocks a guide may ask for, by name. */
-function blockRenderers({ openapi, dereferenced, asyncapi, linkOperation }) {
+function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOperation }) {
   const machines = openapi['x-state-machines'] ?? {};
+  const operationName = new Map(listOperations(openapi).filter((op) => op.operationId).map((op) => [op.operationId, `${op.method.toUpperCase()} ${op.path}`]));
+  const opLink = (operationId) => {
+    const name = operationName.get(operationId);
+    if (!name) throw new Error(`x-test-values names an operation the contract lacks: ${operationId}`);
+    const link = linkOperation(name);
+    return link ? `<a href="${escapeHtml(link)}"><code>${escapeHtml(name)}</code></a>` : `<code>${escapeHtml(name)}</code>`;
+  };
   return {
+    'test-values': async () =>
+      `<table class="test-values"><thead><tr><th>Value</th><th>Field</th><th>Operations</th><th>Answer</th><th>What it stands for</th></tr></thead><tbody>${(openapi['x-test-values'] ?? [])
+        .map(
+          (entry) =>
+            `<tr id="test-value-${slug(entry.name)}"><td><code>${escapeHtml(entry.value)}</code></td><td><code>${escapeHtml(entry.field)}</code></td><td>${entry.operations.map(opLink).join('<br>')}</td><td>${
+              entry.status ? `${escapeHtml(String(entry.status))} <code>${escapeHtml(entry.example ?? '')}</code>` : 'accepted'
+            }</td><td>${markdownInline(entry.description ?? '')}</td></tr>`,
+        )
+        .join('')}</tbody></table>`,
+    'mock-control': async () => {
+      if (!mockControl) throw new Error('generated/mock-control.json is missing; run `npm run bundle`');
+      const rows = listOperations(mockControl).map((op) => {
+        const body = op.operation.requestBody?.content?.['application/json']?.schema;
+        const schema = body?.$ref ? mockControl.components.schemas[body.$ref.split('/').pop()] : body;
+        const fields = Object.entries(schema?.properties ?? {})
+          .map(([name, property]) => `<code>${escapeHtml(name)}</code>${(schema.required ?? []).includes(name) ? ' (required)' : ''}${property.description ? `: ${markdownInline(property.description)}` : ''}`)
+          .join('<br>');
+        const key = (op.operation.security ?? mockControl.security ?? []).length > 0 ? 'the account of the key' : 'the whole mock';
+        return `<tr><td><code>${escapeHtml(`${op.method.toUpperCase()} ${op.path}`)}</code></td><td>${markdownInline(op.operation.summary ?? '')}${op.operation.description ? `<br><span class="muted">${markdownInline(op.operation.description.split('\n\n')[0].replace(/\n/g, ' '))}</span>` : ''}</td><td>${fields || 'none'}</td><td>${key}</td></tr>`;
+      });
+      return `<table class="mock-control"><thead><tr><th>Operation</th><th>What it does</th><th>Body</th><th>Acts on</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    },
     'state-machine': async (name) => {
       if (!machines[name]) throw new Error(`no state machine "${name}" in x-state-machines (have: ${Object.keys(machines).join(', ')})`);
       return machineSection(name, machines[name], { linkOperation });
