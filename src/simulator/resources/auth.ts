@@ -4,9 +4,10 @@
 // operationId its trigger names; the state names below are the machine's own.
 import { addKey, issueKey } from '../accounts.js';
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import type { AccountState, SignupState } from '../state.js';
+import type { SignupState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { accountRecord } from './account.js';
+import { provisionNumber } from './numbers.js';
 
 /**
  * Wrong codes one verification or registration takes before every further attempt answers 429,
@@ -92,47 +93,6 @@ function testValueOf(ctx: Pick<RuleContext, 'contract'>, name: string): string |
 /** The coupons the mock accepts: the documented `couponCredit` test value (part 5.4). */
 function validCoupon(ctx: RuleContext, coupon: string): boolean {
   return coupon === testValueOf(ctx, 'couponCredit');
-}
-
-const AREA_CODES = ['312', '415', '646', '213', '617', '206', '305', '512', '720', '404'];
-
-/** Numbers the contract's examples show, which a demo account may hold already. */
-function exampleNumbers(ctx: RuleContext): Set<string> {
-  const found = new Set<string>();
-  const walk = (value: unknown): void => {
-    if (typeof value === 'string' && /^\+\d{8,15}$/.test(value)) found.add(value);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
-  };
-  walk(ctx.contract.example('listNumbers', 200, 'twoNumbers'));
-  for (const name of ctx.contract.exampleNames('createNumber', 201)) walk(ctx.contract.example('createNumber', 201, name));
-  return found;
-}
-
-/** A fresh service number in the fictional 555-0100..0199 ranges, never handed out before. */
-function allocateServiceNumber(ctx: RuleContext): string {
-  const avoid = exampleNumbers(ctx);
-  for (let i = 0; ; i++) {
-    const block = Math.floor(i / 100);
-    const areaCode = AREA_CODES[block] ?? String(200 + block);
-    const number = `+1${areaCode}555${String(100 + (i % 100)).padStart(4, '0')}`;
-    if (!ctx.state.serviceNumbers[number] && !ctx.state.boundNumbers[number] && !avoid.has(number)) return number;
-  }
-}
-
-/**
- * The first number of a new account (part 3), in the contract's PhoneNumber shape: the
- * `usPaygNumber` example of createNumber with its own id, number and time, the default inbound
- * prompt, and 10DLC not registered yet. Listed by the numbers module (`account.numbers`, newest last).
- */
-export function provisionFirstNumber(ctx: RuleContext, account: AccountState): JsonObject {
-  const record = ctx.contract.example('createNumber', 201, 'usPaygNumber') as JsonObject;
-  record.id = ctx.ids.next('pn_');
-  record.number = allocateServiceNumber(ctx);
-  record.createdAt = ctx.nowIso;
-  record.tenDlc = { status: 'not_registered', reason: null };
-  account.numbers.push(record);
-  ctx.state.serviceNumbers[record.number] = account.id;
-  return record;
 }
 
 function signupOfRegistration(ctx: RequestContext): Signup | undefined {
@@ -226,7 +186,8 @@ export const authModule: ResourceModule = {
       const apiKey = issueKey(ctx);
       addKey(ctx, account, apiKey);
       ctx.state.boundNumbers[phoneNumber] = account.id;
-      const first = provisionFirstNumber(ctx, account);
+      // The first number (part 3), provisioned as createNumber does and registered as a service number.
+      const first = provisionNumber(ctx, account);
       signup.completed = true;
       signup.accountId = account.id;
       // `phoneNumber` is the provisioned service number, not the verified one (part 4.1).
