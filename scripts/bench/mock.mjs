@@ -2,14 +2,18 @@
 // The mock's speed (part of `npm run bench`; protocol in scripts/bench.mjs: one `BENCH {json}` line
 // per figure on stdout, progress on stderr).
 //
-// 1. Start-up: `npm start` on a free port, timed to the first answered GET /api/v1/account (median
-//    of 3). Target: under 3 s.
+// 1. Start-up: `npm start` (the stateful mock) on a free port, timed to the first answered
+//    GET /api/v1/account (median of 3). Target: under 3 s.
 // 2. Throughput and latency with autocannon (10 connections) on GET /api/v1/account,
-//    GET /api/v1/messages and POST /api/v1/messages (its first documented request example), against
-//    the running mock and, in the same run, against a bare node:http server (its own process, like
-//    the mock) returning the same status, headers and bodies: the ceiling of this machine. The mock
-//    is reported as a share of that ceiling. Targets on GET /api/v1/account: at least 2,000
-//    requests/s and p99 under 25 ms.
+//    GET /api/v1/messages and POST /api/v1/messages (its first documented request example), side by
+//    side in one run: the stateful mock (`npm start`), the example server (`--stateless`), and a
+//    bare node:http server (its own process, like the mock) returning the same status, headers and
+//    bodies: the ceiling of this machine. Targets for the stateful mock on GET /api/v1/account and
+//    POST /api/v1/messages: at least 2,000 requests/s and p99 under 25 ms. The sends rotate over
+//    100 keys (accounts), as parallel test runs would.
+// 4. Memory and history: 100,000 sends over 100 keys to the stateful mock; the front's RSS
+//    (target under 400 MB) and the p50 of GET /api/v1/messages before and after (flat: each
+//    account keeps its 500 most recent messages, src/simulator/state.ts HISTORY_LIMIT).
 // 3. Reference points on GET /api/v1/account, to see what moves the figure: the mock without its
 //    request log, with one Prism process instead of two, with Prism's response validation on, on
 //    the YAML bundle, and the stock `prism mock` command alone (no front), silent and with its
@@ -164,7 +168,11 @@ function findProcesses(rootPid, patterns) {
   return found;
 }
 
-function runAutocannon(port, endpoint, seconds = SECONDS) {
+const ROTATING_KEYS = Array.from({ length: 100 }, (_, i) => `Bearer sk_live_benchmark${String(i).padStart(4, '0')}`);
+
+/** `seconds` of load, or `amount` requests; writes rotate over 100 keys. */
+function runAutocannon(port, endpoint, seconds = SECONDS, amount = undefined) {
+  let turn = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -173,7 +181,10 @@ function runAutocannon(port, endpoint, seconds = SECONDS) {
         headers: { Authorization: KEY, ...(endpoint.body ? { 'Content-Type': 'application/json' } : {}) },
         body: endpoint.body,
         connections: CONNECTIONS,
-        duration: seconds,
+        ...(amount ? { amount } : { duration: seconds }),
+        ...(endpoint.method === 'POST'
+          ? { requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, Authorization: ROTATING_KEYS[turn++ % ROTATING_KEYS.length] } }) }] }
+          : {}),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
@@ -255,8 +266,15 @@ async function main() {
   const results = {};
   // Warm every endpoint first, so that the first one measured does not pay for the JIT alone.
   for (const endpoint of endpoints) await runAutocannon(mock.port, endpoint, 3);
-  for (const endpoint of endpoints) results[endpoint.name] = { mock: await measure('mock', mock.port, endpoint, mockPids, false) };
+  for (const endpoint of endpoints) results[endpoint.name] = { mock: await measure('stateful mock', mock.port, endpoint, mockPids, false) };
   await mock.proc.stop();
+
+  const stateless = await startMockVia(npm, ['start', '--silent', '--', '--stateless']);
+  await sleep(3000);
+  const statelessPids = findProcesses(stateless.proc.child.pid, { front: /src\/cli\.ts mock/, prism: /prism-child/ });
+  for (const endpoint of endpoints) await runAutocannon(stateless.port, endpoint, 3);
+  for (const endpoint of endpoints) results[endpoint.name].stateless = await measure('stateless mock', stateless.port, endpoint, statelessPids, false);
+  await stateless.proc.stop();
 
   const ceiling = await startCeiling(answers);
   for (const endpoint of endpoints) await runAutocannon(ceiling.port, endpoint, 2);
@@ -264,11 +282,14 @@ async function main() {
   await ceiling.proc.stop();
 
   for (const endpoint of endpoints) {
-    const { mock: m, ceiling: c } = results[endpoint.name];
-    const isAccount = endpoint.name === 'GET /api/v1/account';
-    emit({ metric: `${endpoint.name} requests/s`, value: m.rps, unit: 'req/s', ...(isAccount ? { target: '>= 2000', pass: m.rps >= 2000 } : {}) });
-    emit({ metric: `${endpoint.name} p50`, value: m.p50, unit: 'ms' });
-    emit({ metric: `${endpoint.name} p99`, value: m.p99, unit: 'ms', ...(isAccount ? { target: '< 25', pass: m.p99 < 25 } : {}) });
+    const { mock: m, ceiling: c, stateless: st } = results[endpoint.name];
+    const targeted = endpoint.name !== 'GET /api/v1/messages';
+    emit({ metric: `${endpoint.name} requests/s (stateful)`, value: m.rps, unit: 'req/s', ...(targeted ? { target: '>= 2000', pass: m.rps >= 2000 } : {}) });
+    emit({ metric: `${endpoint.name} p50 (stateful)`, value: m.p50, unit: 'ms' });
+    emit({ metric: `${endpoint.name} p99 (stateful)`, value: m.p99, unit: 'ms', ...(targeted ? { target: '< 25', pass: m.p99 < 25 } : {}) });
+    emit({ metric: `${endpoint.name} stateless: requests/s (p99)`, value: st.rps, unit: `req/s (p99 ${st.p99} ms)` });
+    emit({ metric: `${endpoint.name} stateful as a share of stateless`, value: Math.round((m.rps / st.rps) * 1000) / 10, unit: '%' });
+    if (m.non2xx > 0) emit({ metric: `${endpoint.name} non-2xx answers (stateful)`, value: m.non2xx, target: '0', pass: false });
     emit({ metric: `${endpoint.name} share of bare node:http (${c.rps} req/s, p99 ${c.p99} ms)`, value: Math.round((m.rps / c.rps) * 1000) / 10, unit: '%' });
     for (const [name, ms] of Object.entries(m.cpuPerRequest)) {
       emit({ metric: `${endpoint.name} CPU per request, ${name === 'prism' ? 'Prism' : 'front'} (${Math.round(1000 / Math.max(ms, 0.001))} req/s per core)`, value: ms, unit: 'ms' });
@@ -277,10 +298,32 @@ async function main() {
     if (m.errors > 0) emit({ metric: `${endpoint.name} connection errors`, value: m.errors, target: '0', pass: false });
   }
 
+  // 4. Memory and history after 100,000 sends over 100 keys.
+  {
+    const held = await startMockVia(tsxCli[0], [...tsxCli[1]]);
+    await sleep(3000);
+    const front = findProcesses(held.proc.child.pid, { front: /src\/cli\.ts mock/ }).front ?? held.proc.child.pid;
+    const send = endpoints[2];
+    const list = endpoints[1];
+    const listLatency = async () => (await runAutocannon(held.port, list, undefined, 500)).latency.p50;
+    await runAutocannon(held.port, send, undefined, 2000);
+    const before = await listLatency();
+    const started = Date.now();
+    const result = await runAutocannon(held.port, send, undefined, 100_000);
+    progress(`100,000 sends over 100 keys in ${((Date.now() - started) / 1000).toFixed(1)} s, non-2xx ${result.non2xx}, errors ${result.errors}`);
+    const after = await listLatency();
+    const rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${front}/status`, 'utf8'))[1]) / 1024);
+    emit({ metric: 'stateful mock RSS after 100,000 sends over 100 keys', value: rssMb, unit: 'MB', target: '< 400', pass: rssMb < 400 });
+    emit({ metric: 'GET /api/v1/messages p50 before / after 100,000 sends', value: Math.round((after / Math.max(before, 0.01)) * 100) / 100, unit: `x (${before} ms -> ${after} ms)` });
+    if (result.non2xx > 0) emit({ metric: 'non-2xx among the 100,000 sends', value: result.non2xx, target: '0', pass: false });
+    await held.proc.stop();
+  }
+
   // 3. What moves the figure, on GET /api/v1/account.
   const account = endpoints[0];
   const variants = [
     ['mock, no request log (--quiet)', tsxCli[0], [...tsxCli[1]]],
+    ['stateless mock, no request log (--stateless --quiet)', tsxCli[0], [...tsxCli[1], '--stateless']],
     ['mock, one Prism process (--prism-workers 1)', tsxCli[0], [...tsxCli[1], '--prism-workers', '1']],
     ['mock, Prism response validation on (--validate-response)', tsxCli[0], [...tsxCli[1], '--validate-response']],
     ['mock, Prism on the YAML bundle', tsxCli[0], [...tsxCli[1], '--document', 'generated/openapi.yaml']],
