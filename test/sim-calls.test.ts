@@ -2,7 +2,9 @@
 // ids, every request through the contract's validator as the gate and every answer checked
 // against the contract), then on the real stateful mock. Each test fails when its rule is taken
 // out of src/simulator/resources/calls.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, sequentialIds } from '../src/simulator/clock.js';
 import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
 import { contractValidator } from '../src/simulator/validator.js';
@@ -12,6 +14,22 @@ import { callLifecycle, effectiveCap } from '../src/simulator/resources/calls.js
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const document = loadOpenApi();
+
+// Every event emitted is checked against the contract's event schemas (AnyEvent, part 6).
+const Ajv = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
+const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
+const eventAjv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
+addFormats(eventAjv);
+eventAjv.addSchema({ $id: 'https://contract.local/openapi', components: document.components });
+const validEvent = eventAjv.compile({ $ref: 'https://contract.local/openapi#/components/schemas/AnyEvent' });
+const simulators: Simulator[] = [];
+afterEach(() => {
+  for (const sim of simulators.splice(0)) {
+    for (const account of Object.values(sim.state.accounts)) {
+      for (const { event } of account.events) expect(validEvent(event), `${JSON.stringify(event)} ${JSON.stringify(validEvent.errors)}`).toBe(true);
+    }
+  }
+});
 const KEY = 'sk_live_calls';
 const PAYG_LINE = 'pn_8f3kq2m9x7';
 const FIXED_LINE = 'pn_5k1vt8e3qa';
@@ -19,6 +37,7 @@ const TEST = { unsupportedRegion: '+15005550310', busy: '+15005550311', noAnswer
 
 function harness() {
   const sim = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
+  simulators.push(sim);
   const validator = contractValidator(sim.contract);
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = KEY): SimResponse => {
     const request = { method, pathname: path, query: new URLSearchParams(), headers: { authorization: `Bearer ${key}`, ...headers }, body, violations: [] as never[] };

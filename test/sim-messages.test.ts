@@ -3,7 +3,9 @@
 // gate and every answer checked against the contract), then on the real stateful mock (Prism as
 // the gate). Each test fails when its rule is taken out of src/simulator/resources/messages.ts or
 // test-helpers.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock, sequentialIds } from '../src/simulator/clock.js';
 import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
 import { contractValidator } from '../src/simulator/validator.js';
@@ -13,6 +15,22 @@ import { messagingState } from '../src/simulator/resources/messages.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const document = loadOpenApi();
+
+// Every event emitted is checked against the contract's event schemas (AnyEvent, part 6).
+const Ajv = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
+const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
+const eventAjv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
+addFormats(eventAjv);
+eventAjv.addSchema({ $id: 'https://contract.local/openapi', components: document.components });
+const validEvent = eventAjv.compile({ $ref: 'https://contract.local/openapi#/components/schemas/AnyEvent' });
+const simulators: Simulator[] = [];
+afterEach(() => {
+  for (const sim of simulators.splice(0)) {
+    for (const account of Object.values(sim.state.accounts)) {
+      for (const { event } of account.events) expect(validEvent(event), `${JSON.stringify(event)} ${JSON.stringify(validEvent.errors)}`).toBe(true);
+    }
+  }
+});
 const KEY = 'sk_live_messages';
 // The demo seed's numbers (the contract's twoNumbers example): a PAYG SMS line and a FIXED iMessage line.
 const SMS_LINE = { id: 'pn_8f3kq2m9x7', number: '+13125550187' };
@@ -31,6 +49,7 @@ interface Harness {
 
 function harness(): Harness {
   const sim = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
+  simulators.push(sim);
   const validator = contractValidator(sim.contract);
   const call: Harness['call'] = (method, path, body, key = KEY) => {
     const [pathname, query = ''] = path.split('?');
