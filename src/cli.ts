@@ -4,6 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runEventsCli } from './event-source/cli.js';
+import { runListenCli } from './listen/cli.js';
 import { processIo, runMockCli, type CliIo } from './mock/cli.js';
 
 export const USAGE = `Usage: numbers-api <command> [options]
@@ -12,6 +13,7 @@ Commands:
   mock           serve a mock of the API (Prism on the bundled contract) on http://127.0.0.1:4010
   events send    POST example events (or your own JSON) to a local webhook or fan-out handler
   events list    list the example events that events send can deliver
+  listen         forward your account's events (events/wait long polls) to local handlers
   conformance    check a deployment of the API against the contract
   proxy          run the conformance checks as a proxy in front of a deployment
 
@@ -31,6 +33,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       return runMockCli(rest, io);
     case 'events':
       return runEventsCli(rest, io);
+    case 'listen':
+      return runListenCli(rest, io);
     case 'conformance':
       return (await loadConformance()).runConformanceCli(rest);
     case 'proxy':

@@ -1,0 +1,223 @@
+// The local listening agent (part 6, local fan-out target rules; part 5.9): reads the account's
+// events from a deployment (the mock or a live base URL) with `POST /api/v1/events/wait` long
+// polls, and POSTs each event's raw JSON to every registered loopback target.
+// - every target gets every event; deliveries run independently, never one after another (rule 4);
+// - a 2xx is delivered; any other status, a connection error or a timeout gets one retry, then the
+//   event is logged and dropped for that target; nothing is queued (rule 3; src/event-source/deliver.ts);
+// - targets are loopback URLs only (rule 1) and can be added, listed and removed while it runs (rule 5);
+// - a 408 is the expected end of an empty window: wait again; a 429 is waited out as `Retry-After`
+//   says; a lost connection (or a 5xx) is resumed with backoff.
+import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../event-source/deliver.js';
+import { parseTargetUrl } from '../event-source/loopback-url.js';
+
+export interface ListenOptions {
+  /** The deployment, e.g. `http://127.0.0.1:4010` or the service's base URL. */
+  baseUrl: URL;
+  apiKey: string;
+  /** Targets to start with (checked with `parseTargetUrl`). */
+  targets?: URL[];
+  /** Signing, bearer token and per-attempt timeout of deliveries. */
+  delivery?: DeliveryOptions;
+  /** Seconds each long poll may wait (1 to 60, part 8; default 30). */
+  waitSeconds?: number;
+  /** `filters` of every wait (default `{}`: every event). */
+  filters?: Record<string, unknown>;
+  /** One line per delivery and per connection change. */
+  log?: (line: string) => void;
+  /** Backoff after a lost connection, in ms: doubled each time up to the maximum. */
+  backoffMs?: { initial: number; max: number };
+  /** Delivery, injectable for tests (default: the event source's, one retry). */
+  deliver?: typeof deliverEvent;
+}
+
+export interface TargetStats {
+  delivered: number;
+  dropped: number;
+}
+
+export interface ListenSummary {
+  events: number;
+  delivered: number;
+  dropped: number;
+  byTarget: Record<string, TargetStats>;
+}
+
+export interface ListenAgent {
+  addTarget(url: string): URL;
+  /** False when the URL was not a target. */
+  removeTarget(url: string): boolean;
+  targets(): string[];
+  summary(): ListenSummary;
+  /** Resolves once the first wait has been sent (for tests and the bench). */
+  polling: Promise<void>;
+  /** Resolves when every delivery in progress has ended. */
+  idle(): Promise<void>;
+  /** Stops reading events, lets deliveries in progress end, resolves with the summary. */
+  stop(): Promise<ListenSummary>;
+  /** Resolves when the agent stops for good: on `stop`, or a fatal answer (401). */
+  done: Promise<{ reason: 'stopped' | 'unauthorized'; message?: string }>;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
+function describe(attempt: Attempt): string {
+  return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} after ${attempt.ms} ms`;
+}
+
+export function startListenAgent(options: ListenOptions): ListenAgent {
+  const log = options.log ?? (() => undefined);
+  const deliver = options.deliver ?? deliverEvent;
+  const waitSeconds = options.waitSeconds ?? 30;
+  const backoff = options.backoffMs ?? { initial: 500, max: 30_000 };
+  const waitUrl = new URL('/api/v1/events/wait', options.baseUrl);
+  // Normalised href → URL; a Map keeps the order targets were added in.
+  const targets = new Map<string, URL>();
+  for (const url of options.targets ?? []) targets.set(url.href, url);
+  const stats: ListenSummary = { events: 0, delivered: 0, dropped: 0, byTarget: {} };
+  const inFlight = new Set<Promise<void>>();
+  const controller = new AbortController();
+  let markPolling: () => void = () => undefined;
+  const polling = new Promise<void>((resolve) => (markPolling = resolve));
+
+  function fanOut(rawBody: string): void {
+    let label = 'event';
+    try {
+      const event = JSON.parse(rawBody) as { id?: string; type?: string };
+      label = `${event.type ?? '?'} ${event.id ?? '?'}`;
+    } catch {
+      // forwarded as received all the same
+    }
+    stats.events++;
+    if (targets.size === 0) log(`${label}: no target registered; not delivered.`);
+    for (const [href, url] of targets) {
+      const job = deliver(url, rawBody, options.delivery).then((result) => {
+        const counts = (stats.byTarget[href] ??= { delivered: 0, dropped: 0 });
+        const last = result.attempts[result.attempts.length - 1]!;
+        if (result.delivered) {
+          counts.delivered++;
+          stats.delivered++;
+          log(`${label} -> ${href}: delivered (${describe(last)}${result.attempts.length > 1 ? ', on the retry' : ''})`);
+        } else {
+          counts.dropped++;
+          stats.dropped++;
+          const first = result.attempts[0]!;
+          log(`${label} -> ${href}: dropped after ${result.attempts.length} attempts (${isSuccess(first) ? '' : `${describe(first)}; `}${describe(last)}); nothing is queued`);
+        }
+      });
+      const tracked = job.finally(() => inFlight.delete(tracked));
+      inFlight.add(tracked);
+    }
+  }
+
+  async function run(): Promise<{ reason: 'stopped' | 'unauthorized'; message?: string }> {
+    let delay = backoff.initial;
+    let connected = false;
+    const body = JSON.stringify({ timeout: waitSeconds, filters: options.filters ?? {} });
+    while (!controller.signal.aborted) {
+      let response: Response;
+      try {
+        const sent = fetch(waitUrl, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+          body,
+          signal: controller.signal,
+        });
+        markPolling();
+        response = await sent;
+      } catch (error) {
+        if (controller.signal.aborted) break;
+        log(`connection to ${options.baseUrl.origin} lost (${(error as Error).cause ?? (error as Error).message}); retrying in ${delay / 1000} s`);
+        connected = false;
+        await sleep(delay, controller.signal);
+        delay = Math.min(backoff.max, delay * 2);
+        continue;
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch {
+        if (controller.signal.aborted) break;
+        text = '';
+      }
+      if (!connected && response.status !== 401) {
+        connected = true;
+        log(`listening for events from ${options.baseUrl.origin}`);
+      }
+      if (response.status === 200) {
+        delay = backoff.initial;
+        fanOut(text);
+        continue;
+      }
+      if (response.status === 408) {
+        delay = backoff.initial;
+        continue;
+      }
+      if (response.status === 401) return { reason: 'unauthorized', message: text };
+      if (response.status === 429) {
+        const seconds = Number(response.headers.get('retry-after'));
+        const wait = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : delay;
+        log(`rate limited (429); waiting ${wait / 1000} s as Retry-After says`);
+        await sleep(wait, controller.signal);
+        continue;
+      }
+      // 5xx (503: the event stream is not configured), or anything unexpected: back off and resume.
+      log(`events/wait answered ${response.status}; retrying in ${delay / 1000} s`);
+      await sleep(delay, controller.signal);
+      delay = Math.min(backoff.max, delay * 2);
+    }
+    return { reason: 'stopped' };
+  }
+
+  const done = run().then((result) => {
+    markPolling();
+    return result;
+  });
+
+  const idle = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  };
+
+  return {
+    addTarget(input) {
+      const url = parseTargetUrl(input);
+      targets.set(url.href, url);
+      return url;
+    },
+    removeTarget(input) {
+      let href = input;
+      try {
+        href = new URL(input).href;
+      } catch {
+        // compared as given
+      }
+      return targets.delete(href);
+    },
+    targets: () => [...targets.keys()],
+    summary: () => structuredClone(stats),
+    polling,
+    idle,
+    async stop() {
+      controller.abort();
+      await done;
+      await idle();
+      return structuredClone(stats);
+    },
+    done,
+  };
+}
+
+export function formatSummary(summary: ListenSummary): string {
+  const lines = [`${summary.events} event(s) received; ${summary.delivered} delivery(ies) made, ${summary.dropped} dropped.`];
+  for (const [href, counts] of Object.entries(summary.byTarget)) lines.push(`  ${href}: ${counts.delivered} delivered, ${counts.dropped} dropped`);
+  return `${lines.join('\n')}\n`;
+}
