@@ -107,7 +107,8 @@ describe('delivery and the one retry (part 6, rule 3)', () => {
   it('several events go out at once, not one after another (rule 4)', async () => {
     const handler = await target([], { status: 200, afterMs: 400 });
     const result = await send([handler.url, 'call.status_changed', '--timeout', '5']);
-    const calls = examples.filter((example) => example.type === 'call.status_changed');
+    // Each event id once (callTerminatedCanceledSignedAndBearer repeats callTerminatedCanceled).
+    const calls = examples.filter((example, index) => example.type === 'call.status_changed' && examples.findIndex((other) => other.event.id === example.event.id) === index);
     expect(result.code).toBe(0);
     expect(handler.received).toHaveLength(calls.length);
     // All arrived before the first answer (400 ms) was given.
@@ -161,13 +162,18 @@ describe('authentication of the delivery (parts 5.9 and 6)', () => {
 });
 
 describe('choosing what to send', () => {
-  it('an event type sends every example of that type; --all sends every example', async () => {
+  it('an event type sends every example of that type; --all sends every example; each event id once', async () => {
     const handler = await target([], 200);
     expect((await send([handler.url, 'message.received'])).code).toBe(0);
-    const received = examples.filter((example) => example.type === 'message.received');
-    expect(handler.received).toHaveLength(received.length);
+    const ids = (list: typeof examples) => new Set(list.map((example) => example.event.id));
+    const received = ids(examples.filter((example) => example.type === 'message.received'));
+    const sentIds = () => handler.received.map((request) => JSON.parse(request.rawBody.toString()).id);
+    // messageReceivedMmsUnsigned shows messageReceivedMms's event without a signature: sent once.
+    expect(sentIds()).toHaveLength(received.size);
+    expect(new Set(sentIds())).toEqual(received);
     expect((await send([handler.url, '--all'])).code).toBe(0);
-    expect(handler.received).toHaveLength(received.length + examples.length);
+    expect(handler.received).toHaveLength(received.size + ids(examples).size);
+    expect(new Set(sentIds().slice(received.size)).size).toBe(ids(examples).size);
   });
 
   it('--file sends the user’s own event, or each event of an array', async () => {

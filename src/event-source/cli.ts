@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { processIo, type CliIo } from '../mock/cli.js';
 import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, deliverEvent, type Attempt, type DeliveryOptions } from './deliver.js';
-import { EventSelectionError, listEventExamples, selectEventExamples } from './event-examples.js';
+import { distinctEvents, EventSelectionError, listEventExamples, selectEventExamples } from './event-examples.js';
 import { parseTargetUrl, TargetUrlError } from './loopback-url.js';
 
 export const EVENTS_USAGE = `Usage:
@@ -27,7 +27,7 @@ Several events are sent at once, not one after another, as the agent does.
 Options:
   --file <path>               send your own event(s): a JSON object, or an array of them, each sent
                               (and signed) as compact JSON (repeatable)
-  --all                       send every example event
+  --all                       send every example event (each event id once)
   --secret <secret>           sign the raw body: HMAC-SHA256, hex, in ${DEFAULT_SIGNATURE_HEADER}
   --signature-header <name>   send the signature in this header instead (needs --secret)
   --bearer <token>            send Authorization: Bearer <token> (combinable with --secret)
@@ -121,7 +121,7 @@ function parseSendArgs(argv: string[]) {
 
   if (values.all && selectors.length > 0) throw new UsageError('--all sends every example; do not name examples as well.');
   const outgoing: Outgoing[] = [];
-  const examples = values.all ? listEventExamples() : selectors.length > 0 ? selectEventExamples(selectors) : [];
+  const examples = values.all ? distinctEvents(listEventExamples()) : selectors.length > 0 ? selectEventExamples(selectors) : [];
   for (const example of examples) outgoing.push({ label: `${example.name} (${example.type})`, rawBody: JSON.stringify(example.event) });
   for (const file of values.file ?? []) outgoing.push(...readEventFile(file));
   if (outgoing.length === 0) {

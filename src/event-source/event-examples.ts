@@ -69,24 +69,39 @@ export function listEventExamples(openapi: JsonObject = loadOpenApi(), asyncapi:
   return [...byName.values()];
 }
 
+/**
+ * The examples with each event once: an AsyncAPI example can show an event already listed with
+ * other headers (`messageReceivedMmsUnsigned` is `messageReceivedMms` unsigned), and sending both
+ * would deliver one event id twice. The first listed wins.
+ */
+export function distinctEvents(examples: EventExample[]): EventExample[] {
+  const seen = new Set<unknown>();
+  return examples.filter((example) => {
+    const id = example.event.id ?? example.name;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 export class EventSelectionError extends Error {}
 
 /**
  * The examples named by `selectors`, in the order given: each selector is an example name
- * (`messageReceivedSms`) or an event type (`message.received`, every example of that type).
+ * (`messageReceivedSms`) or an event type (`message.received`, every distinct event of that type).
  */
 export function selectEventExamples(selectors: string[], examples: EventExample[] = listEventExamples()): EventExample[] {
   const chosen: EventExample[] = [];
   for (const selector of selectors) {
     const byName = examples.find((example) => example.name === selector);
-    const matches = byName ? [byName] : examples.filter((example) => example.type === selector);
+    const matches = byName ? [byName] : distinctEvents(examples.filter((example) => example.type === selector));
     if (matches.length === 0) {
       const types = [...new Set(examples.map((example) => example.type))].join(', ');
       throw new EventSelectionError(
         `No example event is named or typed "${selector}". Types: ${types}. Run \`numbers-api events list\` for the names.`,
       );
     }
-    for (const match of matches) if (!chosen.includes(match)) chosen.push(match);
+    for (const match of matches) if (!chosen.includes(match) && (byName || !chosen.some((other) => other.event.id === match.event.id))) chosen.push(match);
   }
   return chosen;
 }
