@@ -81,7 +81,7 @@ describe('docs build', () => {
   });
 
   it('rejects a bad flag with a clear message and a non-zero exit', () => {
-    const run = spawnSync(process.execPath, [path.join(repoRoot, 'docs/build/build.mjs'), '--outt', 'x'], { encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'docs/build/build.mjs'), '--outt', 'x'], { encoding: 'utf8' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('unknown argument "--outt"');
   });

@@ -1,6 +1,9 @@
 // Reading the generated contract (never spec/): the bundles and the operation list derived from
-// them, plus the links from an operation to its place in the rendered reference.
-import { readFileSync } from 'node:fs';
+// them, through the package's own loader and listing (src/mock/description.ts,
+// src/contract/operations.ts; the build runs under tsx), plus the links from an operation to its
+// place in the rendered reference.
+import { listOperations as listContractOperations } from '../../src/contract/operations.ts';
+import { readGeneratedJson } from '../../src/mock/description.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slug } from './html.mjs';
@@ -8,56 +11,33 @@ import { slug } from './html.mjs';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const generatedDir = path.join(repoRoot, 'generated');
 
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-function readJson(name) {
-  const file = path.join(generatedDir, name);
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new Error(`generated/${name} cannot be read (${error.message}); run \`npm run bundle\` first.`);
-  }
-}
-
-/** The generated documents the docs are built from (the mock's control surface beside the contract). */
+/** The generated documents the docs are built from (the mock's control surface beside the contract), read by the package's one loader. */
 export function loadContract() {
   return {
-    openapi: readJson('openapi.json'),
-    dereferenced: readJson('openapi.dereferenced.json'),
-    asyncapi: readJson('asyncapi.json'),
-    mockControl: readJson('mock-control.json'),
+    openapi: readGeneratedJson('openapi.json'),
+    dereferenced: readGeneratedJson('openapi.dereferenced.json'),
+    asyncapi: readGeneratedJson('asyncapi.json'),
+    mockControl: readGeneratedJson('mock-control.json'),
   };
 }
 
 /**
- * Every operation of an OpenAPI document (paths, then webhooks), with what the docs need.
- * `webhook` is the webhook's name for operations of the `webhooks` section.
+ * Every operation of an OpenAPI document (paths, then webhooks), as the package lists them
+ * (src/contract/operations.ts), with what the docs need. `webhook` is the webhook's name for
+ * operations of the `webhooks` section.
  */
 export function listOperations(doc) {
-  const ops = [];
-  for (const [section, entries] of [
-    ['paths', doc.paths ?? {}],
-    ['webhooks', doc.webhooks ?? {}],
-  ]) {
-    for (const [key, item] of Object.entries(entries)) {
-      for (const method of HTTP_METHODS) {
-        const op = item[method];
-        if (!op) continue;
-        ops.push({
-          method,
-          path: section === 'paths' ? key : null,
-          webhook: section === 'webhooks' ? key : null,
-          pointer: `#/${section}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}`,
-          operationId: op.operationId,
-          summary: op.summary,
-          tag: op.tags?.[0],
-          operation: op,
-          pathItem: item,
-        });
-      }
-    }
-  }
-  return ops;
+  return listContractOperations(doc, ['paths', 'webhooks']).map((entry) => ({
+    method: entry.method,
+    path: entry.section === 'paths' ? entry.path : null,
+    webhook: entry.section === 'webhooks' ? entry.path : null,
+    pointer: entry.pointer,
+    operationId: entry.operation.operationId,
+    summary: entry.operation.summary,
+    tag: entry.operation.tags?.[0],
+    operation: entry.operation,
+    pathItem: entry.pathItem,
+  }));
 }
 
 /**

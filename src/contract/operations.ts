@@ -12,10 +12,24 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export interface Operation {
   method: HttpMethod;
-  /** The path template, e.g. `/api/v1/numbers/{id}`. */
+  /** The path template, e.g. `/api/v1/numbers/{id}` (the webhook's name under `webhooks`). */
   path: string;
   operation: JsonObject;
   pathItem: JsonObject;
+  /** Where it is: under `paths` or under `webhooks`. */
+  section: 'paths' | 'webhooks';
+  /** JSON pointer of the operation, e.g. `#/paths/~1api~1v1~1account/get`. */
+  pointer: string;
+}
+
+/** Escape one segment of a JSON pointer (RFC 6901). */
+export function escapePointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** `['paths', '/api/v1/account', 'get']` -> `#/paths/~1api~1v1~1account/get`. */
+export function pointerOf(segments: ReadonlyArray<string | number>): string {
+  return `#/${segments.map(escapePointerSegment).join('/')}`;
 }
 
 /** Follows a local `$ref` (`#/components/...`) once per hop until a non-reference object. */
@@ -35,14 +49,20 @@ export function resolveRef<T = JsonObject>(document: JsonObject, value: unknown)
   return current as T;
 }
 
-/** Every operation under `paths`, in document order. */
-export function listOperations(document: JsonObject): Operation[] {
+/**
+ * Every operation of an OpenAPI document, in document order: under `paths` by default, or under
+ * each of `sections` in turn (`['paths', 'webhooks']`). The one listing every part of this package
+ * uses: the mock, the simulator, the conformance suite, the docs build and the tests.
+ */
+export function listOperations(document: JsonObject, sections: ReadonlyArray<'paths' | 'webhooks'> = ['paths']): Operation[] {
   const operations: Operation[] = [];
-  for (const [pathKey, rawItem] of Object.entries(document.paths ?? {})) {
-    const pathItem = resolveRef(document, rawItem);
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method] as JsonObject | undefined;
-      if (operation) operations.push({ method, path: pathKey, operation, pathItem });
+  for (const section of sections) {
+    for (const [pathKey, rawItem] of Object.entries(document[section] ?? {})) {
+      const pathItem = resolveRef(document, rawItem);
+      for (const method of HTTP_METHODS) {
+        const operation = pathItem?.[method] as JsonObject | undefined;
+        if (operation) operations.push({ method, path: pathKey, operation, pathItem, section, pointer: pointerOf([section, pathKey, method]) });
+      }
     }
   }
   return operations;

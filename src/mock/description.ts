@@ -4,9 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** A parsed JSON value of an OpenAPI or AsyncAPI document. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type JsonObject = Record<string, any>;
+import type { JsonObject } from '../contract/operations.js';
+
+// Reading the parsed description is src/contract/operations.ts, shared by every part of the package.
+export { HTTP_METHODS, listOperations, resolveRef, type HttpMethod, type JsonObject, type Operation } from '../contract/operations.js';
 
 const PACKAGE_NAME = 'numbers-api-contract';
 
@@ -70,45 +71,4 @@ export function loadOpenApi(): JsonObject {
 /** The bundled AsyncAPI description (generated/asyncapi.json). */
 export function loadAsyncApi(): JsonObject {
   return readGeneratedJson('asyncapi.json');
-}
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-export interface Operation {
-  method: HttpMethod;
-  /** The path template, e.g. `/api/v1/numbers/{id}`. */
-  path: string;
-  operation: JsonObject;
-  pathItem: JsonObject;
-}
-
-/** Follows a local `$ref` (`#/components/...`) once per hop until a non-reference object. */
-export function resolveRef<T = JsonObject>(document: JsonObject, value: unknown): T {
-  let current = value as JsonObject | undefined;
-  const seen = new Set<string>();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/') || seen.has(ref)) throw new Error(`Cannot follow $ref ${ref}`);
-    seen.add(ref);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<JsonObject | undefined>((node, key) => node?.[key], document);
-  }
-  return current as T;
-}
-
-/** Every operation under `paths`, in document order. */
-export function listOperations(document: JsonObject): Operation[] {
-  const operations: Operation[] = [];
-  for (const [pathKey, rawItem] of Object.entries(document.paths ?? {})) {
-    const pathItem = resolveRef(document, rawItem);
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method] as JsonObject | undefined;
-      if (operation) operations.push({ method, path: pathKey, operation, pathItem });
-    }
-  }
-  return operations;
 }

@@ -1,8 +1,9 @@
 // Loading the generated (bundled) descriptions, and small utilities over them. Tests read the
 // committed files in generated/, never the split sources in spec/ (the contract-first rule).
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listOperations as listContractOperations, type Operation } from '../../src/contract/operations.js';
+import { readGeneratedJson } from '../../src/mock/description.js';
 
 /** A parsed JSON/YAML value of an OpenAPI or AsyncAPI document (shapes are checked by the tests). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -20,76 +21,37 @@ export const generatedFiles = {
   asyncapiJson: path.join(generatedDir, 'asyncapi.json'),
 } as const;
 
-const cache = new Map<string, JsonObject>();
-
-function readJson(file: string): JsonObject {
-  let cached = cache.get(file);
-  if (!cached) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      throw new Error(`${path.relative(repoRoot, file)} is missing: run \`npm run bundle\` first.`);
-    }
-    cached = JSON.parse(text) as JsonObject;
-    cache.set(file, cached);
-  }
-  // A deep copy: tests may not change what other tests in the same worker read.
-  return structuredClone(cached);
+/** A generated JSON file, read once by the package's loader (src/mock/description.ts), as a deep copy: tests may not change what other tests in the same worker read. */
+function readJson(file: 'openapi.json' | 'openapi.dereferenced.json' | 'asyncapi.json'): JsonObject {
+  return structuredClone(readGeneratedJson(file));
 }
 
 /** The bundled OpenAPI description (generated/openapi.json), `$ref`s to `#/components/...`. */
 export function loadOpenApi(): JsonObject {
-  return readJson(generatedFiles.openapiJson);
+  return readJson('openapi.json');
 }
 
 /** The fully dereferenced OpenAPI description (generated/openapi.dereferenced.json). */
 export function loadDereferencedOpenApi(): JsonObject {
-  return readJson(generatedFiles.openapiDereferenced);
+  return readJson('openapi.dereferenced.json');
 }
 
 /** The bundled AsyncAPI description (generated/asyncapi.json). */
 export function loadAsyncApi(): JsonObject {
-  return readJson(generatedFiles.asyncapiJson);
+  return readJson('asyncapi.json');
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+export { HTTP_METHODS, type HttpMethod } from '../../src/contract/operations.js';
 
-export interface OperationEntry {
-  method: HttpMethod;
-  path: string;
-  /** The operation object, with a path item's `$ref` (if any) followed. */
-  operation: JsonObject;
-  pathItem: JsonObject;
-  /** JSON pointer of the operation, e.g. `#/paths/~1api~1v1~1account/get`. */
-  pointer: string;
-}
+/** An operation of the description, as src/contract/operations.ts lists it for the whole package. */
+export type OperationEntry = Operation;
 
-/** Every operation under `paths` (or `webhooks`), in document order. */
+/** Every operation under `paths` (or `webhooks`), in document order: the package's one listing. */
 export function listOperations(document: JsonObject, section: 'paths' | 'webhooks' = 'paths'): OperationEntry[] {
-  const entries: OperationEntry[] = [];
-  for (const [pathKey, rawItem] of Object.entries(document[section] ?? {})) {
-    const pathItem = followRef(document, rawItem as JsonObject);
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method] as JsonObject | undefined;
-      if (operation) {
-        entries.push({ method, path: pathKey, operation, pathItem, pointer: pointerOf([section, pathKey, method]) });
-      }
-    }
-  }
-  return entries;
+  return listContractOperations(document, [section]);
 }
 
-/** Escape one segment of a JSON pointer (RFC 6901). */
-export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** `['paths', '/api/v1/account', 'get']` -> `#/paths/~1api~1v1~1account/get`. */
-export function pointerOf(segments: ReadonlyArray<string | number>): string {
-  return `#/${segments.map(escapePointerSegment).join('/')}`;
-}
+export { escapePointerSegment, pointerOf } from '../../src/contract/operations.js';
 
 /** The value at a local JSON pointer (`#/components/schemas/Error`). */
 export function resolvePointer(document: JsonObject, pointer: string): unknown {
