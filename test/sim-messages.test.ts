@@ -430,6 +430,19 @@ describe('on the real stateful mock (Prism as the gate)', () => {
     expect(since).toMatchObject({ status: 400, body: mock.simulator.contract.example('listMessages', 400, 'invalidSince') });
   });
 
+  it('WhatsApp spacing answers 429 with a Retry-After header over HTTP', async () => {
+    const key = newKey('spacing');
+    const call = client(mock.url, key);
+    const account = mock.simulator.accountForKey(key)!;
+    account.numbers.push(mock.simulator.contract.componentExample('whatsappReadyNumber') as JsonObject);
+    // The last send is put ahead of the clock, so the next one falls inside the gap however slow the machine is.
+    messagingState(account).whatsappLastAt[WHATSAPP_LINE.id] = mock.simulator.clock.now() + 5_000;
+    const refused = await call('POST', '/api/v1/messages', whatsapp('+447700900456'));
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual(mock.simulator.contract.example('sendMessage', 429, 'whatsappSpacing'));
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('an injected inbound message is listed over HTTP with source internal', async () => {
     const call = client(mock.url, newKey('inject'));
     const injected = await call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550123', body: 'ping' });
