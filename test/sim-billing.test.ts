@@ -48,6 +48,7 @@ describe('billing (in-process)', () => {
     const { call, account } = sim();
     const a = account();
     a.balance = 12.5;
+    a.daily = {};
     const status = call('GET', '/api/v1/billing').body;
     expect(status.balance).toBe(12.5);
     expect(status.subscription).toBeNull();
@@ -187,7 +188,7 @@ describe('billing (in-process)', () => {
     account().billing.paymentMethods = [];
     for (let i = 0; i < 3; i++) {
       call('POST', '/api/v1/billing/payment-methods/setup', {});
-      expect(complete().body.completed).toBe('setup');
+      expect((complete().body as JsonObject).completed).toBe('setup');
     }
     let cards = call('GET', '/api/v1/billing').body.paymentMethods as JsonObject[];
     expect(cards.map((c) => c.isDefault)).toEqual([true, false, false]);

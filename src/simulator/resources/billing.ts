@@ -146,10 +146,11 @@ function recentUsage(ctx: RuleContext, account: AccountState): JsonObject {
   return usage;
 }
 
-function requireSubscription(ctx: RequestContext): JsonObject | SimResponse {
-  return ctx.account.billing.subscription ?? ctx.documented(409, 'noActiveSubscription');
+/** The active subscription, or the documented 409 without one (part 4.4). */
+function requireSubscription(ctx: RequestContext): { subscription: JsonObject; refused?: undefined } | { subscription?: undefined; refused: SimResponse } {
+  const subscription = ctx.account.billing.subscription;
+  return subscription ? { subscription } : { refused: ctx.documented(409, 'noActiveSubscription') };
 }
-const isResponse = (value: JsonObject | SimResponse): value is SimResponse => typeof (value as SimResponse).status === 'number' && !('cancelAtPeriodEnd' in value);
 
 function activityPage(ctx: RequestContext): SimResponse {
   const filter = ctx.request.query.get('filter') ?? 'all';
@@ -199,23 +200,23 @@ export const billingModule: ResourceModule = {
     createPaymentMethodSetup: (ctx) => openCheckout(ctx, 'setup'),
 
     cancelSubscription(ctx) {
-      const subscription = requireSubscription(ctx);
-      if (isResponse(subscription)) return subscription;
+      const { subscription, refused: none } = requireSubscription(ctx);
+      if (!subscription) return none;
       // Part 3: coverage continues until periodEnd, then the account reverts to PAYG.
       subscription.cancelAtPeriodEnd = true;
       return ctx.documented(200, 'actionDone');
     },
 
     resumeSubscription(ctx) {
-      const subscription = requireSubscription(ctx);
-      if (isResponse(subscription)) return subscription;
+      const { subscription, refused: none } = requireSubscription(ctx);
+      if (!subscription) return none;
       subscription.cancelAtPeriodEnd = false;
       return ctx.documented(200, 'actionDone');
     },
 
     changeSubscriptionInterval(ctx) {
-      const subscription = requireSubscription(ctx);
-      if (isResponse(subscription)) return subscription;
+      const { subscription, refused: none } = requireSubscription(ctx);
+      if (!subscription) return none;
       const refused = ctx.testValue(['promotionCodeInvalid']);
       if (refused) return refused;
       const interval = String(ctx.body.interval);
@@ -227,8 +228,8 @@ export const billingModule: ResourceModule = {
     },
 
     previewSubscriptionChange(ctx) {
-      const subscription = requireSubscription(ctx);
-      if (isResponse(subscription)) return subscription;
+      const { subscription, refused: none } = requireSubscription(ctx);
+      if (!subscription) return none;
       const refused = ctx.testValue(['promotionCodeInvalid']);
       if (refused) return refused;
       // Nothing is changed or charged (part 4.4).
