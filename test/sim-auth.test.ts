@@ -187,6 +187,15 @@ describe('register-number (parts 3, 4.1, 5.5)', () => {
     expect(answer.body).toEqual(simulator.contract.example('registerNumber', 409, 'serviceNumber'));
   });
 
+  it('a number a seeded account holds is a service number too: 409 serviceNumber', () => {
+    const { simulator, call } = sim();
+    call('GET', '/api/v1/account', undefined, 'sk_live_demo');
+    const seeded = simulator.state.accounts[simulator.state.keys['sk_live_demo']!]!.numbers[0]!.number as string;
+    const registrationId = register(call, 'seeded@example.com');
+    const answer = call('POST', '/api/v1/auth/register-number', { registrationId, phoneNumber: seeded });
+    expect([answer.status, answer.body]).toEqual([409, simulator.contract.example('registerNumber', 409, 'serviceNumber')]);
+  });
+
   it('an unknown or complete registration is 409 registrationComplete', () => {
     const { simulator, call } = sim();
     const expected = simulator.contract.example('registerNumber', 409, 'registrationComplete');

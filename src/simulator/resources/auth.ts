@@ -95,6 +95,12 @@ function validCoupon(ctx: RuleContext, coupon: string): boolean {
   return coupon === testValueOf(ctx, 'couponCredit');
 }
 
+/** A number the service provisioned: registered as one, or held by an account (a seeded account's numbers too). */
+function isServiceNumber(ctx: RuleContext, e164: string): boolean {
+  if (ctx.state.serviceNumbers[e164]) return true;
+  return Object.values(ctx.state.accounts).some((account) => account.numbers.some((number) => number.number === e164));
+}
+
 function signupOfRegistration(ctx: RequestContext): Signup | undefined {
   const verificationId = ctx.state.registrations[String(ctx.body.registrationId)];
   return verificationId ? (ctx.state.signups[verificationId] as Signup | undefined) : undefined;
@@ -151,7 +157,7 @@ export const authModule: ResourceModule = {
       if (!signup || !allowed(ctx, signup)) return ctx.documented(409, 'registrationComplete');
       const phoneNumber = String(ctx.body.phoneNumber);
       // Part 5.5: a number the service provisioned cannot register an account (409 inferred).
-      if (ctx.state.serviceNumbers[phoneNumber]) return ctx.documented(409, 'serviceNumber');
+      if (isServiceNumber(ctx, phoneNumber)) return ctx.documented(409, 'serviceNumber');
       // Part 3: a verified number is bound to one account permanently.
       if (ctx.state.boundNumbers[phoneNumber]) return ctx.documented(409, 'numberBound');
       if ((signup.codesSent ?? 0) >= MAX_CODES_SENT) return ctx.documented(429);
