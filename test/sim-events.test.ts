@@ -1,12 +1,13 @@
 // events/wait and webhook subscriptions in the simulator core (parts 4.5, 6, 8), in-process:
 // the wait's hold, its filters, its cursor, account isolation; subscriptions, ping targets and
 // the recorded outcome of deliveries.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOpenApi } from '../src/mock/description.js';
 import { manualClock, type IdGenerator } from '../src/simulator/clock.js';
 import { activeWaits, matchesFilters, recordWebhookDelivery, webhookTargets } from '../src/simulator/resources/events.js';
 import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
 import type { JsonObject, SimEvent, SimResponse, Violation } from '../src/simulator/types.js';
+import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const document = loadOpenApi();
 
@@ -173,5 +174,105 @@ describe('webhook subscriptions (part 6, inferred operations)', () => {
     listed = (request('sk_live_a', 'GET', '/api/v1/webhooks').body as JsonObject[])[0]!;
     expect(listed.lastPingAt).toBe(new Date(simulator.clock.now()).toISOString());
     expect(listed.failedDeliveries).toBe(1);
+  });
+});
+
+describe('events that follow actions, on the real stateful mock (part 6)', () => {
+  // The demo seed's PAYG SMS line (the contract's twoNumbers example).
+  const SMS_LINE = { id: 'pn_8f3kq2m9x7', number: '+13125550187' };
+  let mock: StatefulMock;
+  beforeAll(async () => {
+    mock = await startStatefulMock();
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  type Answer = Awaited<ReturnType<ReturnType<typeof client>>>;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const wait = (key: string, body: JsonObject) => client(mock.url, key)('POST', '/api/v1/events/wait', body);
+
+  /** Starts a key's first wait and returns once the mock holds it (a first wait sees only later events). */
+  async function firstWait(key: string, body: JsonObject): Promise<{ answer: Promise<Answer> }> {
+    const answer = wait(key, body);
+    while (activeWaits(mock.simulator.accountForKey(key)) === 0) await pause(5);
+    return { answer };
+  }
+
+  /** Waits again (the key's cursor misses nothing between waits) until `count` events pass `keep`, in order. */
+  async function collect(key: string, body: JsonObject, first: { answer: Promise<Answer> }, keep: (event: JsonObject) => boolean, count: number) {
+    const events: JsonObject[] = [];
+    let answer = await first.answer;
+    for (;;) {
+      expect([200, 408]).toContain(answer.status);
+      if (answer.status === 200 && keep(answer.body)) events.push(answer.body);
+      if (events.length >= count) return events;
+      answer = await wait(key, body);
+    }
+  }
+
+  it('send a message: message.status_changed for it arrives by wait', async () => {
+    const key = newKey('events');
+    const body = { timeout: 30, filters: { type: 'message.status_changed' } };
+    const first = await firstWait(key, body);
+    const sent = await client(mock.url, key)('POST', '/api/v1/messages', { to: '+14155550999', fromNumberId: SMS_LINE.id, body: 'Your table is ready.' });
+    expect(sent.status).toBe(201);
+    const [event] = await collect(key, body, first, (e) => e.data.messageId === sent.body.id, 1);
+    expect(event).toMatchObject({ object: 'event', type: 'message.status_changed', relatedObject: { id: sent.body.id, type: 'message' } });
+  });
+
+  it('inject an inbound message: message.received carries the messageId the messages list shows', async () => {
+    const key = newKey('events');
+    const call = client(mock.url, key);
+    const body = { timeout: 30, filters: { type: 'message.received' } };
+    const first = await firstWait(key, body);
+    const injected = await call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550101', body: 'Is it ready?' });
+    expect(injected.status).toBe(201);
+    const [event] = await collect(key, body, first, () => true, 1);
+    const listed = (await call('GET', '/api/v1/messages?direction=inbound')).body as JsonObject[];
+    expect(listed[0]!.id).toBe(injected.body.id);
+    expect(event!.data).toMatchObject({ messageId: listed[0]!.id, from: '+14155550101', to: SMS_LINE.number, source: 'internal' });
+  });
+
+  it('a call: four call.status_changed in lifecycle order, with previousState, and terminationType at the end', async () => {
+    const key = newKey('events');
+    const body = { timeout: 30, filters: { type: 'call.status_changed' } };
+    const first = await firstWait(key, body);
+    const placed = await client(mock.url, key)('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: SMS_LINE.id, outboundInstruction: 'Confirm the delivery window.' });
+    expect(placed.status).toBe(201);
+    // The rest of the lifecycle without waiting for it: the simulated clock moves on.
+    const advanced = await fetch(new URL('/__mock/clock/advance', mock.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds: 600 }) });
+    expect(advanced.status).toBe(200);
+    const events = await collect(key, body, first, (e) => e.relatedObject?.id === placed.body.id, 4);
+    const states = events.map((e) => e.data.status.state);
+    expect(states).toHaveLength(4);
+    expect(states[0]).toBe(placed.body.status.state);
+    expect(events.slice(1).map((e) => e.data.previousState)).toEqual(states.slice(0, 3));
+    expect(events[3]!.data.terminationType).toEqual(expect.any(String));
+    expect(new Set(states).size).toBe(4);
+  });
+
+  it('a wait whose filter matches nothing answers 408 after its timeout', async () => {
+    const key = newKey('events');
+    const first = await firstWait(key, { timeout: 1, filters: { groupId: 'grp_nothing_here' } });
+    await client(mock.url, key)('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550102', body: 'not in a group' });
+    const answer = await first.answer;
+    expect(answer.status).toBe(408);
+    expect(answer.body.error).toEqual(expect.stringContaining('1'));
+  });
+
+  it('two keys never see each other\'s events', async () => {
+    const mine = newKey('events');
+    const theirs = newKey('events');
+    const body = { timeout: 1, filters: { type: 'message.received' } };
+    const waiting = await firstWait(theirs, body);
+    await client(mock.url, mine)('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550103', body: 'for mine only' });
+    expect((await waiting.answer).status).toBe(408);
+  });
+
+  it.each([0, 61, 'soon'])('timeout %j is refused by the contract gate with 400', async (timeout) => {
+    const answer = await wait(newKey('events'), { timeout, filters: {} });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.fieldErrors).toHaveProperty('timeout');
   });
 });
