@@ -163,6 +163,27 @@ describe('numbers-api listen: forwarding (part 6 fan-out rules)', () => {
   });
 });
 
+describe('numbers-api listen: end to end', () => {
+  it('send a message: its message.status_changed reaches the target through listen', async () => {
+    const key = newKey('listen');
+    const hooks = await target([]);
+    const running = agent(key, { targets: [new URL(hooks.url)], filters: { type: 'message.status_changed' } });
+    await untilWaiting(key);
+    // The demo seed's PAYG SMS line (the contract's twoNumbers example).
+    const sent = await fetch(new URL('/api/v1/messages', mock.url), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ to: '+14155550999', fromNumberId: 'pn_8f3kq2m9x7', body: 'Your table is ready.' }),
+    });
+    expect(sent.status).toBe(201);
+    const message = (await sent.json()) as JsonObject;
+    const forThisMessage = () => hooks.received.filter((request) => JSON.parse(request.rawBody.toString()).data?.messageId === message.id);
+    await until(() => forThisMessage().length > 0);
+    expect(JSON.parse(forThisMessage()[0]!.rawBody.toString())).toMatchObject({ type: 'message.status_changed', relatedObject: { id: message.id } });
+    await running.idle();
+  });
+});
+
 describe('numbers-api listen: the connection to the deployment', () => {
   /** A fake deployment answering events/wait by a plan; afterwards it holds every wait. */
   async function deployment(plan: Array<(res: import('node:http').ServerResponse) => void>): Promise<{ url: string; waits: number; server: Server }> {

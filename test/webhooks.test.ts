@@ -49,6 +49,20 @@ async function listed(key: string, id: string): Promise<JsonObject> {
 }
 
 describe('webhook deliveries from the stateful mock (part 6)', () => {
+  it('send a message: its message.status_changed is delivered to the subscription', async () => {
+    const key = newKey('wh');
+    const hooks = await target([]);
+    await subscribe(key, hooks.url, ['message.status_changed']);
+    // The demo seed's PAYG SMS line (the contract's twoNumbers example).
+    const sent = await client(mock.url, key)('POST', '/api/v1/messages', { to: '+14155550999', fromNumberId: 'pn_8f3kq2m9x7', body: 'Your table is ready.' });
+    expect(sent.status).toBe(201);
+    const forThisMessage = () => hooks.received.filter((request) => JSON.parse(request.rawBody.toString()).data?.messageId === sent.body.id);
+    while (forThisMessage().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const event = JSON.parse(forThisMessage()[0]!.rawBody.toString());
+    expect(event).toMatchObject({ type: 'message.status_changed', relatedObject: { id: sent.body.id } });
+    expect(forThisMessage()[0]!.headers['x-service-event-id']).toBe(event.id);
+  });
+
   it('delivers each event to the subscriptions whose eventTypes name it, with X-Service-Event-ID and JSON', async () => {
     const key = newKey('wh');
     const statuses = await target([]);
