@@ -114,6 +114,17 @@ describe('placing a call (parts 4.5, 7)', () => {
     });
   }
 
+  it('a call counts in usage (part 4.3) once it has ended', () => {
+    const h = harness();
+    const total = () => ((h.call('GET', '/api/v1/usage').body as JsonObject).totals as JsonObject).calls as number;
+    h.account();
+    h.sim.advance(15_000);
+    const before = total();
+    h.place();
+    h.sim.advance(15_000);
+    expect(total()).toBe(before + 1);
+  });
+
   it('lists at most the 100 newest, newest first', () => {
     const h = harness();
     const ids = Array.from({ length: 103 }, () => (h.place().body as JsonObject).id);

@@ -321,6 +321,16 @@ describe('delivery (parts 3, 6)', () => {
     expect(events[0]!.data).toEqual({ ...documented.data, messageId: sent.id });
   });
 
+  it('a send and an inbound message count in usage (part 4.3), a refused send does not', () => {
+    const h = harness();
+    const total = () => ((h.call('GET', '/api/v1/usage').body as JsonObject).totals as JsonObject).messages as number;
+    const before = total();
+    h.call('POST', '/api/v1/messages', sms('+14155550123'));
+    h.call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550123', body: 'hi' });
+    h.call('POST', '/api/v1/messages', sms(TEST.unsupportedRegion));
+    expect(total()).toBe(before + 2);
+  });
+
   it('a refused send reports nothing', () => {
     const h = harness();
     h.account().balance = 0;

@@ -8,7 +8,7 @@ import { HISTORY_LIMIT, type AccountState, type Job } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { aboveFreeCeiling, freeLimits, isFree } from './free-account.js';
 import { findNumber, isWalletGated } from './numbers.js';
-import * as usage from './usage.js';
+import { recordTraffic } from './usage.js';
 
 /** How many records a list answers (part 8). */
 const LIST_LIMIT = 100;
@@ -92,6 +92,8 @@ interface CallMeta {
   moves: Move[];
   inProgressAt?: number;
   idempotencyKey?: string;
+  /** A seeded call: usage already counts it in the seeded history (usage.ts). */
+  seeded?: boolean;
 }
 
 function callMeta(account: AccountState, id: string): CallMeta | undefined {
@@ -119,17 +121,12 @@ function progressStep(ctx: RuleContext, account: AccountState, job: Job): void {
   ctx.emit(account, 'call.status_changed', data, { id: call.id, type: 'call', url: null });
   if (meta.moves.length > 0) {
     startProcess(ctx, account, call.id, move.status.state);
-  } else {
+  } else if (!meta.seeded) {
     const seconds = meta.inProgressAt === undefined ? 0 : Math.round((ctx.now - meta.inProgressAt) / 1000);
     recordTraffic(ctx, account, 'call', { record: call, durationSeconds: seconds });
   }
 }
 
-/** Traffic for usage (part 4.3), when the usage module records it. */
-function recordTraffic(ctx: RuleContext, account: AccountState, kind: string, data: JsonObject): void {
-  const record = (usage as unknown as Record<string, unknown>).recordTraffic;
-  if (typeof record === 'function') (record as (...args: unknown[]) => void)(ctx, account, kind, data);
-}
 
 /**
  * The effective call cap (part 4.2): the per-call cap, then the number's, then the account's,
@@ -225,7 +222,7 @@ export const callsModule: ResourceModule = {
     for (const call of account.calls) {
       if (!isActive(ctx, call)) continue;
       const current = String(call.status.state);
-      account.meta[call.id] = { createdAt: ctx.nowIso, effectiveCapSeconds: null, moves: plannedMoves(ctx, current, 'completed') } as unknown as JsonObject;
+      account.meta[call.id] = { createdAt: ctx.nowIso, effectiveCapSeconds: null, moves: plannedMoves(ctx, current, 'completed'), seeded: true } as unknown as JsonObject;
       startProcess(ctx, account, call.id, current);
     }
   },

@@ -7,7 +7,7 @@ import type { RequestContext, ResourceModule, RuleContext } from '../context.js'
 import { HISTORY_LIMIT, type AccountState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
-import * as usage from './usage.js';
+import { recordTraffic } from './usage.js';
 
 /** How many records a list answers (part 8). */
 export const LIST_LIMIT = 100;
@@ -75,11 +75,6 @@ function messageTime(account: AccountState, message: JsonObject): number {
   return Date.parse(meta?.createdAt ?? account.createdAt);
 }
 
-/** Traffic for usage (part 4.3), when the usage module records it. */
-function recordTraffic(ctx: RuleContext, account: AccountState, kind: string, data: JsonObject): void {
-  const record = (usage as unknown as Record<string, unknown>).recordTraffic;
-  if (typeof record === 'function') (record as (...args: unknown[]) => void)(ctx, account, kind, data);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Channels and attachments
