@@ -7,6 +7,8 @@ import { loadOpenApi } from './description.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
+import { simContract } from '../simulator/contract.js';
+import { documentedSignupCode } from '../simulator/simulator.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -18,7 +20,12 @@ export const processIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-export const MOCK_USAGE = `Usage: numbers-api mock [options]
+/** The help text, with the sign-up code read from the contract's `signupCode` test value. */
+export function mockUsage(): string {
+  return MOCK_USAGE.replaceAll('{signupCode}', documentedSignupCode(simContract(loadOpenApi())));
+}
+
+const MOCK_USAGE = `Usage: numbers-api mock [options]
 
 Serves a mock of the API that behaves like the service: every request is validated against the
 bundled contract by Prism 5.14.2, then answered from per-account state that sign-up, sends,
@@ -28,7 +35,9 @@ examples only, as a plain example server.
   Authorization: Bearer sk_live_<anything>   every key is its own account, made from the demo seed
                                              on first use (only signed-up or seeded keys with
                                              --strict-keys); not needed on the four sign-up ones
-  sign-up code                               123456 for the email and SMS codes (--signup-code)
+  sign-up code                               {signupCode} for the email and SMS codes (--signup-code)
+  test values                                documented inputs that reach what only a carrier or
+                                             registry decides (--list-test-values prints them)
   Prefer: example=<name> | code=<status>     answers exactly that documented example; no state
   /__mock/reset, /__mock/clock/advance,      the control surface (generated/mock-control.json):
   /__mock/checkout/complete, /__mock/wallet  reset, move time, pay a checkout, set the wallet
@@ -40,7 +49,7 @@ Options:
   --seed <file>           start every account from your own data (a JSON seed, see the README)
   --state <file>          keep the state in this file across restarts (written atomically)
   --strict-keys           accept only keys the sign-up issued or the seed names
-  --signup-code <code>    the right email and SMS code (default 123456, 6 digits)
+  --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
   --document <file>       description Prism validates with (default: generated/openapi.dereferenced.json)
   --quiet                 no line per request
   --prism-log <level>     Prism's own log: silent (default), error, warn, info, debug
@@ -49,6 +58,7 @@ Options:
                           (--stateless) or the simulator's composed answers, reported in an
                           sl-violations header (off by default: it costs time per request)
   --list-examples         print the example names per operation and status, then exit
+  --list-test-values      print the documented test values (x-test-values), then exit
   --markdown | --json     with --list-examples: Markdown tables or JSON instead of text
   -h, --help              this help
 `;
@@ -78,6 +88,7 @@ function parseMockArgs(argv: string[]) {
       'validate-response': { type: 'boolean', default: false },
       'prism-workers': { type: 'string' },
       'list-examples': { type: 'boolean', default: false },
+      'list-test-values': { type: 'boolean', default: false },
       stateless: { type: 'boolean', default: false },
       seed: { type: 'string' },
       state: { type: 'string' },
@@ -123,11 +134,18 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
   try {
     args = parseMockArgs(argv);
   } catch (error) {
-    io.stderr(`numbers-api mock: ${(error as Error).message}\n\n${MOCK_USAGE}`);
+    io.stderr(`numbers-api mock: ${(error as Error).message}\n\n${mockUsage()}`);
     return 2;
   }
   if (args.help) {
-    io.stdout(MOCK_USAGE);
+    io.stdout(mockUsage());
+    return 0;
+  }
+  if (args['list-test-values']) {
+    for (const entry of simContract(loadOpenApi()).testValues()) {
+      const answer = entry.status ? `${entry.status} ${entry.example ?? ''}`.trim() : 'accepted';
+      io.stdout(`${entry.value}  ${entry.field} on ${entry.operations.join(', ')} -> ${answer}\n    ${entry.description}\n`);
+    }
     return 0;
   }
   if (args['list-examples']) {
