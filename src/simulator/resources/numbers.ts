@@ -63,8 +63,10 @@ export function refreshNumbers(account: AccountState): void {
 function allocateE164(ctx: RuleContext): string {
   const taken = new Set<string>([...Object.keys(ctx.state.serviceNumbers), ...Object.keys(ctx.state.boundNumbers)]);
   for (const account of Object.values(ctx.state.accounts)) for (const n of account.numbers) taken.add(String(n.number));
+  // 555-1000..555-9999 in one area code after another (the contract's examples use 312 and 415).
   for (let n = taken.size; ; n++) {
-    const candidate = `+1312555${String(1000 + (n % 9000)).padStart(4, '0')}`;
+    const areaCode = 312 + Math.floor(n / 9000);
+    const candidate = `+1${areaCode}555${String(1000 + (n % 9000)).padStart(4, '0')}`;
     if (!taken.has(candidate)) return candidate;
   }
 }
@@ -134,7 +136,7 @@ export const numbersModule: ResourceModule = {
         const unavailable = ctx.testValue(['whatsappUnavailable']);
         if (unavailable) return unavailable;
       }
-      const nickname = typeof ctx.body.nickname === 'string' && !ctx.hasTestValue('whatsappUnavailable') ? ctx.body.nickname : undefined;
+      const nickname = typeof ctx.body.nickname === 'string' ? ctx.body.nickname : undefined;
       return ctx.json(201, provisionNumber(ctx, account, { whatsapp: ctx.body.whatsapp === true, nickname }));
     },
 
