@@ -144,6 +144,16 @@ describe('numbers-api mock', () => {
     expect(result.err).toContain('Usage: numbers-api mock');
   });
 
+  it('--list-test-values prints every documented test value of the contract, and --help its sign-up code', async () => {
+    const listed = await inProcess(['mock', '--list-test-values']);
+    expect(listed.code).toBe(0);
+    const values = (loadOpenApi()['x-test-values'] ?? []) as Array<{ value: string; field: string }>;
+    expect(values.length).toBeGreaterThan(0);
+    for (const entry of values) expect(listed.out).toContain(`${entry.value}  ${entry.field}`);
+    const signup = values.find((entry) => (entry as { name?: string }).name === 'signupCode')!;
+    expect((await inProcess(['mock', '--help'])).out).toContain(`${signup.value} for the email and SMS codes`);
+  });
+
   it('--list-examples --json is the example list generated from the description', async () => {
     const result = await inProcess(['mock', '--list-examples', '--json']);
     expect(result.code).toBe(0);
