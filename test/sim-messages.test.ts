@@ -453,6 +453,13 @@ describe('on the real stateful mock (Prism as the gate)', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
+  it('malformed JSON gets the gate\'s 400 naming the body, not an exactly-one message', async () => {
+    const call = client(mock.url, newKey('malformed'));
+    const answer = await call('POST', '/api/v1/messages', '{"to": ');
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['body']);
+  });
+
   it('an injected inbound message is listed over HTTP with source internal', async () => {
     const call = client(mock.url, newKey('inject'));
     const injected = await call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550123', body: 'ping' });

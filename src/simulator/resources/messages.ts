@@ -193,6 +193,9 @@ const present = (value: unknown): boolean => value !== undefined && value !== nu
 
 /** Part 7's "exactly one of" messages, which win over the contract gate's generic oneOf violation. */
 function sendPrecheck(ctx: RequestContext): SimResponse | undefined {
+  // Only a JSON object has fields to count: malformed JSON, an oversized or a missing body get the gate's answer.
+  const raw = ctx.request.body;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const body = ctx.body;
   if (present(body.to) === present(body.groupId)) return ctx.documented(400, 'toXorGroupId');
   if (present(body.to) && present(body.fromNumber) === present(body.fromNumberId)) return ctx.documented(400, 'fromNumberXorId');
