@@ -17,6 +17,7 @@ export const SITE_PAGES = [
   { file: 'retries-and-idempotency.html', guide: 'retries-and-idempotency.md', nav: 'Retries', summary: 'Which requests are safe to send again, and placing a call exactly once (part 7).' },
   { file: 'limits.html', guide: 'limits.md', nav: 'Limits', summary: 'Call caps, free-account limits, messaging and lookup limits, and the values left unpublished (part 8).' },
   { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning', summary: 'Interface version 1, the base and legacy base addresses (part 9).' },
+  { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
   { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
   { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
   { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown' },
