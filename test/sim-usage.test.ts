@@ -150,6 +150,18 @@ describe('usage is computed from the account’s own traffic (part 4.3)', () => 
   });
 });
 
+describe('how much usage history an account keeps', () => {
+  it('day counters older than 180 days are dropped; the all-time figures keep them', () => {
+    const { simulator, freshAccount, usage } = sim();
+    const { key, account } = freshAccount();
+    const now = simulator.clock.now();
+    recordTraffic({ now }, account, 'message', { direction: 'outbound', record: message(account, '+14155550168') }, now - 200 * DAY);
+    recordTraffic({ now }, account, 'message', { direction: 'outbound', record: message(account, '+14155550168') });
+    expect(Object.keys(account.daily)).toEqual([new Date(now).toISOString().slice(0, 10)]);
+    expect(usage(key, '?days=90').breakdown.messages).toEqual({ d7: 1, d30: 1, all: 2 });
+  });
+});
+
 describe('currentPeriod (part 4.3)', () => {
   it('is a monthly cycle anchored to the account’s creation date, independent of days', () => {
     const { clock, freshAccount, usage } = sim();

@@ -112,6 +112,8 @@ function prune(account: AccountState, now: number): void {
 export function recordTraffic(ctx: Pick<RuleContext, 'now'>, account: AccountState, kind: string, data: JsonObject, at = ctx.now): void {
   const day = utcDay(at);
   const state = usageState(account);
+  // Old days are dropped when a new day starts, not on every record (sends stay cheap).
+  if (!account.daily[day]) prune(account, at);
   const byId = (id: unknown) => account.numbers.find((number) => number.id === id);
   if (kind === 'message') {
     const record = data.record as JsonObject;
@@ -137,9 +139,11 @@ export function recordTraffic(ctx: Pick<RuleContext, 'now'>, account: AccountSta
     totals.minutes += minutes;
     state.all.calls++;
     state.all.minutes += minutes;
-    if (seconds !== undefined) state.durations.push([day, seconds]);
+    if (seconds !== undefined) {
+      state.durations.push([day, seconds]);
+      if (state.durations.length > KEEP_DURATIONS) state.durations.splice(0, state.durations.length - KEEP_DURATIONS);
+    }
   }
-  prune(account, at);
 }
 
 // ---------------------------------------------------------------------------------------------
