@@ -276,6 +276,23 @@ describe('on the real stateful mock (Prism as the gate)', () => {
     expect(ids.has(another.body.id)).toBe(false);
   });
 
+  it('a placed call is listed Queued, and reaches Terminated with 4 call.status_changed in order once the clock has moved 10 s', async () => {
+    const key = newKey('life');
+    const call = client(mock.url, key);
+    const placed = await call('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: PAYG_LINE, outboundInstruction: 'Hi' });
+    expect(placed.status).toBe(201);
+    expect(placed.body.status.state).toBe('Queued');
+    expect(((await call('GET', '/api/v1/calls')).body as JsonObject[])[0]).toEqual(placed.body);
+    expect((await client(mock.url, null)('POST', '/__mock/clock/advance', { seconds: 10 })).status).toBe(200);
+    const listed = ((await call('GET', '/api/v1/calls')).body as JsonObject[]).find((c) => c.id === placed.body.id)!;
+    expect(listed).toMatchObject({ status: { state: 'Terminated' }, terminationType: 'completed' });
+    const states = mock.simulator
+      .accountForKey(key)!
+      .events.filter((e) => e.event.type === 'call.status_changed' && e.event.relatedObject?.id === placed.body.id)
+      .map((e) => (e.event.data as JsonObject).status.state);
+    expect(states).toEqual(['Queued', 'Ringing', 'In-Progress', 'Terminated']);
+  });
+
   it('a bad to names the to field, not a fixed example', async () => {
     const call = client(mock.url, newKey('bad'));
     const answer = await call('POST', '/api/v1/calls', { to: 'hello', fromNumberId: PAYG_LINE, outboundInstruction: 'x' });

@@ -172,6 +172,7 @@ function isAudioOrDocument(attachment: Attachment): boolean {
 
 /** The stored media items: served by the service at a URL shaped like the contract's example's. */
 function mediaItems(ctx: RuleContext, list: Attachment[]): JsonObject[] {
+  if (list.length === 0) return [];
   const example = (ctx.contract.componentExample('mmsWithImage') as JsonObject).media[0] as JsonObject;
   const base = String(example.url).replace(/[^/]+$/, '');
   return list.map((attachment) => {
