@@ -46,8 +46,10 @@ export function controlSurface(simulator: Simulator, document: JsonObject): Cont
         case 'mockAdvanceClock':
           simulator.advance(Number(body.seconds) * 1000);
           return clock();
-        case 'mockCompleteCheckout':
-          return simulator.withContext((ctx) => completeCheckout(ctx, account!, { clientSecret: body.clientSecret, amount: body.amount }));
+        case 'mockCompleteCheckout': {
+          const done = simulator.withContext((ctx) => completeCheckout(ctx, account!, { clientSecret: body.clientSecret, amount: body.amount }));
+          return done.status === 404 ? { status: 404, body: contract.example('mockCompleteCheckout', 404, 'noCheckout') } : done;
+        }
         case 'mockSetWallet':
           return simulator.withContext(() => {
             account!.balance = Number(body.balance);

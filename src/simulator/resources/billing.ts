@@ -106,8 +106,8 @@ function holdsImessageNumber(account: AccountState): boolean {
 export function completeCheckout(ctx: RuleContext, account: AccountState, input: { clientSecret?: string; amount?: number }): SimResponse {
   const open = checkouts(account).filter((session) => session.open);
   const session = input.clientSecret === undefined ? open[open.length - 1] : open.find((s) => s.clientSecret === input.clientSecret);
-  // The control surface's documented `noCheckout` answer (spec/mock-control.yaml).
-  if (!session) return { status: 404, body: { error: 'No open checkout session on this account.' } };
+  // The control surface answers its own documented `noCheckout` example (spec/mock-control.yaml).
+  if (!session) return { status: 404 };
   session.open = false;
   if (session.mode === 'credits') {
     // Part 4.4: the wallet is credited when the invoice is paid; part 3: the first top-up lifts the free limits.
