@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListenAgent, type ListenAgent, type ListenOptions } from '../src/listen/agent.js';
+import { main } from '../src/cli.js';
 import { runListenCli } from '../src/listen/cli.js';
 import { startControlServer } from '../src/listen/control.js';
 import { activeWaits } from '../src/simulator/resources/events.js';
@@ -253,6 +254,15 @@ describe('numbers-api listen: usage', () => {
     const io = captureIo();
     expect(await runListenCli(argv as string[], io, { env })).toBe(2);
     expect(io.err()).toMatch(message);
+  });
+
+  it('numbers-api names listen in its help and routes to it', async () => {
+    const io = captureIo();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/^\s+listen\s/m);
+    const listenHelp = captureIo();
+    expect(await main(['listen', '--help'], listenHelp)).toBe(0);
+    expect(listenHelp.out()).toContain('--forward-to');
   });
 
   it('no key in NUMBERS_API_KEY exits 2', async () => {
