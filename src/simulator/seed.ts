@@ -56,7 +56,13 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
     account: fields,
     paid: limits === null,
     balance: billing.balance,
-    numbers: contract.example('listNumbers', 200, 'twoNumbers') as JsonObject[],
+    // The two listed numbers, then a WhatsApp line bought warmed and the group's WhatsApp line
+    // still warming up (it becomes ready when the clock moves about 6 hours, part 3).
+    numbers: [
+      contract.example('updateNumber', 200, 'whatsappWarmingUp') as JsonObject,
+      contract.example('createNumber', 201, 'whatsappReadyNumber') as JsonObject,
+      ...(contract.example('listNumbers', 200, 'twoNumbers') as JsonObject[]),
+    ],
     messages: contract.example('listMessages', 200, 'recentMessages') as JsonObject[],
     calls: contract.example('listCalls', 200, 'recentCalls') as JsonObject[],
     groups: contract.example('listGroups', 200, 'groups') as JsonObject[],

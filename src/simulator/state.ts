@@ -72,6 +72,8 @@ export interface SignupState {
   completed?: boolean;
   accountId?: string;
   failedAttempts: number;
+  /** SMS codes sent for this registration (the cap on codes sent to one number, part 4.1). */
+  codesSent?: number;
 }
 
 export interface SimState {

@@ -154,8 +154,10 @@ export const numbersModule: ResourceModule = {
   },
   processes: { [WARMUP]: warmupDone },
   seed(ctx, account) {
-    // A seeded number still warming up reaches `ready` about 6 hours after the account opens.
     for (const number of account.numbers) {
+      // A seeded number is one the service provisioned: it cannot register an account (part 5.5).
+      ctx.state.serviceNumbers[number.number] ??= account.id;
+      // A seeded number still warming up reaches `ready` about 6 hours after the account opens.
       if (number.whatsapp?.status === 'warming_up') ctx.schedule(account, WARMUP, number.id, WHATSAPP_WARMUP_MS);
     }
   },
