@@ -274,5 +274,8 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
     const answer = await wait(newKey('events'), { timeout, filters: {} });
     expect(answer.status).toBe(400);
     expect(answer.body.error.fieldErrors).toHaveProperty('timeout');
+    const documented = mock.simulator.contract.example('waitForEvent', 400, 'timeoutOutOfRange');
+    if (typeof timeout === 'number') expect(answer.body).toEqual(documented);
+    else expect(answer.body).not.toEqual(documented);
   });
 });
