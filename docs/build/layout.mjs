@@ -20,6 +20,7 @@ export const SITE_PAGES = [
   { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
   { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
   { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
+  { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
   { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown' },
 ];
 
