@@ -61,6 +61,11 @@ Options:
   --list-test-values      print the documented test values (x-test-values), then exit
   --markdown | --json     with --list-examples: Markdown tables or JSON instead of text
   -h, --help              this help
+
+Environment:
+  NUMBERS_API_WEBHOOK_SECRET   sign webhook deliveries (HMAC-SHA256 hex of the raw body in
+                               X-Service-Signature, as the local fan-out does; inferred, part 5.10)
+  NUMBERS_API_MOCK_VALIDATE    strict | header: check every composed answer against the contract
 `;
 
 const PRISM_LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'];
