@@ -82,6 +82,10 @@ async function corpus(callWith: (key: string | null) => Call, label: string): Pr
   await record('Prefer example=freeAccount', as('GET', '/api/v1/account', undefined, { Prefer: 'example=freeAccount' }));
   await record('Prefer code=404', as('PATCH', '/api/v1/numbers/pn_nope', { nickname: 'x' }, { Prefer: 'code=404' }));
   await record('a method the path does not have', as('DELETE', '/api/v1/messages'));
+  await record('Prefer code=200 on an invalid request', as('PATCH', '/api/v1/account', { maxCallDurationSeconds: 5 }, { Prefer: 'code=200' }));
+  await record('Prefer example= a name the status lacks', as('GET', '/api/v1/account', undefined, { Prefer: 'example=noSuchExample' }));
+  await record('Prefer code= a status not documented', as('GET', '/api/v1/account', undefined, { Prefer: 'code=418' }));
+  await record('Prefer code=429 with its Retry-After', as('GET', '/api/v1/lookup?number=%2B14155550123', undefined, { Prefer: 'code=429' }));
   await record('Prefer code=401', as('GET', '/api/v1/account', undefined, { Prefer: 'code=401' }));
 
   // A stateful sequence: sign-up → verify → register-number → verify-number → send → list

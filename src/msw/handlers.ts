@@ -8,7 +8,7 @@ import { resolveRef } from '../contract/operations.js';
 import { isAcceptedAuthorization } from '../mock/api-key.js';
 import { systemClock, randomIds, type IdGenerator, type SimClock } from '../simulator/clock.js';
 import { controlSurface } from '../simulator/control.js';
-import { routeNotFound } from '../simulator/respond.js';
+import { fieldErrorsResponse, routeNotFound } from '../simulator/respond.js';
 import { startRunner, type SimRunner } from '../simulator/runner.js';
 import { createSimulator, defaultStatus, type Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
@@ -82,6 +82,14 @@ export interface MockHandlers {
 }
 
 const PREFER_NAMES_ANSWER = /\b(?:code|example)=/;
+
+/** Prism's answer when a request names a status or an example the operation lacks (its NOT_FOUND problem). */
+function prismNotFound(detail: string): SimResponse {
+  return {
+    status: 404,
+    body: { type: 'https://stoplight.io/prism/errors#NOT_FOUND', title: 'The server cannot find the requested content', status: 404, detail },
+  };
+}
 
 /** The base URLs of the contract's servers, their variables at their defaults. */
 export function serverBaseUrls(document: JsonObject): string[] {
@@ -158,32 +166,48 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${problems.join('; ')}` } };
   }
 
-  /** A request that names its answer (`Prefer: code=`/`example=`) gets exactly that example, touching no state. */
+  /**
+   * A request that names its answer (`Prefer: code=`/`example=`) gets exactly that documented
+   * example and touches no state, as the HTTP mock hands such a request to Prism alone. So this
+   * answers as Prism's mocker does (prism-http mocker/index.js, negotiator/): a refused key gets
+   * the 401 example; a request that breaks the contract gets the first example of its 422 or 400
+   * answer (the named one when `code=` names that status); a status or an example name the
+   * operation lacks gets Prism's NOT_FOUND problem.
+   */
   function preferred(request: SimRequest, prefer: string): SimResponse {
     const matched = contract.match(request.method, request.pathname);
     if (!matched) return routeNotFound(request);
     const { operationId } = matched;
+    const operation = contract.operation(operationId);
+    const declaredAt = (status: number) => resolveRef<JsonObject | undefined>(document, operation.responses?.[String(status)]);
     if (contract.needsKey(operationId) && !isAcceptedAuthorization(request.headers.authorization)) {
       return { status: 401, body: contract.example(operationId, 401) };
     }
     const code = /\bcode=(\d{3})\b/.exec(prefer)?.[1];
     const name = /\bexample=([^,;\s"]+)/.exec(prefer)?.[1];
-    const status = code ? Number(code) : defaultStatus(contract.operation(operationId));
-    const declared = resolveRef<JsonObject | undefined>(document, contract.operation(operationId).responses?.[String(status)]);
-    if (!declared) return { status: 404, body: { error: `${operationId} documents no ${status} answer.` } };
+    const violations = [...request.violations, ...gate().request(operationId, gateView(request))];
+    let status = code ? Number(code) : defaultStatus(operation);
+    let example = name;
+    if (violations.length > 0) {
+      const invalid = [422, 400].find((candidate) => declaredAt(candidate));
+      if (invalid === undefined) return fieldErrorsResponse(normalizeViolations(contract, operationId, violations));
+      if (status !== invalid) example = undefined;
+      status = invalid;
+    }
+    const declared = declaredAt(status);
+    if (!declared) return prismNotFound(`Requested status code ${status} is not defined in the document.`);
     const headers: Record<string, string> = {};
     for (const [header, value] of Object.entries<JsonObject>(declared.headers ?? {})) {
       const definition = resolveRef<JsonObject>(document, value);
       const schema = resolveRef<JsonObject | undefined>(document, definition.schema);
-      const example = definition.example ?? Object.values<JsonObject>(definition.examples ?? {})[0]?.value ?? schema?.examples?.[0] ?? schema?.example;
-      if (example !== undefined) headers[header] = String(example);
+      const sample = definition.example ?? Object.values<JsonObject>(definition.examples ?? {})[0]?.value ?? schema?.examples?.[0] ?? schema?.example;
+      if (sample !== undefined) headers[header] = String(sample);
     }
-    const hasBody = declared.content?.['application/json'] !== undefined;
-    if (!hasBody) return { status, headers };
-    if (name !== undefined && !contract.exampleNames(operationId, status).includes(name)) {
-      return { status: 404, body: { error: `${operationId} has no example ${name} for ${status}.` } };
+    if (declared.content?.['application/json'] === undefined) return { status, headers };
+    if (example !== undefined && !contract.exampleNames(operationId, status).includes(example)) {
+      return prismNotFound(`Response for contentType: application/json and exampleKey: ${example} does not exist.`);
     }
-    return { status, headers, body: contract.example(operationId, status, name) };
+    return { status, headers, body: contract.example(operationId, status, example) };
   }
 
   function toResponse(response: SimResponse, method: string): Response {

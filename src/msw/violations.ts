@@ -72,6 +72,8 @@ export function gateView(request: SimRequest): SimRequest {
 /** One violation of contractValidator (src/simulator/validator.ts) as Prism reports it. */
 export function prismShaped(violation: Violation): Violation {
   const [where = 'body', ...rest] = violation.location;
+  // A required body not sent: Prism's own wording (prism-http validator/validators/body.js).
+  if (where === 'body' && rest.length === 0 && violation.message === 'must have a JSON body') return { location: ['body'], message: 'Body parameter is required' };
   if (where === 'body') {
     const missing = MISSING_PROPERTY.exec(violation.message)?.[1];
     const path = missing !== undefined && rest[rest.length - 1] === missing ? rest.slice(0, -1) : rest;
