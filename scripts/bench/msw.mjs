@@ -85,6 +85,22 @@ async function sizes() {
   emit({ metric: 'handlers bundle, minified (msw external)', value: kib(alone.bytes), unit: 'KiB' });
   emit({ metric: 'handlers bundle, minified + gzipped (msw external)', value: kib(alone.gzipped), unit: 'KiB' });
   emit({ metric: 'handlers + msw bundle, minified + gzipped', value: kib(withMsw.gzipped), unit: `KiB (${kib(withMsw.bytes)} KiB minified)` });
+  // Within the description: its prose (description/summary, no use to the mock) and its examples (the answers).
+  let prose = 0;
+  let examples = 0;
+  const walk = (node, inExample) => {
+    if (Array.isArray(node)) return node.forEach((item) => walk(item, inExample));
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (!inExample && (key === 'description' || key === 'summary' || key === 'x-inferred-reason') && typeof value === 'string') prose += JSON.stringify(value).length + key.length + 3;
+      if (!inExample && (key === 'examples' || key === 'example')) examples += JSON.stringify(value).length;
+      walk(value, inExample || key === 'examples' || key === 'example');
+    }
+  };
+  walk(openapi, false);
+  const described = JSON.stringify(openapi).length;
+  emit({ metric: 'of the description: prose (descriptions, summaries)', value: Math.round((prose / described) * 1000) / 10, unit: '%' });
+  emit({ metric: 'of the description: examples', value: Math.round((examples / described) * 1000) / 10, unit: '%' });
   for (const [name, bytes] of withMsw.groups) {
     if (bytes > 0) emit({ metric: `share of the minified bundle: ${name}`, value: Math.round((bytes / withMsw.bytes) * 1000) / 10, unit: `% (${kib(bytes)} KiB)` });
   }
