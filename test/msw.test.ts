@@ -72,6 +72,24 @@ describe('options', () => {
   });
 });
 
+describe('composed answers checked against the contract', () => {
+  // A seed the contract would refuse: the account's cap must be an integer or null.
+  const brokenSeed = { default: { account: { maxCallDurationSeconds: 'lots' } } };
+
+  it("validateResponses 'strict' turns a composed answer that breaks its schema into a 500 naming the problem", async () => {
+    use({ seed: brokenSeed, validateResponses: 'strict' });
+    const answer = await client(BASE, newKey('strict500'))('GET', '/api/v1/account');
+    expect(answer.status).toBe(500);
+    expect(answer.body.error).toMatch(/getAccount.*maxCallDurationSeconds/);
+  });
+
+  it("'off' passes it on as composed", async () => {
+    use({ seed: brokenSeed, validateResponses: 'off' });
+    const answer = await client(BASE, newKey('off200'))('GET', '/api/v1/account');
+    expect(answer.status).toBe(200);
+  });
+});
+
 describe('requests', () => {
   it('an invalid request answers the documented 400 with fieldErrors naming the fields', async () => {
     use();
