@@ -21,6 +21,13 @@ export interface Scenario {
   part?: string;
   title: string;
   level: Level;
+  /**
+   * Scenarios naming the same lock run one after another. The writes flows share one: each
+   * watches the account's event stream for what it caused, and the long poll is not a queue
+   * (an event that fires while a wait is being renewed is lost), so one flow's events must not
+   * fall into another's renewal.
+   */
+  exclusive?: string;
   run(ctx: ScenarioContext): Promise<void>;
 }
 
@@ -141,7 +148,7 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
   const ctx = new ScenarioContext(env, scenario);
   let skipReason: string | undefined;
   try {
-    await scenario.run(ctx);
+    await (scenario.exclusive ? env.locks.run(scenario.exclusive, () => scenario.run(ctx)) : scenario.run(ctx));
   } catch (error) {
     if (error instanceof Skip || error instanceof RateLimited) skipReason = error.message;
     else if (error instanceof NoResponse) ctx.record('fail', error.message, undefined, 'response-received');

@@ -6,6 +6,7 @@ import { findOperation, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
 import type { Scenario, ScenarioContext } from '../scenario.js';
 import { requestProperties } from './shared.js';
+import { WRITES_LOCK } from './write-helpers.js';
 
 const FIELD = 'maxCallDurationSeconds';
 const CHECK = 'account-cap-read-your-write';
@@ -57,6 +58,7 @@ export function accountFlowScenarios(operations: Operation[]): Scenario[] {
       check: CHECK,
       part: '4.2',
       level: 'writes',
+      exclusive: WRITES_LOCK,
       title: 'the account cap is set, answered and read back, then restored to its original value (part 4.2)',
       async run(ctx) {
         await ctx.env.locks.run('account', async () => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { findOperation, type Operation } from '../description.js';
 import { listRecords } from '../records.js';
 import type { Scenario } from '../scenario.js';
-import { idOf, needFields, senderNumber, sleep } from './write-helpers.js';
+import { idOf, needFields, senderNumber, sleep, WRITES_LOCK } from './write-helpers.js';
 
 const CALL_INSTRUCTION = 'This is an automated conformance test call. Say that it is a test, say goodbye and hang up.';
 const CHECK = 'call-idempotent-replay';
@@ -26,6 +26,7 @@ export function callFlowScenarios(operations: Operation[]): Scenario[] {
       check: CHECK,
       part: '7',
       level: 'writes',
+      exclusive: WRITES_LOCK,
       title: 'a call with an Idempotency-Key answers 201; the same key again answers 200 with the same id, and the call is listed once (part 7.2)',
       async run(ctx) {
         needFields(ctx, call, ['to', 'fromNumberId', 'outboundInstruction', 'maxCallDurationSeconds']);

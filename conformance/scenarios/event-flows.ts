@@ -12,7 +12,7 @@ import { nonexistentId } from '../policy.js';
 import { allStrings, listRecords } from '../records.js';
 import type { Scenario, ScenarioContext } from '../scenario.js';
 import { requestProperties } from './shared.js';
-import { idOf, MESSAGE_BODY, needFields, senderNumber, sleep, testHelperAvailable } from './write-helpers.js';
+import { idOf, MESSAGE_BODY, needFields, senderNumber, sleep, testHelperAvailable, WRITES_LOCK } from './write-helpers.js';
 
 /** Longest single wait of a poll: short enough that a finished flow is not held long. */
 const POLL_SECONDS = 5;
@@ -106,6 +106,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
     check: 'event-message-received',
     part: '6',
     level: 'writes',
+    exclusive: WRITES_LOCK,
     title: 'an injected inbound message arrives through events/wait as `message.received`, with the listed `messageId` and `source` internal (part 6)',
     async run(ctx) {
       if (!(await testHelperAvailable(ctx, inject)) || !inject) {
@@ -156,6 +157,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       check: 'event-message-status-changed',
       part: '4.5, 6',
       level: 'writes',
+      exclusive: WRITES_LOCK,
       title: 'a message to --to answers 201, and its `message.status_changed` names it (parts 4.5, 6; the data fields are inferred: advisory)',
       async run(ctx) {
         needFields(ctx, send, ['to', 'fromNumberId', 'body']);

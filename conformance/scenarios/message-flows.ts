@@ -7,7 +7,7 @@ import { findOperation, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
 import { listRecords } from '../records.js';
 import type { Scenario, ScenarioContext } from '../scenario.js';
-import { idOf, MESSAGE_BODY, needFields, senderNumber, testHelperAvailable } from './write-helpers.js';
+import { idOf, MESSAGE_BODY, needFields, senderNumber, testHelperAvailable, WRITES_LOCK } from './write-helpers.js';
 
 const CHECK = 'message-send-then-list';
 
@@ -43,6 +43,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
       check: CHECK,
       part: '4.5, 8',
       level: 'writes',
+      exclusive: WRITES_LOCK,
       title: 'two messages answer 201 with ids, then list newest first by those ids: the second before the first (parts 4.5, 8)',
       async run(ctx) {
         const viaHelper = await testHelperAvailable(ctx, inject);

@@ -46,3 +46,6 @@ export function testHelperAvailable(ctx: ScenarioContext, inject: Operation | un
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The lock the flows that create something or watch for its event share (Scenario.exclusive). */
+export const WRITES_LOCK = 'writes';
