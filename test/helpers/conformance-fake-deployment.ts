@@ -55,7 +55,8 @@ export type Break =
   | 'wait-408-early' // events/wait answers 408 at once instead of holding for its timeout
   | 'wait-ignores-filter' // events/wait answers an event whatever its filter
   | 'account-cap-answer-stale' // PATCH /account stores the cap but answers the account as it was
-  | 'account-cap-not-stored'; // PATCH /account answers the new cap but does not keep it
+  | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
+  | 'echo-key'; // the ids of created messages and calls contain the caller's key
 
 /** What a sound deployment may do, and the suite must tolerate. */
 export type Quirk =
@@ -214,6 +215,9 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     if (!op) return error(res, 404, 'No such route');
     const b = fake.breaks;
     const id = op.operationId;
+    // A new record's id: random, or carrying the caller's key when the deployment echoes it.
+    const echo = b.has('echo-key') ? (req.headers.authorization ?? '').replace(/^Bearer /, '') : '';
+    const newId = (prefix: string) => `${prefix}${echo ? `${echo}_` : ''}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
     // Part 5.1: the key first.
     const authorization = req.headers.authorization;
@@ -351,7 +355,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         const key = req.headers['idempotency-key'] as string | undefined;
         const replay = key ? state.byKey.get(key) : undefined;
         const place = () => {
-          const call = { ...responseExample(document, op, 201), id: `call_${randomUUID().slice(0, 8)}` };
+          const call = { ...responseExample(document, op, 201), id: newId('call_') };
           state.callList.unshift(call);
           return call;
         };
@@ -367,7 +371,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       case 'sendMessage': {
         const request = body as Json;
         const number = state.numbers.find((n) => n.id === request.fromNumberId) ?? state.numbers[0];
-        const message = { ...example(), id: `msg_${randomUUID().replace(/-/g, '')}`, phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
+        const message = { ...example(), id: newId('msg_'), phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
         storeMessage(message);
         send(res, b.has('send-message-200') ? 200 : 201, message);
         if (!b.has('no-status-event')) {
@@ -382,7 +386,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         const number = state.numbers.find((n) => n.number === request.to) ?? state.numbers[0];
         const message = {
           ...(state.messages[0] ?? {}),
-          id: `msg_test_${randomUUID().replace(/-/g, '')}`,
+          id: newId('msg_test_'),
           phoneNumberId: number?.id,
           groupId: null,
           channel: 'sms',
