@@ -13,6 +13,7 @@ afterAll(() => fake.close());
 afterEach(() => {
   fake.breaks.clear();
   fake.quirks.clear();
+  fake.clearEvents();
 });
 
 const SEND_THEN_LIST = 'listMessages/message-send-then-list';
@@ -103,6 +104,14 @@ describe('events tie to actions', () => {
     expect(outcome.verdict).toBe('skip');
     expect(outcome.skipReason).toMatch(/no test helper/);
     expect(outcome.sends).toEqual([]);
+  });
+
+  it('reports a missing message.received as advisory when other events arrived: it may have fired while a wait was renewed', async () => {
+    fake.breaks.add('no-message-received-event');
+    fake.quirks.add('unknown-event');
+    const outcome = await runScenarioById(fake, MESSAGE_RECEIVED);
+    expect(failedChecks(outcome)).toEqual([]);
+    expect(outcome.findings.find((f) => f.verdict === 'advisory')?.reason).toMatch(/No message.received for message msg_test_\w+ .*; 1 other event\(s\) did, so it may have fired while a wait was being renewed/);
   });
 
   it('reports a missing message.status_changed as advisory: part 6 gives it no timing', async () => {

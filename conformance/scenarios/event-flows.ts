@@ -33,6 +33,8 @@ interface Polled<T> {
   found?: Seen;
   /** A wait answered something other than an event or 408 (503: no event stream), and polling stopped. */
   stoppedBy?: Exchange;
+  /** The last wait's answer. */
+  lastWait?: Exchange;
 }
 
 function isEvent(body: unknown): body is Json {
@@ -55,11 +57,13 @@ async function pollAround<T>(
   let match: ((event: Json) => boolean) | undefined;
   let stop = false;
   let stoppedBy: Exchange | undefined;
+  let lastWait: Exchange | undefined;
   const found = () => (match ? events.find((s) => match?.(s.event)) : undefined);
   const polling = (async () => {
     for (let waits = 0; waits < MAX_WAITS && !stop && !found() && Date.now() < deadline; waits++) {
       const seconds = Math.max(1, Math.min(POLL_SECONDS, Math.ceil((deadline - Date.now()) / 1000)));
       const ex = await ctx.send(wait, { body: { timeout: seconds, filters: {} }, timeoutMs: seconds * 1000 + 15_000 });
+      lastWait = ex;
       if (ex.status === 200 && isEvent(ex.body)) events.push({ event: ex.body, ex });
       else if (ex.status !== 408) {
         stoppedBy = ex;
@@ -83,7 +87,7 @@ async function pollAround<T>(
   if (!match) stop = true;
   const failure = await polling;
   if (failure) throw failure;
-  return { result, events, found: found(), stoppedBy };
+  return { result, events, found: found(), stoppedBy, lastWait };
 }
 
 function windowSeconds(ctx: ScenarioContext): number {
@@ -134,11 +138,12 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       if (polled.stoppedBy) return ctx.skip(stoppedReason(polled.stoppedBy));
       const { found } = polled;
       if (!found) {
-        const last = polled.events.at(-1)?.ex;
-        return ctx.fail(
-          `No message.received for message ${id} arrived through events/wait within ${windowSeconds(ctx)} s (${polled.events.length} other event(s) did); part 6: it fires once per inbound message.`,
-          last,
-        );
+        // With other events arriving, ours may have fired while a wait was being renewed: the long
+        // poll is not a queue (part 6 does not say it keeps events), so that is only advisory.
+        const others = polled.events.length;
+        const reason = `No message.received for message ${id} arrived through events/wait within ${windowSeconds(ctx)} s`;
+        if (others === 0) return ctx.fail(`${reason}, and no other event did; part 6: it fires once per inbound message.`, polled.lastWait);
+        return ctx.advisory(`${reason}; ${others} other event(s) did, so it may have fired while a wait was being renewed (the long poll is not a queue).`, polled.lastWait);
       }
       ctx.pass(`message.received for ${id} arrived through events/wait.`, found.ex);
       const source = found.event.data?.source;
@@ -186,7 +191,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
           const others = polled.events.filter((s) => s.event.type === 'message.status_changed').length;
           return ctx.advisory(
             `No message.status_changed naming ${id} arrived within ${windowSeconds(ctx)} s (${others} for other messages). Part 6 gives no timing, and delivery to a test number may take longer.`,
-            polled.events.at(-1)?.ex,
+            polled.lastWait,
           );
         }
         if (found.event.data?.messageId === id) ctx.pass(`message.status_changed names ${id} in data.messageId.`, found.ex);
