@@ -89,6 +89,17 @@ describe('send, then list', () => {
     expect(fake.requests.slice(before).filter((r) => r.url === '/api/v1/test/messages/inbound').map((r) => r.body)).toEqual([{}]);
   });
 
+  it('fails when two sent messages are answered the same id; advises when the inferred helper does', async () => {
+    fake.breaks.add('message-ids-repeat');
+    const injected = await runScenarioById(fake, SEND_THEN_LIST);
+    expect(injected.verdict).toBe('advisory');
+    expect(injected.findings.find((f) => f.verdict === 'advisory')?.reason).toMatch(/Both messages were answered the same id \(msg_test_repeated\).*injectTestInboundMessage is inferred/);
+    fake.breaks.add('no-test-helper');
+    const sent = await runScenarioById(fake, SEND_THEN_LIST);
+    expect(failedChecks(sent)).toEqual(['message-send-then-list']);
+    expect(sent.findings.find((f) => f.verdict === 'fail')?.reason).toMatch(/Both messages were answered the same id \(msg_repeated\)/);
+  });
+
   it('fails when a sent message answers 200 instead of 201 (part 4.5)', async () => {
     fake.breaks.add('no-test-helper');
     fake.breaks.add('send-message-200');

@@ -35,6 +35,8 @@ interface Polled<T> {
   stoppedBy?: Exchange;
   /** The last wait's answer. */
   lastWait?: Exchange;
+  /** How long it polled, for a reason: `within 20 s` (the window closed) or `in 30 waits` (MAX_WAITS). */
+  ended: string;
 }
 
 function isEvent(body: unknown): body is Json {
@@ -58,9 +60,10 @@ async function pollAround<T>(
   let stop = false;
   let stoppedBy: Exchange | undefined;
   let lastWait: Exchange | undefined;
+  let waits = 0;
   const found = () => (match ? events.find((s) => match?.(s.event)) : undefined);
   const polling = (async () => {
-    for (let waits = 0; waits < MAX_WAITS && !stop && !found() && Date.now() < deadline; waits++) {
+    for (; waits < MAX_WAITS && !stop && !found() && Date.now() < deadline; waits++) {
       const seconds = Math.max(1, Math.min(POLL_SECONDS, Math.ceil((deadline - Date.now()) / 1000)));
       const ex = await ctx.send(wait, { body: { timeout: seconds, filters: {} }, timeoutMs: seconds * 1000 + 15_000 });
       lastWait = ex;
@@ -87,11 +90,8 @@ async function pollAround<T>(
   if (!match) stop = true;
   const failure = await polling;
   if (failure) throw failure;
-  return { result, events, found: found(), stoppedBy, lastWait };
-}
-
-function windowSeconds(ctx: ScenarioContext): number {
-  return Math.round(ctx.config.eventWindowMs / 1000);
+  const ended = waits >= MAX_WAITS ? `in ${MAX_WAITS} waits` : `within ${Math.round(ctx.config.eventWindowMs / 1000)} s`;
+  return { result, events, found: found(), stoppedBy, lastWait, ended };
 }
 
 function stoppedReason(ex: Exchange): string {
@@ -141,7 +141,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
         // With other events arriving, ours may have fired while a wait was being renewed: the long
         // poll is not a queue (part 6 does not say it keeps events), so that is only advisory.
         const others = polled.events.length;
-        const reason = `No message.received for message ${id} arrived through events/wait within ${windowSeconds(ctx)} s`;
+        const reason = `No message.received for message ${id} arrived through events/wait ${polled.ended}`;
         if (others === 0) return ctx.fail(`${reason}, and no other event did; part 6: it fires once per inbound message.`, polled.lastWait);
         return ctx.advisory(`${reason}; ${others} other event(s) did, so it may have fired while a wait was being renewed (the long poll is not a queue).`, polled.lastWait);
       }
@@ -190,7 +190,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
         if (!found) {
           const others = polled.events.filter((s) => s.event.type === 'message.status_changed').length;
           return ctx.advisory(
-            `No message.status_changed naming ${id} arrived within ${windowSeconds(ctx)} s (${others} for other messages). Part 6 gives no timing, and delivery to a test number may take longer.`,
+            `No message.status_changed naming ${id} arrived ${polled.ended} (${others} for other messages). Part 6 gives no timing, and delivery to a test number may take longer.`,
             polled.lastWait,
           );
         }

@@ -70,6 +70,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
         }
         if (!created) return;
         const [first, second] = created as [Created, Created];
+        if (!ctx.expect(first.id !== second.id, first.id !== second.id ? 'The two messages have ids of their own.' : `Both messages were answered the same id (${first.id}); each creation issues its own (part 2).`, second.ex)) return;
         const ex = await ctx.send(list, {});
         if (!ctx.expect(ex.status === 200, `The messages list answered ${ex.status} (200 required).`, ex)) return;
         const records = listRecords(ex.body)?.records;

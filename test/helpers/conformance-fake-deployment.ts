@@ -56,7 +56,8 @@ export type Break =
   | 'wait-ignores-filter' // events/wait answers an event whatever its filter
   | 'account-cap-answer-stale' // PATCH /account stores the cap but answers the account as it was
   | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
-  | 'echo-key'; // the ids of created messages and calls contain the caller's key
+  | 'echo-key' // the ids of created messages and calls contain the caller's key
+  | 'message-ids-repeat'; // every created message is answered the same id
 
 /** What a sound deployment may do, and the suite must tolerate. */
 export type Quirk =
@@ -224,7 +225,8 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     const id = op.operationId;
     // A new record's id: random, or carrying the caller's key when the deployment echoes it.
     const echo = b.has('echo-key') ? (req.headers.authorization ?? '').replace(/^Bearer /, '') : '';
-    const newId = (prefix: string) => `${prefix}${echo ? `${echo}_` : ''}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const newId = (prefix: string) =>
+      b.has('message-ids-repeat') && prefix.startsWith('msg_') ? `${prefix}repeated` : `${prefix}${echo ? `${echo}_` : ''}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
     // Part 5.1: the key first.
     const authorization = req.headers.authorization;
