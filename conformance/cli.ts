@@ -24,7 +24,9 @@ Options:
   --api-key <key>         the API key (or CONFORMANCE_API_KEY; the environment keeps it out of
                           shell history). It never appears in any output or report.
   --level <level>         contract (default): reads and requests that must be rejected only;
-                          writes: also sends a message and places a call (needs --to)
+                          writes: also judges flows across requests, creating a few things
+                          (test messages, one message and one call to --to, an account change
+                          it restores; needs --to). A call is never sent without an Idempotency-Key.
   --to <E.164>            the test number that --level writes messages and calls
   --max-sends <n>         most requests --level writes may send that create or change something
                           (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})
