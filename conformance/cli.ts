@@ -4,11 +4,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { configFromEnv, parseBaseUrl, UsageError } from './config.js';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { configFromEnv, DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
-import { planScenarios } from './plan.js';
-import { networkCause } from './http.js';
+import { planScenarios, scenariosMatching, type Plan } from './plan.js';
+import { probeDeployment, TargetError } from './probe.js';
 import { runProxy } from './proxy.js';
+import { SLICE_COUNT } from './suite/slices.js';
 import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
 
@@ -22,14 +24,19 @@ Options:
   --api-key <key>         the API key (or CONFORMANCE_API_KEY; the environment keeps it out of
                           shell history). It never appears in any output or report.
   --level <level>         contract (default): reads and requests that must be rejected only;
-                          writes: also sends a message and places a call (needs --to)
+                          writes: also judges flows across requests, creating a few things
+                          (test messages, one message and one call to --to, an account change
+                          it restores; needs --to). A call is never sent without an Idempotency-Key.
   --to <E.164>            the test number that --level writes messages and calls
+  --max-sends <n>         most requests --level writes may send that create or change something
+                          (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})
+  --event-window <sec>    how long --level writes waits for the events it caused (default 20)
   --concurrency <n>       requests in flight at once (default 4)
   --timeout <seconds>     per request (default 30)
   --retry-budget <sec>    how long a request may wait out 429s before its check is skipped (default 60)
   --report-dir <dir>      where conformance-report.json and junit.xml go (default ./conformance-report)
   -t, --filter <pattern>  only scenarios whose name matches (vitest -t), e.g. -t getUsage
-  --shard <i>/<n>         run one shard of the suite (vitest --shard)
+  --shard <i>/<n>         run one shard of the suite (vitest --shard), 1 <= i <= n <= ${SLICE_COUNT}
   --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
   --verbose               also list passing scenarios and every finding
   --any-key-valid         the deployment accepts any well-formed key (a mock without accounts,
@@ -40,13 +47,16 @@ Options:
   --errors                proxy: answer a contract violation with an error instead of logging it
   -h, --help              this text
 
-Exit codes: 0 all required checks passed, 1 a check failed, 2 usage error.`;
+Exit codes: 0 all required checks passed, 1 a check failed, 2 usage error (also a base URL that
+is not this API, or a key it refuses).`;
 
 const OPTIONS = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   level: { type: 'string' },
   to: { type: 'string' },
+  'max-sends': { type: 'string' },
+  'event-window': { type: 'string' },
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
   'retry-budget': { type: 'string' },
@@ -106,6 +116,10 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     if (mode === 'proxy') return await proxyMode(values);
     return await suiteMode(values);
   } catch (error) {
+    if (error instanceof TargetError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\nRun with --help for the options.\n`);
       return 2;
@@ -115,17 +129,6 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   } finally {
     restoreOut();
     restoreErr();
-  }
-}
-
-/** A base URL that does not answer at all is bad input, said once, not ~100 failed checks. */
-async function assertReachable(baseUrl: string, timeoutMs: number): Promise<void> {
-  try {
-    const response = await fetch(baseUrl, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(Math.min(timeoutMs, 15_000)) });
-    await response.body?.cancel();
-  } catch (error) {
-    const why = (error as Error).name === 'TimeoutError' ? 'no answer in time' : networkCause(error);
-    throw new UsageError(`Cannot reach ${baseUrl} (${why}). Check --base-url.`);
   }
 }
 
@@ -143,6 +146,8 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     ['api-key', 'CONFORMANCE_API_KEY'],
     ['level', 'CONFORMANCE_LEVEL'],
     ['to', 'CONFORMANCE_TO'],
+    ['max-sends', 'CONFORMANCE_MAX_SENDS'],
+    ['event-window', 'CONFORMANCE_EVENT_WINDOW'],
     ['concurrency', 'CONFORMANCE_CONCURRENCY'],
     ['timeout', 'CONFORMANCE_TIMEOUT'],
     ['retry-budget', 'CONFORMANCE_RETRY_BUDGET'],
@@ -154,24 +159,27 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     if (typeof value === 'string') process.env[name] = flag === 'report-dir' || flag === 'description' ? path.resolve(value) : value;
   }
   if (values['any-key-valid']) process.env.CONFORMANCE_ANY_KEY_VALID = '1';
-  if (values.shard !== undefined && !/^\d+\/\d+$/.test(values.shard as string)) throw new UsageError(`--shard must look like 1/3, got "${values.shard}".`);
+  const shard = parseShard(values.shard as string | undefined);
   const config = configFromEnv();
   process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);
   process.env.CONFORMANCE_DESCRIPTION = path.resolve(config.descriptionPath);
-  await assertReachable(config.baseUrl, config.timeoutMs);
   const document = loadDescription(config.descriptionPath);
   const plan = planScenarios(document, config.level);
+  const filter = typeof values.filter === 'string' ? parseFilter(values.filter, plan, planScenarios(document, 'writes')) : undefined;
+  await probeDeployment(document, config.baseUrl, config.apiKey, config.timeoutMs);
   const reportDir = path.resolve(config.reportDir);
   const reporter = new ConformanceReporter({
     document,
     notSent: plan.notSent,
     baseUrl: config.baseUrl,
     level: config.level,
+    maxSends: config.level === 'writes' ? config.maxSends : undefined,
     jsonFile: path.join(reportDir, 'conformance-report.json'),
     verbose: values.verbose === true,
     progress: (mark) => process.stdout.write(mark),
   });
   const { startVitest } = await import('vitest/node');
+  const junit = await quietJUnit(path.join(reportDir, 'junit.xml'));
   const previousExitCode = process.exitCode;
   const vitest = await startVitest(
     'test',
@@ -180,13 +188,13 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
       config: suiteConfig,
       run: true,
       watch: false,
-      testNamePattern: typeof values.filter === 'string' ? new RegExp(values.filter, 'i') : undefined,
-      shard: values.shard as string | undefined,
+      testNamePattern: filter,
+      shard,
       passWithNoTests: false,
     },
     {
       test: {
-        reporters: [['junit', { outputFile: path.join(reportDir, 'junit.xml') }], reporter],
+        reporters: [junit, reporter],
       },
     },
   );
@@ -196,8 +204,72 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
   process.exitCode = previousExitCode;
   process.stdout.write(`Reports: ${path.join(reportDir, 'conformance-report.json')}, ${path.join(reportDir, 'junit.xml')}\n`);
   if (ran === 0 && !failed) {
-    process.stderr.write('No scenario ran (check --filter and --shard).\n');
-    return 1;
+    // -t matched something (parseFilter checked it), but nothing in this shard.
+    const where = shard ? ` in shard ${shard}${filter ? ` that -t "${values.filter}" selects` : ''}` : '';
+    process.stderr.write(`No scenario ran: there is none${where}.\n`);
+    return 2;
   }
   return failed ? 1 : 0;
+}
+
+/** `--shard i/n`, checked here so that a bad one is one line and exit 2, not vitest's stack trace. */
+function parseShard(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(raw.trim());
+  const [index, count] = m ? [Number(m[1]), Number(m[2])] : [Number.NaN, Number.NaN];
+  if (!m || index < 1 || count < 1 || index > count || count > SLICE_COUNT) {
+    throw new UsageError(`--shard must be <i>/<n> with 1 <= i <= n <= ${SLICE_COUNT} (the suite has ${SLICE_COUNT} slices), got "${raw}".`);
+  }
+  return `${index}/${count}`;
+}
+
+/**
+ * `-t <pattern>`, checked against the plan before anything is sent: a pattern that selects
+ * nothing is a usage error that says what the names look like, not an empty run.
+ */
+function parseFilter(raw: string, plan: Plan, everything: Plan): RegExp {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(raw, 'i');
+  } catch (error) {
+    throw new UsageError(`-t "${raw}" is not a regular expression: ${(error as Error).message}.`);
+  }
+  const matched = scenariosMatching(plan, pattern);
+  const operations = [...new Set(matched.map((s) => s.operationId))];
+  if (matched.length === 0) {
+    const checks = [...new Set(plan.scenarios.map((s) => s.check))].sort();
+    const writesOnly = [...new Set(everything.scenarios.map((s) => s.check))].filter((c) => !checks.includes(c)).sort();
+    throw new UsageError(
+      `-t "${raw}" matches no scenario. Names are "<operationId> <title> [<check>]", e.g. -t getUsage, -t auth-required, -t 'part 4.4'.\n` +
+        `Checks: ${checks.join(', ')}.${writesOnly.length ? `\nWith --level writes also: ${writesOnly.join(', ')}.` : ''}`,
+    );
+  }
+  const shown = operations.length > 8 ? `${operations.slice(0, 8).join(', ')}, ...` : operations.join(', ');
+  process.stdout.write(`-t "${raw}" matches ${matched.length} scenario(s) of ${operations.length} operation(s): ${shown}.\n`);
+  return pattern;
+}
+
+/** vitest's JUnit reporter, minus its "JUNIT report written to" line: the run prints one "Reports:" line. */
+async function quietJUnit(outputFile: string): Promise<Reporter> {
+  const { JUnitReporter } = await import('vitest/reporters');
+  class QuietJUnitReporter extends JUnitReporter {
+    private vitest?: Vitest;
+
+    override async onInit(ctx: Vitest): Promise<void> {
+      this.vitest = ctx;
+      await super.onInit(ctx);
+    }
+
+    override async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+      const logger = this.vitest?.logger;
+      const log = logger?.log;
+      if (logger) logger.log = () => {};
+      try {
+        await super.onTestRunEnd(testModules);
+      } finally {
+        if (logger && log) logger.log = log;
+      }
+    }
+  }
+  return new QuietJUnitReporter({ outputFile });
 }

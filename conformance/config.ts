@@ -21,7 +21,18 @@ export interface ConformanceConfig {
    * the "unknown key gets 401" checks are skipped, with that reason. Never set it for a live one.
    */
   anyKeyValid: boolean;
+  /**
+   * The most requests the `writes` level may send that create or change something (messages sent
+   * or injected, call attempts, account changes and their restores). A check that would go past
+   * it is skipped, not sent.
+   */
+  maxSends: number;
+  /** How long the `writes` level waits for the events its own actions cause (part 6). */
+  eventWindowMs: number;
 }
+
+/** The `writes` level's flows need 8 sends when every answer conforms (README, Safety). */
+export const DEFAULT_MAX_SENDS = 10;
 
 export class UsageError extends Error {}
 
@@ -29,6 +40,13 @@ function positiveNumber(name: string, raw: string | undefined, fallback: number)
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${name} must be a positive number, got "${raw}".`);
+  return value;
+}
+
+function wholeNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) throw new UsageError(`${name} must be a whole number (0 or more), got "${raw}".`);
   return value;
 }
 
@@ -72,6 +90,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     descriptionPath: env.CONFORMANCE_DESCRIPTION || defaultDescriptionPath(),
     reportDir: env.CONFORMANCE_REPORT_DIR || 'conformance-report',
     anyKeyValid: env.CONFORMANCE_ANY_KEY_VALID === '1' || env.CONFORMANCE_ANY_KEY_VALID === 'true',
+    maxSends: wholeNumber('--max-sends', env.CONFORMANCE_MAX_SENDS, DEFAULT_MAX_SENDS),
+    eventWindowMs: positiveNumber('--event-window', env.CONFORMANCE_EVENT_WINDOW, 20) * 1000,
   };
 }
 

@@ -21,10 +21,20 @@ export interface ExchangeRecord {
   request: string;
 }
 
+/** A request of the `writes` level that created or changed something (see sends.ts). */
+export interface SendRecord {
+  operationId: string;
+  request: string;
+  /** The answer's status; absent when no answer came (the request may still have acted). */
+  status?: number;
+}
+
 export interface ScenarioOutcome {
   scenarioId: string;
   operationId: string;
   title: string;
+  /** The level the scenario belongs to (`contract` scenarios also run at `writes`). */
+  level: 'contract' | 'writes';
   verdict: Verdict;
   /** Why the scenario was skipped, when it was. */
   skipReason?: string;
@@ -32,6 +42,8 @@ export interface ScenarioOutcome {
   exchanges: ExchangeRecord[];
   /** State the suite changed and put back (PATCH /account read first, restored after). */
   notes: string[];
+  /** The requests of this scenario that created or changed something (`writes` level). */
+  sends: SendRecord[];
 }
 
 export function overallVerdict(findings: Finding[], skipReason?: string): Verdict {

@@ -16,3 +16,18 @@ export class Limiter {
     }
   }
 }
+
+/**
+ * One holder at a time per name: scenarios that change the same state (the account's call cap)
+ * run one after another, so one never reads another's temporary value as the original.
+ */
+export class NamedLocks {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  async run<T>(name: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.tails.get(name) ?? Promise.resolve();
+    const result = previous.then(task, task);
+    this.tails.set(name, result.catch(() => undefined));
+    return result;
+  }
+}

@@ -16,6 +16,7 @@ import { negativeQueryScenarios } from './scenarios/negative-query.js';
 import { readScenarios, unknownResourceScenarios } from './scenarios/reads.js';
 import { usageScenarios } from './scenarios/usage.js';
 import { writeScenarios } from './scenarios/writes.js';
+import { sliceFile, sliceOf } from './suite/slices.js';
 
 export interface NotSent {
   operationId: string;
@@ -59,4 +60,21 @@ export function planScenarios(document: Json, level: Level): Plan {
     ...writeScenarios(sendable),
   );
   return { scenarios: scenarios.filter((s) => level === 'writes' || s.level === 'contract'), notSent };
+}
+
+/** The vitest test name of a scenario (define.ts): the check in brackets lets `-t` select by check. */
+export function scenarioTestName(scenario: Scenario): string {
+  return `${scenario.title} [${scenario.check}]`;
+}
+
+export function notSentTestName(notSent: NotSent): string {
+  return `never sent: ${notSent.reason}`;
+}
+
+/**
+ * The scenarios a `-t` pattern selects, as vitest matches it: against the full name, which is
+ * the slice file, the operation (the describe block) and the test name, joined by spaces.
+ */
+export function scenariosMatching(plan: Plan, pattern: RegExp): Scenario[] {
+  return plan.scenarios.filter((s) => pattern.test(`${sliceFile(sliceOf(s.operationId))} ${s.operationId} ${scenarioTestName(s)}`));
 }

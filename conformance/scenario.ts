@@ -5,9 +5,11 @@ import { checkResponse } from './checks/response.js';
 import type { ConformanceConfig, Level } from './config.js';
 import { findOperation, type Json, type Operation } from './description.js';
 import { Fixtures } from './fixtures.js';
-import { overallVerdict, type Finding, type ScenarioOutcome, type Verdict } from './findings.js';
+import { overallVerdict, type Finding, type ScenarioOutcome, type SendRecord, type Verdict } from './findings.js';
 import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
 import { redactDeep } from './redact.js';
+import type { NamedLocks } from './limiter.js';
+import type { SendBudget } from './sends.js';
 import type { ResponseValidator } from './validator.js';
 
 export interface Scenario {
@@ -19,6 +21,13 @@ export interface Scenario {
   part?: string;
   title: string;
   level: Level;
+  /**
+   * Scenarios naming the same lock run one after another. The writes flows share one: each
+   * watches the account's event stream for what it caused, and the long poll is not a queue
+   * (an event that fires while a wait is being renewed is lost), so one flow's events must not
+   * fall into another's renewal.
+   */
+  exclusive?: string;
   run(ctx: ScenarioContext): Promise<void>;
 }
 
@@ -32,12 +41,18 @@ export interface Environment {
   validator: ResponseValidator;
   http: ConformanceHttp;
   fixtures: Fixtures;
+  /** The `writes` level's budget of sends (`--max-sends`), shared by the run. */
+  sends: SendBudget;
+  /** Serialises scenarios that change the same state (`account`). */
+  locks: NamedLocks;
 }
 
 export class ScenarioContext {
   readonly findings: Finding[] = [];
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
+  readonly sends: SendRecord[] = [];
+  private reserved = 0;
 
   constructor(readonly env: Environment, readonly scenario: Scenario) {}
 
@@ -62,6 +77,29 @@ export class ScenarioContext {
         this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex));
       }
     }
+  }
+
+  /**
+   * Takes `count` sends from the run's budget for the writes this scenario is about to make, all
+   * or none: a flow that could not finish (a set without its restore, a call without its replay)
+   * is skipped before its first send.
+   */
+  reserveSends(count: number, what: string): void {
+    if (!this.env.sends.take(count)) {
+      this.skip(`--max-sends ${this.env.sends.limit}: ${what} needs ${count} more send(s) and ${this.env.sends.spent} are already taken, so it is not sent.`);
+    }
+    this.reserved += count;
+  }
+
+  /** Sends a request that creates or changes something, from the sends reserved (or one more taken). */
+  async write(op: Operation, spec: RequestSpec = {}): Promise<Exchange> {
+    if (this.reserved === 0) this.reserveSends(1, `a further ${op.operationId}`);
+    this.reserved--;
+    const sent: SendRecord = { operationId: op.operationId, request: describeRequest({ method: op.method, target: this.env.http.buildTarget(op, spec), auth: spec.auth ?? 'valid', requestBody: spec.body }) };
+    this.sends.push(sent);
+    const ex = await this.send(op, spec);
+    sent.status = ex.status;
+    return ex;
   }
 
   record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part): void {
@@ -110,7 +148,7 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
   const ctx = new ScenarioContext(env, scenario);
   let skipReason: string | undefined;
   try {
-    await scenario.run(ctx);
+    await (scenario.exclusive ? env.locks.run(scenario.exclusive, () => scenario.run(ctx)) : scenario.run(ctx));
   } catch (error) {
     if (error instanceof Skip || error instanceof RateLimited) skipReason = error.message;
     else if (error instanceof NoResponse) ctx.record('fail', error.message, undefined, 'response-received');
@@ -125,6 +163,8 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
     findings: ctx.findings,
     exchanges: ctx.exchanges.map((ex) => ({ operationId: ex.operationId, status: ex.status, request: describeRequest(ex) })),
     notes: ctx.notes,
+    level: scenario.level,
+    sends: ctx.sends,
   };
   return redactDeep(outcome, [env.config.apiKey]);
 }

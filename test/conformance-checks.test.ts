@@ -54,10 +54,7 @@ const CASES: Case[] = [
   { check: 'key-previews-not-full-keys', scenario: 'getAccount/key-previews-not-full-keys', breaks: 'key-preview-full' },
   { check: 'call-duration-range', scenario: 'updateAccount/call-duration-range', breaks: 'account-duration-range' },
   { check: 'call-duration-range', scenario: 'updateNumber/call-duration-range', breaks: 'number-duration-range' },
-  // The writes level.
-  { check: 'call-idempotent-replay', scenario: 'createCall/writes-idempotent-replay', breaks: 'call-replay-201' },
-  { check: 'writes-test-message', scenario: 'injectTestInboundMessage/writes-test-message', breaks: 'test-message-external' },
-  { check: 'writes-send-message', scenario: 'sendMessage/writes-send-message', breaks: 'send-message-200' },
+  // The writes level's flows: test/conformance-writes.test.ts.
 ];
 
 describe.each(CASES)('$check ($scenario)', ({ check, scenario, breaks }) => {

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,22 +46,27 @@ function reportFiles(dir: string): string {
 
 let fake: FakeDeployment;
 let broken: FakeDeployment;
-// The three runs start together (each is a child process), so the file takes about one run's time.
+let writesFake: FakeDeployment;
+// The runs start together (each is a child process), so the file takes about one run's time.
 let conformingRun: Promise<Run>;
 let brokenRun: Promise<Run>;
 let shardRun: Promise<Run>;
+let writesRun: Promise<Run>;
 beforeAll(async () => {
   fake = await startFakeDeployment({ apiKey: TEST_KEY });
   broken = await startFakeDeployment({ apiKey: TEST_KEY });
+  writesFake = await startFakeDeployment({ apiKey: TEST_KEY });
   broken.breaks.add('usage-days');
   broken.breaks.add('key-preview-full');
   conformingRun = runCli([], { CONFORMANCE_BASE_URL: fake.url, CONFORMANCE_API_KEY: TEST_KEY });
   brokenRun = runCli(['--base-url', broken.url, '--api-key', TEST_KEY, '-t', 'getUsage|getAccount']);
   shardRun = runCli(['--shard', '1/4', '--base-url', fake.url], { CONFORMANCE_API_KEY: TEST_KEY });
+  writesRun = runCli(['--base-url', writesFake.url, '--level', 'writes', '--to', '+14155550199', '--max-sends', '9'], { CONFORMANCE_API_KEY: TEST_KEY });
 });
 afterAll(async () => {
   await fake.close();
   await broken.close();
+  await writesFake.close();
   rmSync(reportRoot, { recursive: true, force: true });
 });
 
@@ -121,6 +127,57 @@ describe('against a conforming deployment (key from the environment only)', () =
   it('never shows the key', () => {
     expect(run.stdout + run.stderr + reportFiles(run.reportDir)).not.toContain(TEST_KEY);
   });
+
+  it('says where the reports went in one line', () => {
+    expect(run.stdout).not.toContain('JUNIT report written');
+    expect(run.stdout.match(/^Reports: .*conformance-report\.json, .*junit\.xml$/gm)).toHaveLength(1);
+  });
+
+  it('shows no sends at the contract level', () => {
+    expect(run.stdout).not.toMatch(/^Sends/m);
+    expect(report.sends).toMatchObject({ total: 0, requests: [] });
+  });
+});
+
+describe('--level writes (key from the environment, --max-sends 9)', () => {
+  let run: Run;
+  let report: ConformanceReport;
+  beforeAll(async () => {
+    run = await writesRun;
+    report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+  }, 240_000);
+
+  it('exits 0 with the flows judged and passed', () => {
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.code).toBe(0);
+    const flows = report.operations.flatMap((o) => o.scenarios).filter((s) => s.level === 'writes');
+    expect(flows.map((s) => `${s.scenarioId} ${s.verdict}`).sort()).toEqual(
+      [
+        'createCall/call-idempotent-replay pass',
+        'listMessages/message-send-then-list pass',
+        'sendMessage/event-message-status-changed pass',
+        'updateAccount/account-cap-read-your-write pass',
+        'waitForEvent/event-message-received pass',
+        'waitForEvent/event-wait-no-match-408 pass',
+      ].sort(),
+    );
+  });
+
+  it('counts its sends against --max-sends, in the console and the report', () => {
+    expect(run.stdout).toMatch(/^Sends \(creating or changing something\): 8 of at most 9 \(--max-sends\): /m);
+    expect(report.sends).toMatchObject({ limit: 9, total: 8, byOperation: { injectTestInboundMessage: 3, sendMessage: 1, createCall: 2, updateAccount: 2 } });
+    expect(writesFake.account.maxCallDurationSeconds).toBeNull();
+  });
+
+  it('marks in the coverage table the statuses only the writes level reached', () => {
+    expect(run.stdout).toMatch(/^createCall +POST \/api\/v1\/calls +yes +200\+ 201\+ 400\* 401\*/m);
+    expect(run.stdout).toMatch(/documented statuses seen: \d+\/\d+ \(\d+ of them only at level writes\)/);
+    expect(report.coverage.find((c) => c.operationId === 'injectTestInboundMessage')?.seenOnlyAtWrites).toEqual(['201']);
+  });
+
+  it('never shows the key', () => {
+    expect(run.stdout + run.stderr + reportFiles(run.reportDir)).not.toContain(TEST_KEY);
+  });
 });
 
 describe('against a deployment that breaks rules (key as a flag)', () => {
@@ -163,19 +220,26 @@ describe('--shard', () => {
 
 describe('usage errors exit 2 with a clear message', () => {
   const saved = { ...process.env };
-  async function usage(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; err: string }> {
+  async function usage(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; err: string; out: string }> {
     for (const key of Object.keys(process.env)) if (key.startsWith('CONFORMANCE_')) delete process.env[key];
     Object.assign(process.env, env);
     let err = '';
+    let out = '';
     const write = process.stderr.write.bind(process.stderr);
+    const writeOut = process.stdout.write.bind(process.stdout);
     process.stderr.write = ((chunk: string) => {
       err += chunk;
       return true;
     }) as typeof process.stderr.write;
+    process.stdout.write = ((chunk: string) => {
+      out += chunk;
+      return true;
+    }) as typeof process.stdout.write;
     try {
-      return { code: await runConformanceCli(args), err };
+      return { code: await runConformanceCli(args), err, out };
     } finally {
       process.stderr.write = write;
+      process.stdout.write = writeOut;
       for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
       Object.assign(process.env, saved);
     }
@@ -189,13 +253,59 @@ describe('usage errors exit 2 with a clear message', () => {
     [['--base-url', 'http://127.0.0.1:9', '--level', 'writes'], { CONFORMANCE_API_KEY: TEST_KEY }, /--level writes needs --to <test number>/],
     [['--base-url', 'http://127.0.0.1:9', '--level', 'everything'], { CONFORMANCE_API_KEY: TEST_KEY }, /--level must be "contract" or "writes"/],
     [['--base-url', 'http://127.0.0.1:9', '--concurrency', '0'], { CONFORMANCE_API_KEY: TEST_KEY }, /--concurrency must be a positive number/],
-    [['--base-url', 'http://127.0.0.1:9', '--shard', 'half'], { CONFORMANCE_API_KEY: TEST_KEY }, /--shard must look like 1\/3/],
+    [['--base-url', 'http://127.0.0.1:9', '--shard', 'half'], { CONFORMANCE_API_KEY: TEST_KEY }, /--shard must be <i>\/<n> with 1 <= i <= n <= 4 .*got "half"/],
+    [['--base-url', 'http://127.0.0.1:9', '--shard', '3/2'], { CONFORMANCE_API_KEY: TEST_KEY }, /--shard must be <i>\/<n> with 1 <= i <= n <= 4 .*got "3\/2"/],
+    [['--base-url', 'http://127.0.0.1:9', '--shard', '0/2'], { CONFORMANCE_API_KEY: TEST_KEY }, /--shard must be <i>\/<n> .*got "0\/2"/],
+    [['--base-url', 'http://127.0.0.1:9', '--shard', '1/8'], { CONFORMANCE_API_KEY: TEST_KEY }, /\(the suite has 4 slices\), got "1\/8"/],
+    [['--base-url', 'http://127.0.0.1:9', '-t', '(unclosed'], { CONFORMANCE_API_KEY: TEST_KEY }, /-t "\(unclosed" is not a regular expression/],
+    [['--base-url', 'http://127.0.0.1:9', '--level', 'writes', '--to', '+14155550123', '--max-sends', 'many'], { CONFORMANCE_API_KEY: TEST_KEY }, /--max-sends must be a whole number/],
     [['--bogus'], {}, /Unknown option '--bogus'/],
   ])('%j', async (args, env, message) => {
     const { code, err } = await usage(args as string[], env as Record<string, string>);
     expect(code).toBe(2);
     expect(err).toMatch(message);
+    expect(err).not.toMatch(/^\s+at /m); // no stack trace
     expect(err).not.toContain(TEST_KEY);
+  });
+
+  it('-t that matches nothing says so, with what the names look like, and sends nothing', async () => {
+    const { code, err, out } = await usage(['--base-url', 'http://127.0.0.1:9', '-t', 'nomatchatall'], { CONFORMANCE_API_KEY: TEST_KEY });
+    expect(code).toBe(2);
+    expect(err).toMatch(/^-t "nomatchatall" matches no scenario\. Names are "<operationId> <title> \[<check>\]", e\.g\. -t getUsage/);
+    expect(err).toMatch(/^Checks: .*auth-required.*usage-days-fallback\.$/m);
+    expect(err).toMatch(/^With --level writes also: .*call-idempotent-replay.*message-send-then-list/m);
+    expect(out).toBe('');
+  });
+
+  describe('a base URL that is not this API stops the run in one line', () => {
+    const servers: Server[] = [];
+    async function serve(handler: Parameters<typeof createHttpServer>[1]): Promise<string> {
+      const server = createHttpServer(handler);
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    }
+    afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+
+    it.each([
+      ['a static file server (200 text/html for everything)', 200, 'text/html', '<!doctype html><title>Home</title>', /answered 200 text\/html without a key and 200 text\/html with it/],
+      ['a server that answers 404 text/plain for everything', 404, 'text/plain', 'Not Found', /answered 404 text\/plain without a key and 404 text\/plain with it/],
+      ['another JSON API (404 JSON for an unknown path)', 404, 'application/json', '{"message":"Not Found"}', /answered 404 application\/json without a key and 404 application\/json with it/],
+    ])('%s', async (_name, status, type, body, message) => {
+      const url = await serve((_req, res) => res.writeHead(status, { 'content-type': type }).end(body));
+      const { code, err, out } = await usage(['--base-url', url], { CONFORMANCE_API_KEY: TEST_KEY });
+      expect(code).toBe(2);
+      expect(err).toMatch(new RegExp(`^${url.replace(/[.]/g, '\\.')} does not look like this API: GET /api/v1/account `));
+      expect(err).toMatch(message);
+      expect(err.trimEnd().split('\n')).toHaveLength(1);
+      expect(out).toBe('');
+    });
+
+    it('a key the deployment refuses', async () => {
+      const { code, err } = await usage(['--base-url', fake.url], { CONFORMANCE_API_KEY: 'sk_live_notTheKeyOfThisAccount000' });
+      expect(code).toBe(2);
+      expect(err).toBe('The API key was refused: GET /api/v1/account answered 401 with it, as without one. Check CONFORMANCE_API_KEY (or --api-key).\n');
+    });
   });
 
   it('says when the base URL does not answer', async () => {
@@ -207,7 +317,7 @@ describe('usage errors exit 2 with a clear message', () => {
     });
     const { code, err } = await usage(['--base-url', `http://127.0.0.1:${port}`], { CONFORMANCE_API_KEY: TEST_KEY });
     expect(code).toBe(2);
-    expect(err).toContain(`Cannot reach http://127.0.0.1:${port} (ECONNREFUSED`);
+    expect(err).toMatch(new RegExp(`^Cannot reach http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED.*Check --base-url\\.\\n$`));
   });
 
   it('does not echo a key passed with a bad flag', async () => {

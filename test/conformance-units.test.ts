@@ -132,6 +132,8 @@ describe('the report', () => {
     findings: [],
     exchanges: statuses.map((status) => ({ operationId, status, request: `GET ${operationId}` })),
     notes: [],
+    level: 'contract',
+    sends: [],
     ...extra,
   });
   const report = buildReport({

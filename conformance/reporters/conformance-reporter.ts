@@ -14,6 +14,8 @@ export interface ConformanceReporterOptions {
   notSent: NotSent[];
   baseUrl: string;
   level: string;
+  /** The `writes` level's --max-sends, shown beside the sends made. */
+  maxSends?: number;
   jsonFile: string;
   verbose?: boolean;
   /** Receives a progress mark per finished scenario. */
@@ -46,7 +48,8 @@ export class ConformanceReporter implements Reporter {
         else if (test.result().state === 'failed') this.crashed++;
       }
     }
-    this.report = buildReport({ document: this.options.document, outcomes, notSent: this.options.notSent, baseUrl: this.options.baseUrl, level: this.options.level });
+    const { document, notSent, baseUrl, level, maxSends } = this.options;
+    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, maxSends });
     const write = this.options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
     write(`\n${formatSummary(this.report, { verbose: this.options.verbose })}\n\n${formatCoverage(this.report)}\n`);
     mkdirSync(path.dirname(this.options.jsonFile), { recursive: true });

@@ -2,7 +2,7 @@
 // operations and which documented status codes the run exercised). Pure functions, so the
 // console, JSON and tests all read the same thing.
 import { documentedStatuses, listOperations, type Json } from '../description.js';
-import type { Finding, ScenarioOutcome, Verdict } from '../findings.js';
+import type { Finding, ScenarioOutcome, SendRecord, Verdict } from '../findings.js';
 import type { NotSent } from '../plan.js';
 
 export interface OperationReport {
@@ -24,6 +24,8 @@ export interface CoverageRow {
   notSentReason?: string;
   documented: string[];
   seen: string[];
+  /** Documented statuses only `writes` scenarios reached (marked `+` in the table). */
+  seenOnlyAtWrites: string[];
   /** Statuses answered that the operation does not document. */
   undocumentedSeen: string[];
 }
@@ -36,6 +38,16 @@ export interface ConformanceReport {
   operations: OperationReport[];
   coverage: CoverageRow[];
   restored: string[];
+  /** What the `writes` level created or changed, against its --max-sends. */
+  sends: SendSummary;
+}
+
+export interface SendSummary {
+  /** --max-sends; absent at the contract level, which creates nothing. */
+  limit?: number;
+  total: number;
+  byOperation: Record<string, number>;
+  requests: SendRecord[];
 }
 
 /** An operation fails if any scenario failed; it is skipped only if nothing could be judged. */
@@ -49,7 +61,7 @@ function statusMatches(documented: string, status: number): boolean {
   return documented === code || documented.toUpperCase() === `${code[0]}XX`;
 }
 
-export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]; notSent: NotSent[]; baseUrl: string; level: string }): ConformanceReport {
+export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]; notSent: NotSent[]; baseUrl: string; level: string; maxSends?: number }): ConformanceReport {
   const operations = listOperations(input.document);
   const totals: Record<Verdict, number> = { pass: 0, fail: 0, advisory: 0, skip: 0 };
   for (const o of input.outcomes) totals[o.verdict]++;
@@ -68,9 +80,17 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
   });
   const coverage: CoverageRow[] = operations.map((op) => {
     const statuses = new Set<number>();
-    for (const o of input.outcomes) for (const ex of o.exchanges) if (ex.operationId === op.operationId) statuses.add(ex.status);
+    const atContract = new Set<number>();
+    for (const o of input.outcomes) {
+      for (const ex of o.exchanges) {
+        if (ex.operationId !== op.operationId) continue;
+        statuses.add(ex.status);
+        if (o.level !== 'writes') atContract.add(ex.status);
+      }
+    }
     const documented = documentedStatuses(op);
     const seen = documented.filter((d) => [...statuses].some((s) => statusMatches(d, s)));
+    const seenOnlyAtWrites = seen.filter((d) => ![...atContract].some((s) => statusMatches(d, s)));
     const undocumentedSeen = [...statuses].filter((s) => !documented.some((d) => statusMatches(d, s) || d === 'default')).map(String);
     return {
       operationId: op.operationId,
@@ -80,9 +100,13 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
       notSentReason: input.notSent.find((n) => n.operationId === op.operationId)?.reason,
       documented,
       seen,
+      seenOnlyAtWrites,
       undocumentedSeen,
     };
   });
+  const requests = input.outcomes.flatMap((o) => o.sends ?? []);
+  const byOperation: Record<string, number> = {};
+  for (const r of requests) byOperation[r.operationId] = (byOperation[r.operationId] ?? 0) + 1;
   return {
     baseUrl: input.baseUrl,
     level: input.level,
@@ -91,6 +115,7 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
     operations: opReports,
     coverage,
     restored: input.outcomes.flatMap((o) => o.notes),
+    sends: { limit: input.maxSends, total: requests.length, byOperation, requests },
   };
 }
 
@@ -123,12 +148,19 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
     for (const [reason, which] of skips) lines.push(`  - ${reason}`, ...(which.length > 3 ? [`      ${which.length} scenarios`] : which.map((w) => `      ${w}`)));
   }
   if (report.restored.length) {
-    lines.push('', 'State changed by the deployment wrongly accepting a request, and what the suite did:');
+    lines.push('', 'State the suite changed (a change it made, or one the deployment wrongly accepted), and what it did:');
     for (const n of report.restored) lines.push(`  - ${n}`);
   }
+  if (report.sends.limit !== undefined) lines.push('', formatSends(report.sends));
   const t = report.totals;
   lines.push('', `Scenarios: ${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t.skip} skipped`);
   return lines.join('\n');
+}
+
+/** One line: what the writes level created or changed, against --max-sends. */
+export function formatSends(sends: SendSummary): string {
+  const parts = Object.entries(sends.byOperation).map(([op, n]) => `${op} ${n}`);
+  return `Sends (creating or changing something): ${sends.total} of at most ${sends.limit} (--max-sends)${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
 /** The coverage table: operations and documented status codes exercised. */
@@ -137,20 +169,21 @@ export function formatCoverage(report: ConformanceReport): string {
     c.operationId,
     `${c.method} ${c.path}`,
     c.exercised ? 'yes' : c.notSentReason ? 'never sent' : 'no',
-    c.documented.map((d) => (c.seen.includes(d) ? `${d}*` : d)).join(' '),
+    c.documented.map((d) => (c.seenOnlyAtWrites.includes(d) ? `${d}+` : c.seen.includes(d) ? `${d}*` : d)).join(' '),
     c.undocumentedSeen.join(' '),
   ]);
-  const header = ['operation', 'request', 'exercised', 'documented statuses (* = seen)', 'undocumented seen'];
+  const header = ['operation', 'request', 'exercised', 'documented statuses (* = seen, + = seen only at level writes)', 'undocumented seen'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const fmt = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const exercised = report.coverage.filter((c) => c.exercised).length;
   const statuses = report.coverage.reduce((n, c) => n + c.documented.length, 0);
   const seen = report.coverage.reduce((n, c) => n + c.seen.length, 0);
+  const onlyAtWrites = report.coverage.reduce((n, c) => n + c.seenOnlyAtWrites.length, 0);
   return [
     'Coverage',
     fmt(header),
     ...rows.map(fmt),
     '',
-    `Operations exercised: ${exercised}/${report.coverage.length} (${report.coverage.filter((c) => c.notSentReason).length} never sent by design); documented statuses seen: ${seen}/${statuses}`,
+    `Operations exercised: ${exercised}/${report.coverage.length} (${report.coverage.filter((c) => c.notSentReason).length} never sent by design); documented statuses seen: ${seen}/${statuses}${report.level === 'writes' ? ` (${onlyAtWrites} of them only at level writes)` : ''}`,
   ].join('\n');
 }

@@ -58,10 +58,13 @@ export function callDurationScenarios(operations: Operation[]): Scenario[] {
       level: 'contract',
       title: '`maxCallDurationSeconds` outside 60..3600 is rejected on the account; state read first and restored if accepted (parts 4.2, 8)',
       async run(ctx) {
-        const read = await ctx.send(getAccount, {});
-        const original = read.status === 200 ? originalValue(read.body) : undefined;
-        if (original === undefined) return ctx.skip(`The account could not be read first (${read.status}), so no change is risked.`);
-        await rejectOrRestore(ctx, updateAccount, {}, original, 'PATCH /account');
+        // One account change at a time (the writes level's read-your-write check changes it too).
+        await ctx.env.locks.run('account', async () => {
+          const read = await ctx.send(getAccount, {});
+          const original = read.status === 200 ? originalValue(read.body) : undefined;
+          if (original === undefined) return ctx.skip(`The account could not be read first (${read.status}), so no change is risked.`);
+          await rejectOrRestore(ctx, updateAccount, {}, original, 'PATCH /account');
+        });
       },
     });
   }

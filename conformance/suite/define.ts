@@ -6,7 +6,7 @@ import { describe, test } from 'vitest';
 import { configFromEnv } from '../config.js';
 import { createEnvironment } from '../environment.js';
 import type { ScenarioOutcome } from '../findings.js';
-import { planScenarios } from '../plan.js';
+import { notSentTestName, planScenarios, scenarioTestName } from '../plan.js';
 import { runScenario, type Scenario } from '../scenario.js';
 import { sliceOf } from './slices.js';
 
@@ -53,14 +53,13 @@ export function defineConformanceSlice(index: number, count: number): void {
   for (const notSent of plan.notSent) {
     if (sliceOf(notSent.operationId, count) !== index) continue;
     describe(notSent.operationId, () => {
-      test.skip(`never sent: ${notSent.reason}`, () => {});
+      test.skip(notSentTestName(notSent), () => {});
     });
   }
   for (const [operationId, scenarios] of byOperation) {
     describe(operationId, () => {
       for (const scenario of scenarios) {
-        // The check name in the test name lets `-t auth-required` or `-t usage-days` select by check.
-        test.concurrent(`${scenario.title} [${scenario.check}]`, async (ctx) => {
+        test.concurrent(scenarioTestName(scenario), async (ctx) => {
           const outcome = await runScenario(env, scenario);
           ctx.task.meta.conformance = outcome;
           for (const f of outcome.findings) {

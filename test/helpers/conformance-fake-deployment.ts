@@ -1,9 +1,14 @@
 // A small deployment of the contract for the conformance suite's own tests: node:http on
 // 127.0.0.1 (port 0), answering from the description's examples, keeping the rules the suite
 // checks, and able to break one rule at a time (`fake.breaks.add('usage-days')`), so each check
-// can be shown to pass against a conforming server and to fail against a broken one.
+// can be shown to pass against a conforming server and to fail against a broken one. It keeps
+// state across requests (messages, calls, the account cap, an event queue), so the `writes`
+// flows can be judged; and `quirks` make it answer the way a sound deployment may
+// (`fake.quirks.add('gzip')`), which the suite must tolerate.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { deref, documentedResponse, listOperations, loadDescription, type Json, type Operation } from '../../conformance/description.js';
 import { ResponseValidator } from '../../conformance/validator.js';
 
@@ -37,15 +42,45 @@ export type Break =
   | 'number-duration-range' // PATCH /numbers/{id} accepts 59 and 3601
   | 'call-replay-201' // an Idempotency-Key replay answers 201 again
   | 'send-message-200' // a sent message answers 200 instead of 201
-  | 'test-message-external'; // injected test messages are listed as external
+  | 'test-message-external' // injected test messages are listed as external
+  // The writes level's flows.
+  | 'no-test-helper' // POST /api/v1/test/messages/inbound does not exist (404)
+  | 'message-list-oldest-first' // the messages list is oldest first
+  | 'injected-not-listed' // injected messages are answered but never listed
+  | 'call-replay-new-call' // a replay places another call and answers it with 200
+  | 'call-listed-twice' // a replay lists the original call a second time
+  | 'no-message-received-event' // an injected message emits no message.received
+  | 'event-source-external' // message.received of an injected message says source external
+  | 'no-status-event' // a sent message emits no message.status_changed
+  | 'wait-408-early' // events/wait answers 408 at once instead of holding for its timeout
+  | 'wait-ignores-filter' // events/wait answers an event whatever its filter
+  | 'account-cap-answer-stale' // PATCH /account stores the cap but answers the account as it was
+  | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
+  | 'echo-key' // the ids of created messages and calls contain the caller's key
+  | 'message-ids-repeat'; // every created message is answered the same id
+
+/** What a sound deployment may do, and the suite must tolerate. */
+export type Quirk =
+  | 'charset-variant' // Content-Type application/json;charset=UTF-8
+  | 'gzip' // every body gzip-encoded (Content-Encoding: gzip)
+  | 'extra-fields' // an unknown field in every object answered
+  | 'extra-headers' // headers the contract does not mention
+  | 'unknown-event' // an event of a type the contract does not document after every event
+  | 'status-data-renamed' // message.status_changed names the message as data.message_id (an inferred field)
+  | 'messages-wrapped'; // the messages list as {data: [...]} (its shape is inferred)
 
 export interface FakeDeployment {
   url: string;
   breaks: Set<Break>;
+  quirks: Set<Quirk>;
   /** Every request received: method, path and query, Authorization header, parsed body. */
   requests: { method: string; url: string; authorization?: string; body?: unknown; operationId?: string }[];
   account: Json;
   numbers: Json[];
+  /** Calls placed, newest first. */
+  calls: Json[];
+  /** Forgets the events no wait has taken yet (between tests). */
+  clearEvents(): void;
   close(): Promise<void>;
 }
 
@@ -87,15 +122,74 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     account: responseExample(document, byId('getAccount'), 200),
     numbers: responseExample(document, byId('listNumbers'), 200) as Json[],
     messages: (responseExample(document, byId('listMessages'), 200) ?? []) as Json[],
-    calls: new Map<string, Json>(),
+    /** Calls by Idempotency-Key. */
+    byKey: new Map<string, Json>(),
+    callList: (responseExample(document, byId('listCalls'), 200) ?? []) as Json[],
     limitedOnce: false,
+    /** Events no wait has taken yet, oldest first. */
+    queue: [] as Json[],
+    waiters: [] as { filters: Json; deliver: (event: Json) => void }[],
   };
-  const fake: FakeDeployment = { url: '', breaks: new Set(), requests: [], account: state.account, numbers: state.numbers, close: async () => {} };
+  const fake: FakeDeployment = {
+    url: '',
+    breaks: new Set(),
+    quirks: new Set(),
+    requests: [],
+    account: state.account,
+    numbers: state.numbers,
+    calls: state.callList,
+    clearEvents: () => {
+      state.queue = [];
+    },
+    close: async () => {},
+  };
 
+  const withExtraFields = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(withExtraFields);
+    if (value && typeof value === 'object') {
+      const out = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withExtraFields(v)]));
+      return { ...out, conformanceUnknownField: { added: 'by the fake deployment' } };
+    }
+    return value;
+  };
   const send = (res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}) => {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    res.writeHead(status, { ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }), ...headers });
-    res.end(text);
+    const q = fake.quirks;
+    let payload: string | Buffer = body === undefined ? '' : JSON.stringify(q.has('extra-fields') ? withExtraFields(body) : body);
+    const head: Record<string, string> = {};
+    if (body !== undefined) head['content-type'] = q.has('charset-variant') ? 'application/json;charset=UTF-8' : 'application/json; charset=utf-8';
+    if (q.has('extra-headers')) Object.assign(head, { 'x-request-id': randomUUID(), 'x-powered-by': 'fake', 'cache-control': 'no-store', vary: 'Accept-Encoding', 'x-ratelimit-remaining': '99' });
+    if (q.has('gzip') && payload !== '') {
+      payload = gzipSync(payload);
+      head['content-encoding'] = 'gzip';
+    }
+    res.writeHead(status, { ...head, ...headers });
+    res.end(payload);
+  };
+
+  const matches = (filters: Json, event: Json) => !filters?.groupId || event.data?.groupId === filters.groupId;
+  /** Delivers an event to every wait open now that it matches, or keeps it for the next wait. */
+  const emit = (event: Json | undefined) => {
+    const deliver = (e: Json) => {
+      const taking = state.waiters.filter((w) => matches(w.filters, e));
+      if (!taking.length) state.queue.push(e);
+      for (const w of taking) w.deliver(e);
+    };
+    if (event) deliver(event);
+    // After the event it accompanies: a wait that takes the unknown one first would otherwise miss
+    // the next, as on any long poll that is not a queue (part 6 does not say it is one).
+    if (fake.quirks.has('unknown-event')) deliver(envelope('call.completed', null, { note: 'a type the contract does not document' }));
+  };
+  const envelope = (type: string, relatedObject: Json, data: Json) => ({
+    id: `evt_${randomUUID().replace(/-/g, '')}`,
+    object: 'event',
+    type,
+    version: 1,
+    createdAt: new Date().toISOString(),
+    relatedObject,
+    data,
+  });
+  const storeMessage = (message: Json) => {
+    state.messages = [message, ...state.messages].slice(0, 100);
   };
   const error = (res: ServerResponse, status: number, message: string, headers?: Record<string, string>) => send(res, status, { error: message }, headers);
 
@@ -125,9 +219,14 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       }
     }
     fake.requests.push({ method: method.toUpperCase(), url: url.pathname + url.search, authorization: req.headers.authorization, body, operationId: op?.operationId });
+    if (op?.operationId === 'injectTestInboundMessage' && fake.breaks.has('no-test-helper')) op = undefined;
     if (!op) return error(res, 404, 'No such route');
     const b = fake.breaks;
     const id = op.operationId;
+    // A new record's id: random, or carrying the caller's key when the deployment echoes it.
+    const echo = b.has('echo-key') ? (req.headers.authorization ?? '').replace(/^Bearer /, '') : '';
+    const newId = (prefix: string) =>
+      b.has('message-ids-repeat') && prefix.startsWith('msg_') ? `${prefix}repeated` : `${prefix}${echo ? `${echo}_` : ''}${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 
     // Part 5.1: the key first.
     const authorization = req.headers.authorization;
@@ -188,9 +287,13 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         if (b.has('key-preview-full')) account.apiKeys = [{ preview: options.apiKey }];
         return send(res, 200, account);
       }
-      case 'updateAccount':
-        state.account.maxCallDurationSeconds = (body as Json).maxCallDurationSeconds;
-        return send(res, 200, state.account);
+      case 'updateAccount': {
+        const before = structuredClone(state.account);
+        const value = (body as Json).maxCallDurationSeconds;
+        if (!b.has('account-cap-not-stored')) state.account.maxCallDurationSeconds = value;
+        if (b.has('account-cap-answer-stale')) return send(res, 200, before);
+        return send(res, 200, { ...state.account, maxCallDurationSeconds: value });
+      }
       case 'listNumbers':
         return send(res, 200, state.numbers);
       case 'updateNumber': {
@@ -216,13 +319,39 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       }
       case 'listMessages': {
         const first = state.messages[0];
-        const list = b.has('history-over-100') && first ? Array.from({ length: 101 }, (_, i) => ({ ...first, id: `msg_${i}` })) : state.messages;
-        return send(res, 200, list);
+        let list = b.has('history-over-100') && first ? Array.from({ length: 101 }, (_, i) => ({ ...first, id: `msg_${i}` })) : state.messages;
+        if (b.has('message-list-oldest-first')) list = [...list].reverse();
+        return send(res, 200, fake.quirks.has('messages-wrapped') ? { data: list } : list);
       }
+      case 'listCalls':
+        return send(res, 200, state.callList);
       case 'waitForEvent': {
         const timeout = (body as Json)?.timeout;
+        const filters = (body as Json)?.filters ?? {};
         if (timeout === 1 && b.has('events-wait-status')) return send(res, 202, {});
-        return send(res, 408, responseExample(document, op, 408));
+        // Out of range only gets here when the range break accepts it: answer at once.
+        if (typeof timeout !== 'number' || timeout < 1 || timeout > 60 || b.has('wait-408-early')) return send(res, 408, responseExample(document, op, 408));
+        if (b.has('wait-ignores-filter')) return send(res, 200, envelope('call.completed', null, {}));
+        const queued = state.queue.findIndex((e) => matches(filters, e));
+        if (queued >= 0) return send(res, 200, state.queue.splice(queued, 1)[0]);
+        const waiter = {
+          filters,
+          deliver: (event: Json) => {
+            clearTimeout(timer);
+            state.waiters = state.waiters.filter((w) => w !== waiter);
+            send(res, 200, event);
+          },
+        };
+        const timer = setTimeout(() => {
+          state.waiters = state.waiters.filter((w) => w !== waiter);
+          send(res, 408, responseExample(document, op, 408));
+        }, timeout * 1000);
+        state.waiters.push(waiter);
+        res.on('close', () => {
+          clearTimeout(timer);
+          state.waiters = state.waiters.filter((w) => w !== waiter);
+        });
+        return;
       }
       case 'lookupNumber': {
         if (b.has('missing-retry-after')) return error(res, 429, 'Lookup limit reached');
@@ -233,18 +362,57 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       }
       case 'createCall': {
         const key = req.headers['idempotency-key'] as string | undefined;
-        const replay = key ? state.calls.get(key) : undefined;
-        if (replay) return send(res, b.has('call-replay-201') ? 201 : 200, replay);
-        const call = { ...responseExample(document, op, 201), id: `call_${state.calls.size + 1}` };
-        if (key) state.calls.set(key, call);
+        const replay = key ? state.byKey.get(key) : undefined;
+        const place = () => {
+          const call = { ...responseExample(document, op, 201), id: newId('call_') };
+          state.callList.unshift(call);
+          return call;
+        };
+        if (replay) {
+          if (b.has('call-replay-new-call')) return send(res, 200, place());
+          if (b.has('call-listed-twice')) state.callList.unshift(replay);
+          return send(res, b.has('call-replay-201') ? 201 : 200, replay);
+        }
+        const call = place();
+        if (key) state.byKey.set(key, call);
         return send(res, 201, call);
       }
-      case 'sendMessage':
-        return send(res, b.has('send-message-200') ? 200 : 201, example());
+      case 'sendMessage': {
+        const request = body as Json;
+        const number = state.numbers.find((n) => n.id === request.fromNumberId) ?? state.numbers[0];
+        const message = { ...example(), id: newId('msg_'), phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
+        storeMessage(message);
+        send(res, b.has('send-message-200') ? 200 : 201, message);
+        if (!b.has('no-status-event')) {
+          const renamed = fake.quirks.has('status-data-renamed');
+          const related = renamed ? null : { id: message.id, type: 'message', url: null };
+          emit(envelope('message.status_changed', related, renamed ? { message_id: message.id, status: 'delivered' } : { messageId: message.id, status: 'delivered' }));
+        }
+        return;
+      }
       case 'injectTestInboundMessage': {
-        const message = { ...(state.messages[0] ?? {}), id: `msg_test_${state.messages.length}`, source: b.has('test-message-external') ? 'external' : 'internal' };
-        state.messages = [message, ...state.messages];
-        return send(res, 201, message);
+        const request = body as Json;
+        const number = state.numbers.find((n) => n.number === request.to) ?? state.numbers[0];
+        const message = {
+          ...(state.messages[0] ?? {}),
+          id: newId('msg_test_'),
+          phoneNumberId: number?.id,
+          groupId: null,
+          channel: 'sms',
+          from: request.from,
+          to: request.to,
+          body: request.body ?? '',
+          media: [],
+          replyToId: null,
+          reaction: null,
+          source: b.has('test-message-external') ? 'external' : 'internal',
+        };
+        if (!b.has('injected-not-listed')) storeMessage(message);
+        send(res, 201, message);
+        const { id: messageId, phoneNumberId: _line, ...rest } = message;
+        const received = envelope('message.received', { id: messageId, type: 'message', url: null }, { messageId, ...rest, source: b.has('event-source-external') ? 'external' : 'internal' });
+        emit(b.has('no-message-received-event') ? undefined : received);
+        return;
       }
       default:
         return send(res, success, example());

@@ -1,6 +1,6 @@
 // Runs one planned scenario of the conformance suite against a fake deployment, for the suite's
 // own tests (no nested vitest run: the scenario functions are called directly).
-import type { ConformanceConfig, Level } from '../../conformance/config.js';
+import { DEFAULT_MAX_SENDS, type ConformanceConfig, type Level } from '../../conformance/config.js';
 import { defaultDescriptionPath, type Json } from '../../conformance/description.js';
 import { createEnvironment } from '../../conformance/environment.js';
 import type { ScenarioOutcome } from '../../conformance/findings.js';
@@ -22,6 +22,9 @@ export function testConfig(fake: FakeDeployment, overrides: Partial<ConformanceC
     descriptionPath: defaultDescriptionPath(),
     reportDir: '/tmp/unused',
     anyKeyValid: false,
+    maxSends: DEFAULT_MAX_SENDS,
+    // The fake deployment answers at once; a short window keeps a missing event quick to show.
+    eventWindowMs: 3000,
     ...overrides,
   };
 }

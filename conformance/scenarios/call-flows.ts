@@ -1,0 +1,64 @@
+// Idempotent call (part 7.2): a call with an `Idempotency-Key` answers 201; the same key again
+// answers 200 with the same call, and the calls list holds it once.
+//
+// Every call costs money and may ring a phone, so the suite places exactly one: it never sends a
+// call without a key (part 7.4: each such request places another call), and the replay carries
+// the same key. A 409 (the original still processing) is retried with the same key, a few times.
+import { randomUUID } from 'node:crypto';
+import { findOperation, type Operation } from '../description.js';
+import { listRecords } from '../records.js';
+import type { Scenario } from '../scenario.js';
+import { idOf, needFields, senderNumber, sleep, WRITES_LOCK } from './write-helpers.js';
+
+const CALL_INSTRUCTION = 'This is an automated conformance test call. Say that it is a test, say goodbye and hang up.';
+const CHECK = 'call-idempotent-replay';
+/** Retries of a replay answered 409, each a send of its own. */
+const CONFLICT_RETRIES = 3;
+
+export function callFlowScenarios(operations: Operation[]): Scenario[] {
+  const call = findOperation(operations, 'createCall');
+  if (!call) return [];
+  const listCalls = findOperation(operations, 'listCalls');
+  return [
+    {
+      id: `createCall/${CHECK}`,
+      operationId: call.operationId,
+      check: CHECK,
+      part: '7',
+      level: 'writes',
+      exclusive: WRITES_LOCK,
+      title: 'a call with an Idempotency-Key answers 201; the same key again answers 200 with the same id, and the call is listed once (part 7.2)',
+      async run(ctx) {
+        needFields(ctx, call, ['to', 'fromNumberId', 'outboundInstruction', 'maxCallDurationSeconds']);
+        const number = await senderNumber(ctx);
+        ctx.reserveSends(2, 'the idempotent call (the call and its replay)');
+        const headers = { 'Idempotency-Key': `conformance-${randomUUID()}` };
+        // The shortest cap the description allows (60 s, part 8), so the test call is cheap.
+        const body = { to: ctx.config.to, fromNumberId: number.id, outboundInstruction: CALL_INSTRUCTION, maxCallDurationSeconds: 60 };
+        const first = await ctx.write(call, { body, headers });
+        if (!ctx.expect(first.status === 201, `First attempt with a new key: ${first.status} (201 required for a fresh call).`, first)) return;
+        let replay = await ctx.write(call, { body, headers });
+        for (let i = 0; replay.status === 409 && i < CONFLICT_RETRIES; i++) {
+          await sleep(1000);
+          replay = await ctx.write(call, { body, headers });
+        }
+        if (!ctx.expect(replay.status === 200, `Replay with the same key: ${replay.status} (200 required, with the original call).`, replay)) return;
+        const firstId = idOf(first.body);
+        if (!firstId) return ctx.advisory('The call carries no `id` (an inferred field), so the replay and the list cannot be compared by it.', first);
+        const replayId = idOf(replay.body);
+        ctx.expect(replayId === firstId, `The replay returns call ${JSON.stringify(replayId)}; the original is ${firstId}.`, replay);
+        if (!listCalls) return;
+        const ex = await ctx.send(listCalls, {});
+        if (!ctx.expect(ex.status === 200, `The calls list answered ${ex.status} (200 required).`, ex)) return;
+        const records = listRecords(ex.body)?.records;
+        if (!records) return ctx.advisory('No list of records found in the answer (the list shape is inferred), so "listed once" cannot be judged.', ex);
+        const listed = records.filter((r) => r.id === firstId).length;
+        ctx.expect(
+          listed === 1,
+          listed === 1 ? `Call ${firstId} is listed once.` : listed === 0 ? `Call ${firstId} is not among the ${records.length} listed (the 100 most recent, part 8).` : `Call ${firstId} is listed ${listed} times: the replay placed another call.`,
+          ex,
+        );
+      },
+    },
+  ];
+}

@@ -1,0 +1,67 @@
+// A recording proxy for the conformance suite's own tests: node:http on 127.0.0.1 (port 0) in
+// front of any deployment, forwarding every request unchanged and keeping what was sent (method,
+// path and query, headers, body), so a test can prove what each level sends, whoever answers.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body, or the raw text when it is not JSON. */
+  body?: unknown;
+  /** The upstream's answer. */
+  status?: number;
+}
+
+export interface RecordingProxy {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+  const target = new URL(upstream);
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString('utf8');
+      let body: unknown;
+      if (text) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
+      requests.push(recorded);
+      const forward = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+        (answer) => {
+          recorded.status = answer.statusCode;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forward.on('error', () => {
+        if (!res.headersSent) res.writeHead(502).end();
+      });
+      forward.end(raw);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
