@@ -6,6 +6,7 @@ import { http as mswHttp, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, manualClock, MockControlError, sequentialIds, type MockHandlers, type SimEvent } from '../src/msw/index.js';
+import { createClient } from '../src/client/index.js';
 import { activeWaits } from '../src/simulator/resources/events.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
@@ -184,5 +185,18 @@ describe('events', () => {
     for (const { event, subscription } of delivered.slice(1)) {
       expect(subscription.id, event.type).toBe(event.type === 'message.status_changed' ? hook.id : other.id);
     }
+  });
+});
+
+describe("the guide's vitest example (docs/guides/mock-in-process.md)", () => {
+  it('the typed client against the default base URL: a send, then the message in the list', async () => {
+    use();
+    const client = createClient({ apiKey: newKey('guide') });
+    const { data: numbers } = await client.GET('/api/v1/numbers');
+    const { data: sent } = await client.POST('/api/v1/messages', {
+      body: { to: '+14155550123', body: 'Hello', fromNumberId: numbers[0]!.id },
+    });
+    const { data: messages } = await client.GET('/api/v1/messages');
+    expect(messages.map((message) => message.id)).toContain(sent.id);
   });
 });
