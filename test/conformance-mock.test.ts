@@ -11,8 +11,24 @@ import { runScenario } from '../conformance/scenario.js';
 import { startMock, type MockOptions, type RunningMock } from '../src/mock/start-mock.js';
 import { testConfig, TEST_KEY } from './helpers/conformance-harness.js';
 
-const MODES: Array<{ mode: string; options: MockOptions; anyKeyValid: boolean; rules: string[] }> = [
+const MODES: Array<{ mode: string; level: 'contract' | 'writes'; options: MockOptions; anyKeyValid: boolean; rules: string[] }> = [
   {
+    mode: 'writes level, stateful, --strict-keys',
+    level: 'writes',
+    options: { strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }] } },
+    anyKeyValid: false,
+    // The flows that judge what happens across requests (issue 14), on a mock that keeps state.
+    rules: [
+      'auth-required',
+      'message-send-then-list',
+      'call-idempotent-replay',
+      'event-message-received',
+      'event-wait-no-match-408',
+      'account-cap-read-your-write',
+    ],
+  },
+  {
+    level: 'contract',
     mode: 'stateful, --strict-keys',
     options: { strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }] } },
     anyKeyValid: false,
@@ -20,13 +36,14 @@ const MODES: Array<{ mode: string; options: MockOptions; anyKeyValid: boolean; r
   },
   {
     mode: 'stateless',
+    level: 'contract',
     options: { stateless: true },
     anyKeyValid: true,
     rules: ['usage-days-fallback', 'billing-activity-limit', 'billing-activity-order', 'unknown-resource-404'],
   },
 ];
 
-describe.each(MODES)('the contract level against the mock ($mode)', ({ options, anyKeyValid, rules }) => {
+describe.each(MODES)('the $level level against the mock ($mode)', ({ level, options, anyKeyValid, rules }) => {
   let mock: RunningMock;
   let outcomes: ScenarioOutcome[];
   let report: ConformanceReport;
@@ -34,10 +51,20 @@ describe.each(MODES)('the contract level against the mock ($mode)', ({ options, 
   beforeAll(async () => {
     mock = await startMock({ port: 0, prismWorkers: 1, ...options });
     await mock.ready;
-    const env = createEnvironment({ ...testConfig({ url: mock.url } as never), level: 'contract', to: undefined, anyKeyValid, timeoutMs: 20_000 });
-    const plan = planScenarios(env.document, 'contract');
-    outcomes = await Promise.all(plan.scenarios.map((s) => runScenario(env, s)));
-    report = buildReport({ document: env.document, outcomes, notSent: plan.notSent, baseUrl: mock.url, level: 'contract' });
+    const env = createEnvironment({
+      ...testConfig({ url: mock.url } as never),
+      level,
+      to: level === 'writes' ? testConfig({ url: mock.url } as never).to : undefined,
+      anyKeyValid,
+      timeoutMs: 20_000,
+      eventWindowMs: 20_000,
+    });
+    const plan = planScenarios(env.document, level);
+    // The writes flows run one at a time (an event long poll is not a queue), after the rest.
+    const flows = plan.scenarios.filter((s) => s.level === 'writes');
+    outcomes = await Promise.all(plan.scenarios.filter((s) => s.level !== 'writes').map((s) => runScenario(env, s)));
+    for (const flow of flows) outcomes.push(await runScenario(env, flow));
+    report = buildReport({ document: env.document, outcomes, notSent: plan.notSent, baseUrl: mock.url, level, maxSends: level === 'writes' ? env.config.maxSends : undefined });
   }, 180_000);
 
   afterAll(async () => {

@@ -50,7 +50,8 @@ export function createAccountState(
   seed: SeedFile,
   init: { email: string | null; key?: string; named?: NamedAccountSeed },
 ): AccountState {
-  const start: AccountSeed = init.named ?? (init.email === null ? (seed.default ?? {}) : {});
+  // A named seed account starts from the seed's default (the demo seed) and replaces what it gives.
+  const start: AccountSeed = init.named ? { ...(seed.default ?? {}), ...init.named } : init.email === null ? (seed.default ?? {}) : {};
   const newest = (list: JsonObject[] | undefined): JsonObject[] => copy(list ?? []).reverse();
   const account: AccountState = {
     id: ctx.ids.next('acct_'),

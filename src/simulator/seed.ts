@@ -38,7 +38,7 @@ export interface NamedAccountSeed extends AccountSeed {
 export interface SeedFile {
   /** What an account first opened by an unknown key starts with (the demo seed when omitted). */
   default?: AccountSeed;
-  /** Accounts that exist from the start, with their keys. */
+  /** Accounts that exist from the start, with their keys; each starts from `default` and replaces what it gives. */
   accounts?: NamedAccountSeed[];
 }
 

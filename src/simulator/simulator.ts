@@ -69,7 +69,8 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const contract = simContract(init.document);
   const modules = init.modules ?? RESOURCE_MODULES;
   const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract), ...init.options };
-  const seed: SeedFile = init.seed ?? demoSeed(contract);
+  // A seed without `default` keeps the demo seed for accounts opened by unknown keys.
+  const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoSeed(contract).default };
   let state: SimState = init.state ?? emptyState();
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
   const ids = init.ids ?? randomIds(clock);
