@@ -885,6 +885,13 @@ export type components = {
             apiKeys?: components["schemas"]["ApiKeyPreview"][];
         };
         /**
+         * AccountDeleted
+         * @description The account was deleted. The response body is not shown in the interface specification (part 4.2).
+         */
+        AccountDeleted: {
+            [key: string]: unknown;
+        };
+        /**
          * AnyEvent
          * @description Any event (part 6), discriminated by `type`: a documented type must match its own schema, and
          *     an event of any other type must match the envelope (`UnknownEvent`), so a consumer can
@@ -912,7 +919,9 @@ export type components = {
          * BillingActionResult
          * @description The result of cancel, resume, change, card removal or default-card. Its field names are not shown in the interface specification (part 4.4), so this schema stays open.
          */
-        BillingActionResult: Record<string, unknown>;
+        BillingActionResult: {
+            [key: string]: unknown;
+        };
         /**
          * BillingActivityItem
          * @description One ledger entry (part 2). Its `type` selects which other fields are present; the `type`
@@ -926,6 +935,8 @@ export type components = {
              * @description Pass the last item's `occurredAt` as `starting_after` for the next page.
              */
             occurredAt: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * BillingActivityPage
@@ -1076,11 +1087,6 @@ export type components = {
             whatsapp?: boolean;
         };
         /**
-         * DeleteAccountResponse
-         * @description The account was deleted. The response body is not shown in the interface specification (part 4.2).
-         */
-        DeleteAccountResponse: Record<string, unknown>;
-        /**
          * Deposit
          * @description A wallet deposit (part 2), each with an `invoiceId`. Other fields are not shown.
          */
@@ -1146,7 +1152,9 @@ export type components = {
             /** @description The resource the event is about, or null (null on `webhook.ping`). */
             relatedObject: components["schemas"]["RelatedObject"] | null;
             /** @description Per-type payload; see the event type's own schema. */
-            data: Record<string, unknown>;
+            data: {
+                [key: string]: unknown;
+            };
         };
         /**
          * EventId
@@ -1395,7 +1403,9 @@ export type components = {
             /** @constant */
             type?: "message.status_changed";
             /** @description Delivery-status payload; its fields are not shown in the interface specification. */
-            data?: Record<string, unknown>;
+            data?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * PaymentMethod
@@ -1445,11 +1455,6 @@ export type components = {
             /** @description The holder's own phone number, not bound to another account. A number provisioned by the service cannot be used (part 5.5). */
             phoneNumber: components["schemas"]["E164"];
         };
-        /**
-         * RegisterNumberResponse
-         * @description The SMS code was sent. The body's fields are not shown in the interface specification (part 4.1), so this schema stays open.
-         */
-        RegisterNumberResponse: Record<string, unknown>;
         /**
          * RegistrationPending
          * @description The email is verified but no account exists yet (part 3): continue with register-number. If
@@ -1516,15 +1521,19 @@ export type components = {
             forceAudioFile?: boolean;
         } & (({
             to: components["schemas"]["E164"];
+            /** @description Not sent with `to` (part 4.5). */
             groupId?: never;
         } & ({
             fromNumber: components["schemas"]["E164"];
+            /** @description Not sent with `fromNumber` (part 4.5). */
             fromNumberId?: never;
         } | {
             fromNumberId: string;
+            /** @description Not sent with `fromNumberId` (part 4.5). */
             fromNumber?: never;
         })) | {
             groupId: string;
+            /** @description Not sent with `groupId` (part 4.5). */
             to?: never;
         });
         /**
@@ -1565,6 +1574,13 @@ export type components = {
         SignupResponse: {
             /** @description Identifies the pending email verification; pass it to verify. */
             verificationId: string;
+        };
+        /**
+         * SmsCodeSent
+         * @description The SMS code was sent. The body's fields are not shown in the interface specification (part 4.1), so this schema stays open.
+         */
+        SmsCodeSent: {
+            [key: string]: unknown;
         };
         /**
          * Subscription
@@ -1657,7 +1673,9 @@ export type components = {
          * TenDlcFieldErrors
          * @description A 10DLC validation failure (`tendlc_validation_failed`, part 7), keyed by field, including `phone` when it is one of the account's own numbers.
          */
-        TenDlcFieldErrors: Record<string, unknown>;
+        TenDlcFieldErrors: {
+            [key: string]: unknown;
+        };
         /**
          * TenDlcRegistration
          * @description A 10DLC registration: the brand, the campaign and where the registration stands (part 4.5),
@@ -1732,7 +1750,9 @@ export type components = {
          * TypingResult
          * @description The response fields of the typing operation are not shown in the interface specification.
          */
-        TypingResult: Record<string, unknown>;
+        TypingResult: {
+            [key: string]: unknown;
+        };
         /**
          * UnknownEvent
          * @description An event of a type this contract does not document (part 6: the full list of event types is
@@ -1929,7 +1949,9 @@ export type components = {
          * WebhookPingResult
          * @description Answer to `POST /api/v1/webhooks/{id}/ping`. Its fields are not shown in the interface specification, so it is an open object. The ping itself is delivered to the subscription's endpoint as a `webhook.ping` event.
          */
-        WebhookPingResult: Record<string, unknown>;
+        WebhookPingResult: {
+            [key: string]: unknown;
+        };
         /**
          * WebhookSubscription
          * @description A webhook subscription (part 6): an endpoint of yours that receives the account's events
@@ -2178,7 +2200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RegisterNumberResponse"];
+                    "application/json": components["schemas"]["SmsCodeSent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2283,7 +2305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteAccountResponse"];
+                    "application/json": components["schemas"]["AccountDeleted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
