@@ -1,6 +1,7 @@
 // The bundled OpenAPI description (generated/openapi.json), read at run time, and small lookups
 // over it. The suite never restates a path, schema or status code: it finds them here.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,8 +27,17 @@ export interface Operation {
   source: string;
 }
 
-/** Where the package keeps generated/openapi.json: the nearest ancestor that has it. */
+/**
+ * Where the contract keeps generated/openapi.json: the numbers-api-contract package (the
+ * repository itself, or the dependency of the installed numbers-api package), else the nearest
+ * ancestor that has generated/openapi.json.
+ */
 export function defaultDescriptionPath(): string {
+  try {
+    return createRequire(import.meta.url).resolve('numbers-api-contract/openapi.json');
+  } catch {
+    // not resolvable (a copy of the suite outside both packages): look upwards
+  }
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = path.join(dir, 'generated', 'openapi.json');

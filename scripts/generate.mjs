@@ -118,9 +118,23 @@ function readPackageVersion(name) {
   return JSON.parse(readFileSync(file, 'utf8')).version;
 }
 
+/**
+ * A schema no value satisfies (`not: {}`, beside a `type` other generators read: the forbidden
+ * fields of SendMessageRequest's branches, part 4.5) is `never`, as a `false` schema is: the field
+ * may not be sent at all. openapi-typescript ignores `not` and would type it by its `type` alone.
+ */
+export function forbiddenTransform(schemaObject) {
+  const not = schemaObject?.not;
+  if (not && typeof not === 'object' && !Array.isArray(not) && Object.keys(not).length === 0) {
+    return ts.factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword);
+  }
+  return undefined;
+}
+
 /** openapi-typescript over the bundled description (an object: no file or network lookups). */
 export async function generateOpenapiTypes(document) {
-  const ast = await openapiTS(structuredClone(document), { ...TYPE_OPTIONS, transform: openEnumTransform });
+  const transform = (schemaObject, options) => forbiddenTransform(schemaObject) ?? openEnumTransform(schemaObject, options);
+  const ast = await openapiTS(structuredClone(document), { ...TYPE_OPTIONS, transform });
   return `${BANNER}\n${astToString(ast)}`;
 }
 

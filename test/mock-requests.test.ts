@@ -146,6 +146,35 @@ describe('a request that breaks the schema gets 400 with the documented Error sh
   });
 });
 
+describe('the exactly-one rules of part 4.5 (POST /api/v1/messages), kept by Prism from the schema', () => {
+  const entry = operations.find((e) => e.method === 'post' && e.path === '/api/v1/messages')!;
+  const request = documentedRequest(document, entry);
+  const media = followRef(document, entry.operation.requestBody).content[request.headers['Content-Type']!];
+  const sends = Object.values<JsonObject>(media.examples).map((example) => followRef(document, example).value as JsonObject);
+  const toNumber = sends.find((s) => s.to && s.fromNumberId)!;
+  const fromNumber = sends.find((s) => s.fromNumber)!.fromNumber;
+  const group = sends.find((s) => s.groupId)!;
+
+  it('accepts every documented send as it is', async () => {
+    expect(sends.length).toBeGreaterThanOrEqual(2);
+    for (const body of sends) {
+      const response = await send(mock.url, { ...request, body: JSON.stringify(body) });
+      expect(response.status, JSON.stringify(body)).toBeLessThan(300);
+    }
+  });
+
+  it.each([
+    ['`to` with `groupId`', () => ({ ...toNumber, groupId: group.groupId })],
+    ['`groupId` with `to`', () => ({ ...group, to: toNumber.to })],
+    ['neither `to` nor `groupId`', () => ({ ...toNumber, to: undefined })],
+    ['`fromNumber` with `fromNumberId` on a `to` send', () => ({ ...toNumber, fromNumber })],
+    ['a `to` send without `fromNumber` or `fromNumberId`', () => ({ ...toNumber, fromNumberId: undefined })],
+  ])('refuses %s with the documented 400', async (_label, body) => {
+    const response = await send(mock.url, { ...request, body: JSON.stringify(body()) });
+    await expectDocumentedError(response, entry, 400);
+  });
+});
+
 describe('known Prism 5.14 traps', () => {
   // stoplightio/prism#2574: a request body whose schema is one `$ref` shared by several operations
   // was passed unvalidated. Derived from the bundle, where the sharing is visible as `$ref`s.

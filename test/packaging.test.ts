@@ -1,59 +1,141 @@
-// The package as a user gets it: `npm pack` (which builds dist/ through `prepare`), the tarball
-// unpacked into an empty project's node_modules, and every entry point imported from ESM
-// TypeScript (type-checked with tsc) and from plain Node.
+// The two published packages as users get them (issue 15): `npm pack` of the repository
+// (numbers-api-contract: types, client, event helpers, bundled descriptions) and of the
+// packages/numbers-api workspace (numbers-api: the command, with Prism, vitest and ajv), each
+// installed with npm into an empty project, dependencies from npm's cache when it has them.
 //
-// Offline and fast: instead of `npm install`, the tarball is unpacked in place and only the
-// packages it declares in `dependencies` are linked from this repository's node_modules. Anything
-// the package needs but does not declare is therefore missing, as it would be for a user.
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+//   - "lean": numbers-api-contract alone, as a frontend that only imports installs it;
+//   - "tools": numbers-api beside it (numbers-api depends on numbers-api-contract, which is not in
+//     the registry yet, so both tarballs are given to the same `npm install`).
+import { execFile, spawn } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmptyProject, installTarballs, listInstalled, packPackages } from '../scripts/packages.mjs';
+import { relativeLinks } from '../scripts/readme-links.mjs';
 import { repoRoot } from './helpers/contract.js';
+import { freePort } from './helpers/mock-process.js';
 
 const run = promisify(execFile);
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const CONTRACT = 'numbers-api-contract';
+const TOOLS = 'numbers-api';
+// The issue's goal for an import-only install: at most this much besides the package itself.
+const LEAN_MAX_PACKAGES = 3;
+const LEAN_MAX_BYTES = 2_000_000;
 
-let project: string;
-let installed: string;
-let packedFiles: string[];
-let manifest: {
+interface Manifest {
   name: string;
+  version: string;
   exports: Record<string, unknown>;
   dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  devDependencies?: Record<string, string>;
   bin?: Record<string, string>;
   types?: string;
-};
+}
+
+let work: string;
+let packed: Record<string, { tarball: string; files: string[] }>;
+let lean: string;
+let tools: string;
+const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const repoManifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+
+const installedDir = (project: string, name: string) => path.join(project, 'node_modules', name);
+const manifestOf = (project: string, name: string) => JSON.parse(readFileSync(path.join(installedDir(project, name), 'package.json'), 'utf8')) as Manifest;
 
 beforeAll(async () => {
-  project = mkdtempSync(path.join(tmpdir(), 'numbers-api-consumer-'));
-  const packDir = path.join(project, 'pack');
-  mkdirSync(packDir);
-  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', packDir], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
-  // npm prints the prepare/build output before the JSON report.
-  const report = JSON.parse(stdout.slice(stdout.indexOf('[\n'))) as { filename: string; files: { path: string }[] }[];
-  packedFiles = report[0]!.files.map((f) => f.path);
+  work = mkdtempSync(path.join(tmpdir(), 'numbers-api-packages-'));
+  packed = Object.fromEntries((await packPackages(path.join(work, 'pack'))).map((p: { name: string; tarball: string; files: string[] }) => [p.name, p]));
+  lean = createEmptyProject(path.join(work, 'lean'));
+  tools = createEmptyProject(path.join(work, 'tools'));
+  await installTarballs(lean, [packed[CONTRACT]!.tarball]);
+  await installTarballs(tools, [packed[CONTRACT]!.tarball, packed[TOOLS]!.tarball]);
+}, 300_000);
 
-  installed = path.join(project, 'node_modules', 'numbers-api-contract');
-  mkdirSync(installed, { recursive: true });
-  await run('tar', ['-xzf', path.join(packDir, report[0]!.filename), '-C', installed, '--strip-components=1']);
-  manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) {
-    const target = path.join(project, 'node_modules', dependency);
-    mkdirSync(path.dirname(target), { recursive: true });
-    symlinkSync(path.join(repoRoot, 'node_modules', dependency), target, 'dir');
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** The bare module specifiers (`from 'x'`, `import('x')`) of every .js file of a tarball. */
+function bareImports(project: string, name: string, files: string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of files.filter((f) => f.endsWith('.js'))) {
+    const text = readFileSync(path.join(installedDir(project, name), file), 'utf8');
+    const statements = /^\s*(?:import|export|\})[^'"\n]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+    for (const match of text.matchAll(statements)) {
+      const specifier = (match[1] ?? match[2] ?? match[3])!;
+      if (specifier.startsWith('.') || specifier.startsWith('/')) continue;
+      const pkg = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+      if (!found.has(pkg)) found.set(pkg, file);
+    }
   }
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-}, 240_000);
+  return found;
+}
 
-afterAll(() => rmSync(project, { recursive: true, force: true }));
+describe.each([CONTRACT, TOOLS])('the %s tarball', (name) => {
+  it('carries LICENSE, README.md, CHANGELOG.md and every file its README links to', () => {
+    const files = packed[name]!.files;
+    const installedReadme = readFileSync(path.join(installedDir(tools, name), 'README.md'), 'utf8');
+    const links = relativeLinks(installedReadme);
+    expect(links.length).toBeGreaterThan(0);
+    for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', ...links]) expect(files, file).toContain(file);
+    expect(readFileSync(path.join(installedDir(tools, name), 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    // One README for both packages, the repository's.
+    expect(installedReadme).toBe(readme);
+  });
 
-describe('the packed package', () => {
-  it('contains the built entry points, the bundled descriptions and no sources or tests', () => {
+  it('imports only Node built-ins and the packages its manifest declares', () => {
+    const manifest = manifestOf(tools, name);
+    const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+    const builtins = new Set(builtinModules);
+    const undeclared = [...bareImports(tools, name, packed[name]!.files)]
+      .filter(([pkg]) => !pkg.startsWith('node:') && !builtins.has(pkg) && !declared.has(pkg))
+      .map(([pkg, file]) => `${pkg} (${file})`);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('every export target and bin is in the tarball; a bin has a node shebang', () => {
+    const manifest = manifestOf(tools, name);
+    const targets: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
+      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+    };
+    collect(manifest.exports);
+    expect(targets.length).toBeGreaterThan(0);
+    for (const target of targets) expect(packed[name]!.files, target).toContain(target);
+    for (const [bin, target] of Object.entries(manifest.bin ?? {})) {
+      expect(packed[name]!.files, `bin ${bin}`).toContain(target.replace(/^\.\//, ''));
+      expect(readFileSync(path.join(installedDir(tools, name), target), 'utf8').startsWith('#!/usr/bin/env node'), `bin ${bin} has a node shebang`).toBe(true);
+    }
+  });
+});
+
+describe('numbers-api-contract installed alone (types, client, event helpers)', () => {
+  it(`installs at most ${LEAN_MAX_PACKAGES} packages and ${LEAN_MAX_BYTES / 1e6} MB besides itself: no mock, test runner or msw`, () => {
+    const others = listInstalled(lean).filter((p: { name: string }) => p.name !== CONTRACT);
+    const names = others.map((p: { name: string }) => p.name).sort();
+    const bytes = others.reduce((sum: number, p: { bytes: number }) => sum + p.bytes, 0);
+    expect(names.length, names.join(', ')).toBeLessThanOrEqual(LEAN_MAX_PACKAGES);
+    expect(bytes, names.join(', ')).toBeLessThanOrEqual(LEAN_MAX_BYTES);
+    for (const heavy of ['@stoplight/prism-cli', 'vitest', 'ajv', 'msw']) expect(names).not.toContain(heavy);
+  });
+
+  it('declares msw as an optional peer only (for the msw entry), so it is never installed for it', () => {
+    const manifest = manifestOf(lean, CONTRACT);
+    expect(manifest.peerDependencies?.msw).toBeDefined();
+    expect(manifest.peerDependenciesMeta?.msw?.optional).toBe(true);
+    expect(manifest.dependencies?.msw).toBeUndefined();
+    expect(existsSync(installedDir(lean, 'msw'))).toBe(false);
+  });
+
+  it('holds the entry points and the bundled descriptions, and none of the command, sources or tests', () => {
+    const files = packed[CONTRACT]!.files;
     for (const file of [
-      'package.json',
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/src/client/index.js',
@@ -63,29 +145,25 @@ describe('the packed package', () => {
       'dist/generated/types/openapi.d.ts',
       'generated/openapi.json',
       'generated/openapi.yaml',
+      'generated/openapi.dereferenced.json',
       'generated/asyncapi.json',
     ]) {
-      expect(packedFiles, file).toContain(file);
+      expect(files, file).toContain(file);
     }
-    expect(packedFiles.filter((f) => /^(src|test|scripts|spec)\//.test(f) || /\.test\.(js|ts)$/.test(f))).toEqual([]);
+    const misplaced = files.filter(
+      (f) => /^(src|test|scripts|spec|docs)\//.test(f) || /\.test\.(js|ts)$/.test(f) || /^dist\/(conformance|src\/(cli|mock|event-source))\b/.test(f),
+    );
+    expect(misplaced).toEqual([]);
+    expect(manifestOf(lean, CONTRACT).bin).toBeUndefined();
   });
 
-  it('every export target and the bin are in the tarball', () => {
-    const targets: string[] = [];
-    const collect = (value: unknown): void => {
-      if (typeof value === 'string') targets.push(value.replace(/^\.\//, ''));
-      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
-    };
-    collect(manifest.exports);
-    expect(targets.length).toBeGreaterThanOrEqual(10);
-    for (const target of targets) expect(existsSync(path.join(installed, target)), target).toBe(true);
-    for (const [name, target] of Object.entries(manifest.bin ?? {})) {
-      expect(existsSync(path.join(installed, target)), `bin ${name} -> ${target}`).toBe(true);
-      expect(readFileSync(path.join(installed, target), 'utf8').startsWith('#!/usr/bin/env node'), `bin ${name} has a node shebang`).toBe(true);
-    }
+  it('declares its types entry and resolves it', () => {
+    const manifest = manifestOf(lean, CONTRACT);
+    expect(manifest.types).toBeDefined();
+    expect(existsSync(path.join(installedDir(lean, CONTRACT), manifest.types!))).toBe(true);
   });
 
-  it('imports from ESM TypeScript and type-checks (tsc, NodeNext)', async () => {
+  it("type-checks a consumer and the README's own example (tsc, NodeNext)", async () => {
     const consumer = `
 import type { Message, Call, AnyEvent, ErrorBody, SendMessageRequest, components, operations, paths, webhooks } from 'numbers-api-contract';
 import { serverUrls } from 'numbers-api-contract';
@@ -115,9 +193,14 @@ export const wrong: components['schemas']['CreateCallRequest'] = { to: '+1415555
 // @ts-expect-error the call body needs outboundInstruction
 export const wrongCall = () => api.POST('/api/v1/calls', { body: { to: '+14155550123', fromNumberId: 'pn_1' } });
 `;
-    writeFileSync(path.join(project, 'consumer.ts'), consumer);
+    // The README's "Types and client" example, as a user would paste it.
+    const section = readme.slice(readme.indexOf('## Types and client'));
+    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(example).toContain("from 'numbers-api-contract/client'");
+    writeFileSync(path.join(lean, 'consumer.ts'), consumer);
+    writeFileSync(path.join(lean, 'readme-example.ts'), `${example}\nexport {};\n`);
     writeFileSync(
-      path.join(project, 'tsconfig.json'),
+      path.join(lean, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
           target: 'ES2022',
@@ -132,11 +215,11 @@ export const wrongCall = () => api.POST('/api/v1/calls', { body: { to: '+1415555
           types: ['node'],
           typeRoots: [path.join(repoRoot, 'node_modules/@types')],
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', 'readme-example.ts'],
       }),
     );
     const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
-    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: project }).then(
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: lean }).then(
       () => '',
       (error: { stdout?: string }) => error.stdout ?? 'tsc failed',
     );
@@ -171,8 +254,8 @@ console.log(JSON.stringify({
   asyncYaml: asyncYaml.startsWith('asyncapi: 3'),
 }));
 `;
-    writeFileSync(path.join(project, 'consumer.mjs'), script);
-    const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: project });
+    writeFileSync(path.join(lean, 'consumer.mjs'), script);
+    const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: lean });
     const servers = JSON.parse(readFileSync(path.join(repoRoot, 'generated/openapi.json'), 'utf8')).servers;
     expect(JSON.parse(stdout)).toEqual({
       base: servers[0].variables.base_url.default,
@@ -189,9 +272,78 @@ console.log(JSON.stringify({
       asyncYaml: true,
     });
   });
+});
 
-  it('declares its types entry and resolves it', () => {
-    expect(manifest.types).toBeDefined();
-    expect(existsSync(path.join(installed, manifest.types!))).toBe(true);
+describe('numbers-api installed beside it (the command)', () => {
+  const bin = () => path.join(tools, 'node_modules', '.bin', 'numbers-api');
+
+  it('has the version of the contract, depends on it, and pins the Prism, vitest and ajv the repository tests with', () => {
+    const manifest = manifestOf(tools, TOOLS);
+    expect(manifest.version).toBe(repoManifest.version);
+    expect(manifest.dependencies?.[CONTRACT]).toBe(`^${repoManifest.version}`);
+    for (const pinned of ['@stoplight/prism-cli', 'vitest', 'ajv', 'ajv-formats']) {
+      expect(manifest.dependencies?.[pinned], pinned).toBe(repoManifest.devDependencies?.[pinned]);
+    }
   });
+
+  it('holds the command, the Prism child and the conformance suite, and no copy of the contract', () => {
+    const files = packed[TOOLS]!.files;
+    for (const file of ['dist/src/cli.js', 'dist/src/mock/prism-child.js', 'dist/conformance/cli.js', 'dist/conformance/suite/vitest.config.js']) {
+      expect(files, file).toContain(file);
+    }
+    expect(files.filter((f) => f.endsWith('.conformance.js')).length).toBeGreaterThan(0);
+    // The contract is read from the numbers-api-contract dependency, the one the types come from.
+    expect(files.filter((f) => /^(dist\/)?generated\//.test(f))).toEqual([]);
+  });
+
+  // Every `npx numbers-api ...` command the README shows, with --help.
+  const commands = [...new Set([...readme.matchAll(/npx numbers-api((?: [a-z][a-z-]*)*)/g)].map((m) => m[1]!.trim()))];
+  it.each(commands.map((c) => [c || '(no command)', c]))("the README's `npx numbers-api %s` runs (--help)", async (_label, command) => {
+    const { stdout } = await run(bin(), [...(command ? command.split(' ') : []), '--help'], { cwd: tools });
+    expect(stdout).toMatch(/Usage/);
+  });
+
+  it('serves the installed contract: the mock answers the client of numbers-api-contract, and the conformance suite passes on it', async () => {
+    const document = JSON.parse(readFileSync(path.join(repoRoot, 'generated/openapi.json'), 'utf8'));
+    const examples = document.paths['/api/v1/account'].get.responses['200'].content['application/json'].examples;
+    const first = Object.values(examples)[0] as { $ref?: string; value?: unknown };
+    const expected = first.$ref ? document.components.examples[first.$ref.split('/').pop()!].value : first.value;
+
+    const port = await freePort();
+    const mock = spawn(bin(), ['mock', '--port', String(port), '--quiet'], { cwd: tools, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    mock.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+    mock.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const check = () => /Mock ready on/.test(output) && resolve();
+        mock.stdout!.on('data', check);
+        mock.stderr!.on('data', check);
+        mock.once('exit', (code) => reject(new Error(`the mock exited (${code}):\n${output}`)));
+      });
+      expect(output).toContain(path.join('node_modules', CONTRACT, 'generated'));
+
+      const script = `
+import { createClient } from 'numbers-api-contract/client';
+const api = createClient({ apiKey: 'sk_live_consumer', baseUrl: 'http://127.0.0.1:${port}' });
+const { status, data } = await api.GET('/api/v1/account');
+console.log(JSON.stringify({ status, data }));
+`;
+      writeFileSync(path.join(tools, 'client.mjs'), script);
+      const { stdout } = await run(process.execPath, ['client.mjs'], { cwd: tools });
+      expect(JSON.parse(stdout)).toEqual({ status: 200, data: expected });
+
+      const conformance = await run(bin(), ['conformance', '--base-url', `http://127.0.0.1:${port}`, '--any-key-valid', '-t', 'getAccount', '--report-dir', path.join(work, 'report')], {
+        cwd: tools,
+        env: { ...process.env, CONFORMANCE_API_KEY: 'sk_live_consumer' },
+      }).then(
+        (r) => ({ code: 0, out: r.stdout }),
+        (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, out: `${error.stdout}\n${error.stderr}` }),
+      );
+      expect(conformance.code, conformance.out).toBe(0);
+      expect(conformance.out).toMatch(/PASS\s+getAccount/);
+    } finally {
+      mock.kill('SIGTERM');
+    }
+  }, 120_000);
 });

@@ -17,8 +17,8 @@ describe('README.md', () => {
     expect(readme).toContain('npm ci && npm test');
   });
 
-  // `prepare` is npm's hook, not a command a user runs.
-  it.each(scripts.filter((name) => name !== 'prepare'))('documents `npm %s`', (name) => {
+  // `prepare` and `prepack` are npm's hooks, not commands a user runs.
+  it.each(scripts.filter((name) => !['prepare', 'prepack'].includes(name)))('documents `npm %s`', (name) => {
     const spelled = ['start', 'test'].includes(name) ? `\`npm ${name}\`` : `npm run ${name}`;
     expect(readme).toContain(spelled);
   });

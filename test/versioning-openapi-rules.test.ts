@@ -427,6 +427,25 @@ describe('rewrites that describe the same values are not changes', () => {
     expect(changes.filter((c) => c.classification !== 'documentation')).toEqual([]);
   });
 
+  it('`properties: {x: false}` rewritten as `{type: null, not: {}}` for code generators, and the union wrapped in allOf', () => {
+    const exclusive = (forbidden: Json, wrap: boolean) => (d: Json) => {
+      const t = schemas(d).CreateThing;
+      t.properties.colour = { type: 'string' };
+      t.properties.pattern = { type: 'string' };
+      const oneOf = [
+        { title: 'colour', required: ['colour'], properties: { pattern: forbidden } },
+        { title: 'pattern', required: ['pattern'], properties: { colour: forbidden } },
+      ];
+      if (wrap) t.allOf = [{ oneOf }];
+      else t.oneOf = oneOf;
+    };
+    const changes = diffContracts({ openapi: api(exclusive(false, false)) }, { openapi: api(exclusive({ type: 'null', not: {} }, true)) }).changes;
+    expect(changes.filter((c) => c.classification !== 'documentation')).toEqual([]);
+    // Whereas a field typed null (without `not: {}`) may be sent, as null: not the same schema.
+    const nullable = diffContracts({ openapi: api(exclusive(false, false)) }, { openapi: api(exclusive({ type: 'null' }, true)) }).changes;
+    expect(nullable.filter((c) => c.classification !== 'documentation').length).toBeGreaterThan(0);
+  });
+
   it('a property moved from a conditional `then` into the schema it refines, and an equivalent `if`', () => {
     const conditional = (thenHasProperty: boolean, wrapIf: boolean) => (d: Json) => {
       const t = schemas(d).Thing;

@@ -47,7 +47,9 @@ export type paths = {
          *       register-number. If `registrationId` is present the flow is unfinished.
          *
          *     429 means too many attempts; it also covers the cap on codes sent to one phone number
-         *     (the attempt limits are not shown, part 8).
+         *     (the attempt limits are not shown, part 8). The local mock's limit (inferred): after 5
+         *     wrong codes, the verification answers 429 to every further attempt; sign up again for a
+         *     new code.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -74,6 +76,8 @@ export type paths = {
          *
          *     409: the registration is unknown or already complete, the email is not verified yet, no
          *     number is registered, or the number is bound to another account. 429: too many codes.
+         *     The local mock's limit (inferred, not shown in part 8): 5 codes per registration, the 6th
+         *     request answers 429.
          */
         post: operations["registerNumber"];
         delete?: never;
@@ -100,7 +104,9 @@ export type paths = {
          *
          *     401: the code is wrong, expired or already used; request a new one. 502: provisioning
          *     failed; the phone number stays verified, so retry with the same `registrationId` and no new
-         *     code. 409 as on register-number. 429: too many attempts.
+         *     code. 409 as on register-number. 429: too many attempts; the local mock's limit
+         *     (inferred, not shown in part 8): after 5 wrong codes, every further attempt on the
+         *     registration answers 429.
          */
         post: operations["verifyPhoneNumber"];
         delete?: never;
@@ -475,6 +481,10 @@ export type paths = {
          *     ambiguous failure, list the numbers before retrying. 402 while a PAYG wallet is at or below
          *     zero (part 3, wallet gating). 503 `whatsapp_unavailable`: no WhatsApp number is available;
          *     nothing was bought or charged, and retrying shortly is safe.
+         *
+         *     The billing mode of a new number is not shown: it is `FIXED` while the account has an
+         *     active subscription (one unit per number, part 4.4) and `PAYG` otherwise, so provisioning
+         *     is gated by the wallet only on a pay-as-you-go account.
          */
         post: operations["createNumber"];
         delete?: never;
@@ -787,6 +797,11 @@ export type paths = {
          *     from a brief cache and do not count (part 8). 502 when the lookup could not be completed:
          *     nothing is implied about the number (part 7). The parameters are not shown; a `number`
          *     query parameter is inferred.
+         *
+         *     The local mock's caps (inferred: part 8 does not show the values): a burst of 5 counted
+         *     lookups per 10 seconds and 30 per rolling hour; a number looked up in the last 60 seconds
+         *     is answered from the cache and does not count. `Retry-After` is the seconds until the
+         *     oldest counted lookup leaves the window that was hit.
          */
         get: operations["lookupNumber"];
         put?: never;
@@ -885,6 +900,13 @@ export type components = {
             apiKeys?: components["schemas"]["ApiKeyPreview"][];
         };
         /**
+         * AccountDeleted
+         * @description The account was deleted. The response body is not shown in the interface specification (part 4.2).
+         */
+        AccountDeleted: {
+            [key: string]: unknown;
+        };
+        /**
          * AnyEvent
          * @description Any event (part 6), discriminated by `type`: a documented type must match its own schema, and
          *     an event of any other type must match the envelope (`UnknownEvent`), so a consumer can
@@ -912,7 +934,9 @@ export type components = {
          * BillingActionResult
          * @description The result of cancel, resume, change, card removal or default-card. Its field names are not shown in the interface specification (part 4.4), so this schema stays open.
          */
-        BillingActionResult: Record<string, unknown>;
+        BillingActionResult: {
+            [key: string]: unknown;
+        };
         /**
          * BillingActivityItem
          * @description One ledger entry (part 2). Its `type` selects which other fields are present; the `type`
@@ -926,6 +950,8 @@ export type components = {
              * @description Pass the last item's `occurredAt` as `starting_after` for the next page.
              */
             occurredAt: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * BillingActivityPage
@@ -1074,12 +1100,9 @@ export type components = {
         CreateNumberRequest: {
             /** @description True requests a WhatsApp number, which arrives already warmed. If none is available the answer is 503 `whatsapp_unavailable` and nothing is bought. */
             whatsapp?: boolean;
+            /** @description A label for the number; the number itself when omitted. */
+            nickname?: string;
         };
-        /**
-         * DeleteAccountResponse
-         * @description The account was deleted. The response body is not shown in the interface specification (part 4.2).
-         */
-        DeleteAccountResponse: Record<string, unknown>;
         /**
          * Deposit
          * @description A wallet deposit (part 2), each with an `invoiceId`. Other fields are not shown.
@@ -1146,7 +1169,9 @@ export type components = {
             /** @description The resource the event is about, or null (null on `webhook.ping`). */
             relatedObject: components["schemas"]["RelatedObject"] | null;
             /** @description Per-type payload; see the event type's own schema. */
-            data: Record<string, unknown>;
+            data: {
+                [key: string]: unknown;
+            };
         };
         /**
          * EventId
@@ -1231,6 +1256,10 @@ export type components = {
             to: components["schemas"]["E164"];
             from: components["schemas"]["E164"];
             body?: string;
+            /** @description The channel it arrives on; by default `imessage` on an iMessage number, else `sms`. `sms` on an iMessage number is the SMS fallback. A group message is always `whatsapp`. */
+            channel?: components["schemas"]["MessageChannel"];
+            /** @description A group of the account; the message arrives once on each of the account's lines in the group, with `to` null. */
+            groupId?: string;
         };
         /** Invoice */
         Invoice: {
@@ -1395,7 +1424,9 @@ export type components = {
             /** @constant */
             type?: "message.status_changed";
             /** @description Delivery-status payload; its fields are not shown in the interface specification. */
-            data?: Record<string, unknown>;
+            data?: {
+                [key: string]: unknown;
+            };
         };
         /**
          * PaymentMethod
@@ -1445,11 +1476,6 @@ export type components = {
             /** @description The holder's own phone number, not bound to another account. A number provisioned by the service cannot be used (part 5.5). */
             phoneNumber: components["schemas"]["E164"];
         };
-        /**
-         * RegisterNumberResponse
-         * @description The SMS code was sent. The body's fields are not shown in the interface specification (part 4.1), so this schema stays open.
-         */
-        RegisterNumberResponse: Record<string, unknown>;
         /**
          * RegistrationPending
          * @description The email is verified but no account exists yet (part 3): continue with register-number. If
@@ -1516,15 +1542,19 @@ export type components = {
             forceAudioFile?: boolean;
         } & (({
             to: components["schemas"]["E164"];
+            /** @description Not sent with `to` (part 4.5). */
             groupId?: never;
         } & ({
             fromNumber: components["schemas"]["E164"];
+            /** @description Not sent with `fromNumber` (part 4.5). */
             fromNumberId?: never;
         } | {
             fromNumberId: string;
+            /** @description Not sent with `fromNumberId` (part 4.5). */
             fromNumber?: never;
         })) | {
             groupId: string;
+            /** @description Not sent with `groupId` (part 4.5). */
             to?: never;
         });
         /**
@@ -1565,6 +1595,13 @@ export type components = {
         SignupResponse: {
             /** @description Identifies the pending email verification; pass it to verify. */
             verificationId: string;
+        };
+        /**
+         * SmsCodeSent
+         * @description The SMS code was sent. The body's fields are not shown in the interface specification (part 4.1), so this schema stays open.
+         */
+        SmsCodeSent: {
+            [key: string]: unknown;
         };
         /**
          * Subscription
@@ -1638,6 +1675,8 @@ export type components = {
              *     (403 `tendlc_brand_not_reusable`).
              */
             brandId?: string;
+            /** @description The brand's contact phone. It cannot be one of the account's own numbers (400 `tendlc_validation_failed` with `phone`, part 7). */
+            phone?: components["schemas"]["E164"];
         };
         /**
          * TenDlcCampaign
@@ -1657,7 +1696,9 @@ export type components = {
          * TenDlcFieldErrors
          * @description A 10DLC validation failure (`tendlc_validation_failed`, part 7), keyed by field, including `phone` when it is one of the account's own numbers.
          */
-        TenDlcFieldErrors: Record<string, unknown>;
+        TenDlcFieldErrors: {
+            [key: string]: unknown;
+        };
         /**
          * TenDlcRegistration
          * @description A 10DLC registration: the brand, the campaign and where the registration stands (part 4.5),
@@ -1732,7 +1773,9 @@ export type components = {
          * TypingResult
          * @description The response fields of the typing operation are not shown in the interface specification.
          */
-        TypingResult: Record<string, unknown>;
+        TypingResult: {
+            [key: string]: unknown;
+        };
         /**
          * UnknownEvent
          * @description An event of a type this contract does not document (part 6: the full list of event types is
@@ -1912,6 +1955,38 @@ export type components = {
          */
         VerifyResponse: components["schemas"]["SignedIn"] | components["schemas"]["RegistrationPending"];
         /**
+         * WebhookDeliveryRecord
+         * @description The outcome of one event's delivery to a webhook subscription (inferred; the interface specification shows no delivery record).
+         */
+        WebhookDeliveryRecord: {
+            /**
+             * @description The delivered event's `id` (also its `X-Service-Event-ID`).
+             * @example evt_01JDA2K7Q4N9R3T6V8X0Z2B4C6
+             */
+            eventId: string;
+            /**
+             * @description The delivered event's `type`.
+             * @example message.status_changed
+             */
+            eventType: string;
+            /**
+             * @description `delivered` (a 2xx answer), `failed` (no attempt got a 2xx) or `skipped` (never contacted: the mock delivers to loopback URLs only).
+             * @enum {string}
+             */
+            outcome: "delivered" | "failed" | "skipped";
+            /** @description How many attempts were made (0 when skipped). */
+            attempts: number;
+            /** @description The HTTP status of the last attempt; null when the endpoint did not answer. */
+            lastStatus?: number | null;
+            /** @description What went wrong, when it did; null otherwise. */
+            detail?: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery ended.
+             */
+            at: string;
+        };
+        /**
          * WebhookPingEvent
          * @description `webhook.ping` (part 6): fired on demand by `POST /api/v1/webhooks/{id}/ping` to that one
          *     subscription, ignoring its `eventTypes` filter; it cannot be subscribed to. `relatedObject` is
@@ -1929,7 +2004,9 @@ export type components = {
          * WebhookPingResult
          * @description Answer to `POST /api/v1/webhooks/{id}/ping`. Its fields are not shown in the interface specification, so it is an open object. The ping itself is delivered to the subscription's endpoint as a `webhook.ping` event.
          */
-        WebhookPingResult: Record<string, unknown>;
+        WebhookPingResult: {
+            [key: string]: unknown;
+        };
         /**
          * WebhookSubscription
          * @description A webhook subscription (part 6): an endpoint of yours that receives the account's events
@@ -1971,6 +2048,14 @@ export type components = {
              * @description When the subscription was created.
              */
             createdAt?: string;
+            /**
+             * @description What became of the latest delivery to this subscription: `delivered` (a 2xx), `failed`
+             *     (every attempt failed: a non-2xx answer or no answer, retried with backoff) or `skipped`
+             *     (the mock contacts loopback URLs only and never this one). Null or absent before the first.
+             */
+            lastDelivery?: components["schemas"]["WebhookDeliveryRecord"] | null;
+            /** @description How many deliveries to this subscription failed after every attempt (or were skipped). Absent before the first. */
+            failedDeliveries?: number;
         };
         /**
          * WebhookSubscriptionRequest
@@ -2086,6 +2171,15 @@ export type components = {
          * @example evt_01JDA2K7Q4N9R3T6V8X0Z2B4C6
          */
         XServiceEventId: components["schemas"]["EventId"];
+        /**
+         * @description HMAC-SHA256 of the raw request body as a lower-case hex digest. **Inferred:** the signature
+         *     scheme of hosted webhook deliveries is not shown (part 5.10). The stateful mock sends it when
+         *     started with `NUMBERS_API_WEBHOOK_SECRET` set, computed as the local fan-out does (part 5.9),
+         *     so that a handler's verification can be exercised; a deployment's scheme may differ: confirm
+         *     it with `POST /api/v1/webhooks/{id}/ping`.
+         * @example 5d1f7c2a9e3b4f60a8c1d2e3f4051627384950a1b2c3d4e5f60718293a4b5c6d
+         */
+        XServiceSignatureMock: string;
     };
     requestBodies: never;
     headers: {
@@ -2121,7 +2215,15 @@ export interface operations {
                     "application/json": components["schemas"]["SignupResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The request failed validation (part 7), or the coupon is invalid, inactive or already used (part 5.4). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     verifyEmail: {
@@ -2178,7 +2280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RegisterNumberResponse"];
+                    "application/json": components["schemas"]["SmsCodeSent"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2283,7 +2385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeleteAccountResponse"];
+                    "application/json": components["schemas"]["AccountDeleted"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2535,6 +2637,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description No active subscription. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     previewSubscriptionChange: {
@@ -2569,6 +2680,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description No active subscription. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     createPaymentMethodSetup: {
@@ -2902,7 +3022,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description 10DLC does not apply to this number, or a sole proprietor brand is being reused. */
+            /**
+             * @description 10DLC does not apply to this number (`tendlc_not_applicable`: a non-US number or one
+             *     with the `imessage` capability; `tendlc_not_available`: the account is not
+             *     pay-as-you-go and the number has no registration yet, the other case in which part 2
+             *     gives a null `tenDlc`), or a sole proprietor brand is being reused
+             *     (`tendlc_brand_not_reusable`).
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3417,6 +3543,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description `to` is not one of the account's numbers, or `groupId` is not one of its groups (part 7: resource not on this account). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     deliverEvent: {
@@ -3429,6 +3564,15 @@ export interface operations {
                  * @example evt_01JDA2K7Q4N9R3T6V8X0Z2B4C6
                  */
                 "X-Service-Event-ID": components["parameters"]["XServiceEventId"];
+                /**
+                 * @description HMAC-SHA256 of the raw request body as a lower-case hex digest. **Inferred:** the signature
+                 *     scheme of hosted webhook deliveries is not shown (part 5.10). The stateful mock sends it when
+                 *     started with `NUMBERS_API_WEBHOOK_SECRET` set, computed as the local fan-out does (part 5.9),
+                 *     so that a handler's verification can be exercised; a deployment's scheme may differ: confirm
+                 *     it with `POST /api/v1/webhooks/{id}/ping`.
+                 * @example 5d1f7c2a9e3b4f60a8c1d2e3f4051627384950a1b2c3d4e5f60718293a4b5c6d
+                 */
+                "X-Service-Signature"?: components["parameters"]["XServiceSignatureMock"];
             };
             path?: never;
             cookie?: never;

@@ -5,7 +5,9 @@
 //   catch-all branch (`anyOf: [{const: a}, {const: b}, {type: string}]`: documented values plus
 //   "any other string");
 // - `allOf` flattened (properties, required, types intersected, nullability intersected);
-// - forbidden fields, whether written `properties: {x: false}` or `not: {required: [x]}`;
+// - forbidden fields, whether written `properties: {x: false}`, `properties: {x: {not: {}}}` (a
+//   schema nothing satisfies, whatever `type` stands beside it for code generators) or
+//   `not: {required: [x]}`;
 // - `additionalProperties: true` is the default, so it is dropped.
 
 import { type Document, type Json, type Located, canonical, childPointer, isObject, sameJson } from './resolve.js';
@@ -69,6 +71,9 @@ const isConstBranch = (node: Json): boolean =>
 const isCatchAllBranch = (node: Json): boolean =>
   isObject(node) && typesOf(node.type).length > 0 && !typesOf(node.type).includes('null') && structuralKeys(node).every((k) => k === 'type');
 
+/** `{not: {}}`, with or without annotations and a `type` beside it: no value is valid. */
+const acceptsNothing = (node: Json): boolean => isObject(node) && isObject(node.not) && Object.keys(node.not).length === 0;
+
 /** A schema in the normal form described above. */
 export function normalize(doc: Document, loc: Located, depth = 0): Normal {
   if (loc.merge && loc.merge.length > 0 && depth < 20) {
@@ -109,7 +114,7 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
   }
   if (isObject(node.properties)) {
     for (const name of Object.keys(node.properties)) {
-      if (node.properties[name] === false) {
+      if (node.properties[name] === false || acceptsNothing(node.properties[name])) {
         norm.forbidden.add(name);
         continue;
       }

@@ -1,6 +1,7 @@
 // Where the bundled descriptions are, and reading them. Everything the mock and the event source
 // know about the API comes from generated/ (written by `npm run bundle`), never from spec/.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,8 +13,9 @@ export { HTTP_METHODS, listOperations, resolveRef, type HttpMethod, type JsonObj
 const PACKAGE_NAME = 'numbers-api-contract';
 
 /**
- * The package's root directory: the nearest parent holding this package's package.json. Works
- * from the sources (src/mock/) and from the build (dist/src/mock/) alike.
+ * The contract package's root directory: the nearest parent holding numbers-api-contract's
+ * package.json (the sources in the repository, src/mock/), else the numbers-api-contract
+ * dependency (the numbers-api package, whose dist/ holds code but not the contract).
  */
 export function findPackageRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;
@@ -27,8 +29,16 @@ export function findPackageRoot(from: string = path.dirname(fileURLToPath(import
       }
     }
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`Cannot find the ${PACKAGE_NAME} package root above ${from}.`);
+    if (parent === dir) return dependencyRoot(from);
     dir = parent;
+  }
+}
+
+function dependencyRoot(from: string): string {
+  try {
+    return path.dirname(createRequire(path.join(from, 'noop.js')).resolve(`${PACKAGE_NAME}/package.json`));
+  } catch {
+    throw new Error(`Cannot find the ${PACKAGE_NAME} package above ${from} or as a dependency: install it (npm install ${PACKAGE_NAME}).`);
   }
 }
 
