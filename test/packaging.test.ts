@@ -8,7 +8,7 @@
 //     the registry yet, so both tarballs are given to the same `npm install`).
 import { execFile, spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, symlinkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -274,6 +274,36 @@ console.log(JSON.stringify({
   });
 });
 
+describe('numbers-api-contract/msw, with msw as the consumer\'s own', () => {
+  it('serves the stateful mock in-process under setupServer, from one self-contained module (no ajv installed)', async () => {
+    const consumer = createEmptyProject(path.join(work, 'msw-consumer'));
+    await installTarballs(consumer, [packed[CONTRACT]!.tarball]);
+    // The consumer's own msw (the repository's copy; its dependencies resolve from there).
+    symlinkSync(path.join(repoRoot, 'node_modules', 'msw'), path.join(consumer, 'node_modules', 'msw'), 'dir');
+    expect(existsSync(installedDir(consumer, 'ajv'))).toBe(false);
+    const script = `
+import { setupServer } from 'msw/node';
+import { createHandlers } from 'numbers-api-contract/msw';
+const { handlers, control } = createHandlers();
+const server = setupServer(...handlers);
+server.listen({ onUnhandledRequest: 'error' });
+const base = 'http://127.0.0.1:4010';
+const headers = { Authorization: 'Bearer sk_live_packaged', 'Content-Type': 'application/json' };
+const account = await fetch(base + '/api/v1/account', { headers });
+const sent = await fetch(base + '/api/v1/messages', { method: 'POST', headers, body: JSON.stringify({ to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'From the packaged handlers' }) });
+const message = await sent.json();
+const listed = await (await fetch(base + '/api/v1/messages', { headers })).json();
+const invalid = await fetch(base + '/api/v1/account', { method: 'PATCH', headers, body: JSON.stringify({ maxCallDurationSeconds: 5 }) });
+console.log(JSON.stringify({ account: account.status, sent: sent.status, first: listed[0].id === message.id, invalid: invalid.status, fields: Object.keys((await invalid.json()).error.fieldErrors) }));
+control.stop?.();
+server.close();
+`;
+    writeFileSync(path.join(consumer, 'handlers.mjs'), script);
+    const { stdout } = await run(process.execPath, ['handlers.mjs'], { cwd: consumer });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual({ account: 200, sent: 201, first: true, invalid: 400, fields: ['maxCallDurationSeconds'] });
+  }, 120_000);
+});
+
 describe('numbers-api installed beside it (the command)', () => {
   const bin = () => path.join(tools, 'node_modules', '.bin', 'numbers-api');
 
@@ -310,7 +340,8 @@ describe('numbers-api installed beside it (the command)', () => {
     const expected = first.$ref ? document.components.examples[first.$ref.split('/').pop()!].value : first.value;
 
     const port = await freePort();
-    const mock = spawn(bin(), ['mock', '--port', String(port), '--quiet'], { cwd: tools, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The example server: what it answers is the installed contract's example, byte for byte.
+    const mock = spawn(bin(), ['mock', '--port', String(port), '--quiet', '--stateless'], { cwd: tools, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     mock.stdout!.on('data', (chunk: Buffer) => (output += chunk));
     mock.stderr!.on('data', (chunk: Buffer) => (output += chunk));

@@ -196,7 +196,17 @@ async function targetsCommand(argv: string[], io: CliIo): Promise<number> {
   let values: { control?: string };
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { control: { type: 'string' } } }));
+    let help: boolean | undefined;
+    ({ values: { help, ...values }, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: { control: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+    if (help) {
+      io.stdout(LISTEN_USAGE);
+      return 0;
+    }
   } catch (error) {
     io.stderr(`numbers-api listen targets: ${(error as Error).message}\n`);
     return 2;

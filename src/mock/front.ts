@@ -17,7 +17,7 @@
 // - One quiet line per request, written once the response is finished.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isAcceptedAuthorization } from './api-key.js';
+import { isAcceptedAuthorization } from '../contract/api-key.js';
 import type { OperationRule, RuleRequest } from './rules/index.js';
 import type { RouteFacts } from './secured-operations.js';
 import { statefulTransport, type PrismAnswer } from './simulator-http.js';

@@ -5,7 +5,7 @@
 // deliver them to. Browser-safe: no `node:` import here or below.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { resolveRef } from '../contract/operations.js';
-import { isAcceptedAuthorization } from '../mock/api-key.js';
+import { isAcceptedAuthorization } from '../contract/api-key.js';
 import { systemClock, randomIds, type IdGenerator, type SimClock } from '../simulator/clock.js';
 import { controlSurface } from '../simulator/control.js';
 import { fieldErrorsResponse, routeNotFound } from '../simulator/respond.js';
