@@ -116,7 +116,10 @@ describe('API reference', () => {
       for (const guide of readdirSync(path.join(repoRoot, 'docs/guides')).filter((f) => f.endsWith('.md'))) {
         const markdown = readFileSync(path.join(repoRoot, 'docs/guides', guide), 'utf8');
         for (const [i, m] of [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].entries()) {
-          writeFileSync(path.join(dir, `guide-${guide.replace(/\.md$/, '')}-${i}.mts`), m[1]);
+          // A block that names its file in its first line (`// test/setup-api-mock.ts: ...`) is
+          // written under that name, so another block can import it (`./setup-api-mock.js`).
+          const named = /^\/\/ (?:[\w./-]*\/)?([\w-]+)\.ts\b/.exec(m[1]!)?.[1];
+          writeFileSync(path.join(dir, named ? `${named}.ts` : `guide-${guide.replace(/\.md$/, '')}-${i}.mts`), m[1]);
           blocks += 1;
         }
       }
@@ -137,11 +140,13 @@ describe('API reference', () => {
             paths: {
               [CLIENT_MODULE]: [path.join(repoRoot, 'src/client/index.ts')],
               'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')],
+              'numbers-api-contract/msw': [path.join(repoRoot, 'src/msw/index.ts')],
             },
           },
-          include: ['*.mts'],
+          include: ['*.mts', '*.ts'],
         }),
       );
+      writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
       const tsc = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
       expect(tsc.stdout + tsc.stderr).toBe('');
       expect(tsc.status).toBe(0);
