@@ -1,14 +1,13 @@
 // The bundled OpenAPI description (generated/openapi.json), read at run time, and small lookups
 // over it. The suite never restates a path, schema or status code: it finds them here.
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { listOperations as listContractOperations, needsApiKey } from '../src/contract/operations.js';
+import { generatedPath } from '../src/mock/description.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+export { HTTP_METHODS } from '../src/contract/operations.js';
 
 export interface Operation {
   operationId: string;
@@ -29,23 +28,11 @@ export interface Operation {
 
 /**
  * Where the contract keeps generated/openapi.json: the numbers-api-contract package (the
- * repository itself, or the dependency of the installed numbers-api package), else the nearest
- * ancestor that has generated/openapi.json.
+ * repository itself, or the dependency of the installed numbers-api package), found by the
+ * package's one loader (src/mock/description.ts).
  */
 export function defaultDescriptionPath(): string {
-  try {
-    return createRequire(import.meta.url).resolve('numbers-api-contract/openapi.json');
-  } catch {
-    // not resolvable (a copy of the suite outside both packages): look upwards
-  }
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'generated', 'openapi.json');
-    if (existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) return path.join(process.cwd(), 'generated', 'openapi.json');
-    dir = parent;
-  }
+  return generatedPath('openapi.json');
 }
 
 export function loadDescription(file = defaultDescriptionPath()): Json {
@@ -85,35 +72,26 @@ export function resolvePointer(document: Json, pointer: string): Json {
   return node;
 }
 
-/** Every operation under `paths`, in document order. */
+/** Every operation under `paths`, in document order, as the package lists them (src/contract/operations.ts), with what the suite needs. */
 export function listOperations(document: Json): Operation[] {
-  const rootSecurity = document.security ?? [];
-  const result: Operation[] = [];
-  for (const [pathKey, rawItem] of Object.entries<Json>(document.paths ?? {})) {
-    const item = deref(document, rawItem);
-    for (const method of HTTP_METHODS) {
-      const operation = item?.[method];
-      if (!operation) continue;
-      const byKey = new Map<string, Json>();
-      for (const p of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
-        const param = deref(document, p);
-        byKey.set(`${param.in}:${param.name}`, param);
-      }
-      const security = operation.security ?? rootSecurity;
-      result.push({
-        operationId: operation.operationId ?? `${method.toUpperCase()} ${pathKey}`,
-        method,
-        path: pathKey,
-        operation,
-        parameters: [...byKey.values()],
-        pointer: `#/paths/${escapePointer(pathKey)}/${method}`,
-        authenticated: Array.isArray(security) && security.length > 0 && !security.some((s: Json) => Object.keys(s).length === 0),
-        inferred: operation['x-inferred'] === true,
-        source: String(operation['x-source'] ?? ''),
-      });
+  return listContractOperations(document).map(({ method, path: pathKey, operation, pathItem, pointer }) => {
+    const byKey = new Map<string, Json>();
+    for (const p of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]) {
+      const param = deref(document, p);
+      byKey.set(`${param.in}:${param.name}`, param);
     }
-  }
-  return result;
+    return {
+      operationId: operation.operationId ?? `${method.toUpperCase()} ${pathKey}`,
+      method,
+      path: pathKey,
+      operation,
+      parameters: [...byKey.values()],
+      pointer,
+      authenticated: needsApiKey(document, operation),
+      inferred: operation['x-inferred'] === true,
+      source: String(operation['x-source'] ?? ''),
+    };
+  });
 }
 
 export interface ResponseDoc {
