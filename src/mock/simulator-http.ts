@@ -163,10 +163,14 @@ export function statefulTransport(options: StatefulTransportOptions) {
       }
       const response = simulator.handle(request);
       runner.reschedule();
+      if (!response.hold) {
+        send(exchange, response, cors, matched?.operationId);
+        return;
+      }
+      // A held answer (a long poll) ends early when the client goes away.
       const abort = new AbortController();
       exchange.res.once('close', () => abort.abort());
-      const final = await runner.settle(response, abort.signal);
-      send(exchange, final, cors, matched?.operationId);
+      send(exchange, await runner.settle(response, abort.signal), cors, matched?.operationId);
     },
   };
 }
