@@ -7,6 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
 import { resolvePointer, type Json } from './description.js';
 import { documentedOnly } from './inferred.js';
+import { ID_PREFIX, rewriteRefs as rewriteComponentRefs } from '../src/simulator/validator.js';
 
 // CommonJS modules with a `default` export: under NodeNext the default import is the module object,
 // whose runtime value is the class or function itself.
@@ -15,17 +16,8 @@ const addFormats = _addFormats as unknown as typeof _addFormats.default;
 type Ajv = InstanceType<typeof Ajv2020>;
 
 const COMPONENT = '#/components/schemas/';
-const ID_PREFIX = 'urn:numbers-api:schema:';
-
-function rewriteRefs(node: Json): Json {
-  if (Array.isArray(node)) return node.map(rewriteRefs);
-  if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries<Json>(node)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT) ? ID_PREFIX + value.slice(COMPONENT.length) : rewriteRefs(value);
-  }
-  return out;
-}
+// The same registration of component schemas as the mock's validator.
+const rewriteRefs = (node: Json): Json => rewriteComponentRefs(node) as Json;
 
 class SchemaSet {
   private readonly ajv: Ajv;

@@ -1,7 +1,9 @@
 // Which requests need an API key (part 5.1): every operation except those whose security is
 // explicitly `[]` (the four sign-up operations). Derived from the bundled description, so a new
 // operation is covered the day it is added to spec/.
-import { listOperations, type HttpMethod, type JsonObject } from './description.js';
+import { listOperations, needsApiKey, pathTemplateToRegExp, type HttpMethod, type JsonObject } from '../contract/operations.js';
+
+export { needsApiKey, pathTemplateToRegExp } from '../contract/operations.js';
 import { rulesFor, type OperationRule } from './rules/index.js';
 
 export interface SecuredOperation {
@@ -10,29 +12,10 @@ export interface SecuredOperation {
   operationId: string | undefined;
 }
 
-/**
- * An operation needs a key when its effective security (its own `security`, else the document's)
- * is a non-empty list with no empty requirement `{}` (an empty requirement makes auth optional).
- */
-export function needsApiKey(document: JsonObject, operation: JsonObject): boolean {
-  const security: unknown = operation.security ?? document.security;
-  if (!Array.isArray(security) || security.length === 0) return false;
-  return !security.some((requirement) => requirement && typeof requirement === 'object' && Object.keys(requirement).length === 0);
-}
-
 export function listSecuredOperations(document: JsonObject): SecuredOperation[] {
   return listOperations(document)
     .filter(({ operation }) => needsApiKey(document, operation))
     .map(({ method, path, operation }) => ({ method, path, operationId: operation.operationId as string | undefined }));
-}
-
-/** `/api/v1/numbers/{id}` → a regular expression matching `/api/v1/numbers/pn_1` (one segment per parameter). */
-export function pathTemplateToRegExp(template: string): RegExp {
-  const pattern = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') && part.endsWith('}') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}/?$`);
 }
 
 /** What the front needs to know about the operation a request is for. */

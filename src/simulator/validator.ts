@@ -13,9 +13,11 @@ const Ajv2020 = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2
 const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
 
 const COMPONENT = '#/components/schemas/';
-const ID_PREFIX = 'urn:numbers-api:schema:';
+/** The id each component schema is registered under in ajv (`<ID_PREFIX><name>`). */
+export const ID_PREFIX = 'urn:numbers-api:schema:';
 
-function rewriteRefs(node: unknown): unknown {
+/** A schema with its `#/components/schemas/X` references turned into ajv ids (`<ID_PREFIX>X`). */
+export function rewriteRefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteRefs);
   if (!node || typeof node !== 'object') return node;
   const out: JsonObject = {};
