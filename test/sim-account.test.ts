@@ -2,21 +2,10 @@
 // (in-process, deterministic clock and ids). Each test fails when its rule is taken out of
 // src/simulator/resources/account.ts or src/simulator/accounts.ts.
 import { describe, expect, it } from 'vitest';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import type { SimRequest } from '../src/simulator/types.js';
-import { loadOpenApi } from '../src/mock/description.js';
+import { inProcessSimulator, simRequest, type InProcessInit } from './helpers/simulator-harness.js';
 
-const document = loadOpenApi();
-
-function simulator(options: Parameters<typeof createSimulator>[0]['options'] = {}, seed?: Parameters<typeof createSimulator>[0]['seed']): Simulator {
-  return createSimulator({ document, clock: manualClock(), ids: sequentialIds(), options, seed });
-}
-
-function request(method: string, path: string, key: string | null, body?: unknown): SimRequest {
-  const [pathname, query = ''] = path.split('?');
-  return { method, pathname: pathname!, query: new URLSearchParams(query), headers: key ? { authorization: `Bearer ${key}` } : {}, body, violations: [] };
-}
+const simulator = (options: InProcessInit['options'] = {}, seed?: InProcessInit['seed']) => inProcessSimulator({ options, seed }).simulator;
+const request = (method: string, path: string, key: string | null, body?: unknown) => simRequest(method, path, { key, body });
 
 describe('accounts and keys (parts 5.1, 5.3)', () => {
   it('opens a separate account per key, each from the demo seed, and never mixes them', () => {

@@ -1,42 +1,16 @@
 // Sign-up and registration (parts 3, 4.1, 5.3 to 5.5): each rule of src/simulator/resources/auth.ts,
 // in-process (every answer checked against the contract) and the whole walk over HTTP on the real
 // stateful mock behind Prism.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
+import { describe, expect, it } from 'vitest';
 import { COUPON_CREDIT_USD, MAX_CODES_SENT, MAX_WRONG_CODES, SIGNUP_STAGES, authModule, canonicalEmail, signupStage, signupTransitions } from '../src/simulator/resources/auth.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
-import { client, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { inProcessSimulator, simRequest, testValue, useStatefulMock } from './helpers/simulator-harness.js';
+import { client } from './helpers/stateful-mock.js';
 
-const document = loadOpenApi();
-const testValue = (name: string): string => (document['x-test-values'] as Array<{ name: string; value: string }>).find((entry) => entry.name === name)!.value;
 const CODE = testValue('signupCode');
 const WRONG = CODE === '000000' ? '111111' : '000000';
 
-function sim() {
-  const simulator = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
-  const validator = contractValidator(simulator.contract);
-  function call(method: string, path: string, body?: unknown, key?: string) {
-    const [pathname, search = ''] = path.split('?');
-    const request = {
-      method,
-      pathname: pathname!,
-      query: new URLSearchParams(search),
-      headers: key ? { authorization: `Bearer ${key}` } : {},
-      body,
-      violations: [] as { location: string[]; message: string }[],
-    };
-    const operationId = simulator.contract.match(method, pathname!)!.operationId;
-    request.violations = validator.request(operationId, request);
-    const answer = simulator.handle(request);
-    // Every composed answer is a documented status with a schema-valid body.
-    expect(validator.response(operationId, answer), `${method} ${path} ${answer.status}`).toEqual([]);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return answer as { status: number; body: any; headers?: Record<string, string> };
-  }
-  return { simulator, call };
-}
+/** No default key: `call` sends no Authorization header unless given one. */
+const sim = () => inProcessSimulator();
 
 type Call = ReturnType<typeof sim>['call'];
 
@@ -103,8 +77,8 @@ describe('verify (parts 3, 4.1, 5.3)', () => {
   });
 
   it('the signup code can be changed (options.signupCode)', () => {
-    const simulator = createSimulator({ document, clock: manualClock(), ids: sequentialIds(), options: { signupCode: '654321' } });
-    const handle = (pathname: string, body: unknown) => simulator.handle({ method: 'POST', pathname, query: new URLSearchParams(), headers: {}, body, violations: [] });
+    const { simulator } = inProcessSimulator({ options: { signupCode: '654321' } });
+    const handle = (pathname: string, body: unknown) => simulator.handle(simRequest('POST', pathname, { body }));
     const { verificationId } = handle('/api/v1/auth/signup', { email: 'flag@example.com' }).body as { verificationId: string };
     expect(handle('/api/v1/auth/verify', { verificationId, code: CODE }).status).toBe(401);
     expect(handle('/api/v1/auth/verify', { verificationId, code: '654321' }).status).toBe(200);
@@ -294,16 +268,10 @@ describe('coupons (part 5.4)', () => {
 });
 
 describe('the sign-up over HTTP on the stateful mock', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('signup → verify → register-number → verify-number gives a working key and a listed first number', async () => {
-    const anon = client(mock.url, null);
+    const anon = client(mock().url, null);
     const email = `http+${Date.now()}@gmail.com`;
     const signup = await anon('POST', '/api/v1/auth/signup', { email });
     expect(signup.status).toBe(200);
@@ -315,10 +283,10 @@ describe('the sign-up over HTTP on the stateful mock', () => {
     expect((await anon('POST', '/api/v1/auth/register-number', { registrationId, phoneNumber: '+14155550138' })).status).toBe(200);
     const done = await anon('POST', '/api/v1/auth/verify-number', { registrationId, code: CODE });
     expect(done.status).toBe(200);
-    const account = await client(mock.url, done.body.apiKey)('GET', '/api/v1/account');
+    const account = await client(mock().url, done.body.apiKey)('GET', '/api/v1/account');
     expect(account.status).toBe(200);
     expect(account.body.limits).not.toBeNull();
-    const numbers = await client(mock.url, done.body.apiKey)('GET', '/api/v1/numbers');
+    const numbers = await client(mock().url, done.body.apiKey)('GET', '/api/v1/numbers');
     expect(numbers.status).toBe(200);
     expect(JSON.stringify(numbers.body)).toContain(done.body.phoneNumber);
   });

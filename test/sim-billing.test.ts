@@ -2,33 +2,16 @@
 // in-process (manual clock, sequential ids; requests checked by the contract as the gate does,
 // answers validated against the contract), and the top-up and activity paging over the real
 // stateful mock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
+import { describe, expect, it } from 'vitest';
 import { completeCheckout } from '../src/simulator/resources/billing.js';
-import type { JsonObject, SimRequest } from '../src/simulator/types.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import type { JsonObject } from '../src/simulator/types.js';
+import { inProcessSimulator, useStatefulMock } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
-const document = loadOpenApi();
 const DAY = 86_400_000;
 
 function sim() {
-  const clock = manualClock();
-  const simulator: Simulator = createSimulator({ document, clock, ids: sequentialIds() });
-  const validator = contractValidator(simulator.contract);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const call = (method: string, path: string, body?: unknown, key = 'sk_live_billing'): { status: number; body: any } => {
-    const [pathname, search] = path.split('?');
-    const request: SimRequest = { method, pathname: pathname!, query: new URLSearchParams(search ?? ''), headers: { authorization: `Bearer ${key}` }, body, violations: [] };
-    const matched = simulator.contract.match(method, pathname!);
-    if (matched) request.violations = validator.request(matched.operationId, request);
-    const response = simulator.handle(request);
-    if (matched) expect(validator.response(matched.operationId, response), `${method} ${path} → ${response.status}`).toEqual([]);
-    return { status: response.status, body: response.body };
-  };
-  const account = (key = 'sk_live_billing') => simulator.accountForKey(key)!;
+  const { simulator, clock, call, account } = inProcessSimulator({ key: 'sk_live_billing' });
   const complete = (input: { clientSecret?: string; amount?: number } = {}, key = 'sk_live_billing') =>
     simulator.withContext((ctx) => completeCheckout(ctx, account(key), input));
   /** The demo account holds an iMessage number, which forbids a subscription: drop it. */
@@ -235,16 +218,10 @@ describe('billing (in-process)', () => {
 });
 
 describe('billing (stateful mock over HTTP)', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('the seeded activity with limit=5 answers every item and hasMore false (no empty page after)', async () => {
-    const call = client(mock.url, newKey('billing'));
+    const call = client(mock().url, newKey('billing'));
     const page = await call('GET', '/api/v1/billing/activity?limit=5');
     expect(page.status).toBe(200);
     expect(page.body.hasMore).toBe(false);
@@ -253,7 +230,7 @@ describe('billing (stateful mock over HTTP)', () => {
   });
 
   it('a top-up through the control surface credits the wallet and writes the ledger', async () => {
-    const call = client(mock.url, newKey('billing'));
+    const call = client(mock().url, newKey('billing'));
     const before = (await call('GET', '/api/v1/billing')).body.balance;
     const { clientSecret } = (await call('POST', '/api/v1/billing/checkout/credits', {})).body;
     const done = await call('POST', '/__mock/checkout/complete', { clientSecret, amount: 25 });

@@ -2,54 +2,25 @@
 // ids, every request through the contract's validator as the gate and every answer checked
 // against the contract), then on the real stateful mock. Each test fails when its rule is taken
 // out of src/simulator/resources/calls.ts.
-import _Ajv2020 from 'ajv/dist/2020.js';
-import _addFormats from 'ajv-formats';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
-import type { JsonObject, SimResponse } from '../src/simulator/types.js';
-import { loadOpenApi } from '../src/mock/description.js';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../src/simulator/simulator.js';
+import type { JsonObject } from '../src/simulator/types.js';
 import { callLifecycle, effectiveCap } from '../src/simulator/resources/calls.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
-
-const document = loadOpenApi();
+import { checkEventsAfterEach, inProcessSimulator, useStatefulMock } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
 // Every event emitted is checked against the contract's event schemas (AnyEvent, part 6).
-const Ajv = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
-const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
-const eventAjv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
-addFormats(eventAjv);
-eventAjv.addSchema({ $id: 'https://contract.local/openapi', components: document.components });
-const validEvent = eventAjv.compile({ $ref: 'https://contract.local/openapi#/components/schemas/AnyEvent' });
-const simulators: Simulator[] = [];
-afterEach(() => {
-  for (const sim of simulators.splice(0)) {
-    for (const account of Object.values(sim.state.accounts)) {
-      for (const { event } of account.events) expect(validEvent(event), `${JSON.stringify(event)} ${JSON.stringify(validEvent.errors)}`).toBe(true);
-    }
-  }
-});
+const checkEvents = checkEventsAfterEach();
 const KEY = 'sk_live_calls';
 const PAYG_LINE = 'pn_8f3kq2m9x7';
 const FIXED_LINE = 'pn_5k1vt8e3qa';
 const TEST = { unsupportedRegion: '+15005550310', busy: '+15005550311', noAnswer: '+15005550312', failed: '+15005550313' };
 
 function harness() {
-  const sim = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
-  simulators.push(sim);
-  const validator = contractValidator(sim.contract);
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = KEY): SimResponse => {
-    const request = { method, pathname: path, query: new URLSearchParams(), headers: { authorization: `Bearer ${key}`, ...headers }, body, violations: [] as never[] };
-    const operationId = sim.contract.match(method, path)!.operationId;
-    (request as { violations: unknown }).violations = validator.request(operationId, request);
-    const answer = sim.handle(request);
-    expect(validator.response(operationId, answer), `${method} ${path} ${answer.status}`).toEqual([]);
-    return answer;
-  };
-  const account = (key = KEY) => sim.accountForKey(key)!;
+  const { simulator: sim, call, account } = inProcessSimulator({ key: KEY });
+  checkEvents(sim);
   const place = (body: JsonObject = {}, headers: Record<string, string> = {}) =>
-    call('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: PAYG_LINE, outboundInstruction: 'Confirm the delivery window.', ...body }, headers);
+    call('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: PAYG_LINE, outboundInstruction: 'Confirm the delivery window.', ...body }, undefined, headers);
   const events = (callId?: string) =>
     account()
       .events.map((e) => e.event as unknown as JsonObject)
@@ -254,16 +225,10 @@ describe('the effective call cap (part 4.2 priority, part 8 free ceiling), kept 
 });
 
 describe('on the real stateful mock (Prism as the gate)', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('10 parallel POSTs with one Idempotency-Key create exactly one call', async () => {
-    const call = client(mock.url, newKey('idem'));
+    const call = client(mock().url, newKey('idem'));
     const body = { to: '+14155550123', fromNumberId: PAYG_LINE, outboundInstruction: 'Confirm the delivery window.' };
     const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/api/v1/calls', body, { 'Idempotency-Key': 'parallel-key-1' })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
@@ -278,15 +243,15 @@ describe('on the real stateful mock (Prism as the gate)', () => {
 
   it('a placed call is listed Queued, and reaches Terminated with 4 call.status_changed in order once the clock has moved 10 s', async () => {
     const key = newKey('life');
-    const call = client(mock.url, key);
+    const call = client(mock().url, key);
     const placed = await call('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: PAYG_LINE, outboundInstruction: 'Hi' });
     expect(placed.status).toBe(201);
     expect(placed.body.status.state).toBe('Queued');
     expect(((await call('GET', '/api/v1/calls')).body as JsonObject[])[0]).toEqual(placed.body);
-    expect((await client(mock.url, null)('POST', '/__mock/clock/advance', { seconds: 10 })).status).toBe(200);
+    expect((await client(mock().url, null)('POST', '/__mock/clock/advance', { seconds: 10 })).status).toBe(200);
     const listed = ((await call('GET', '/api/v1/calls')).body as JsonObject[]).find((c) => c.id === placed.body.id)!;
     expect(listed).toMatchObject({ status: { state: 'Terminated' }, terminationType: 'completed' });
-    const states = mock.simulator
+    const states = mock().simulator
       .accountForKey(key)!
       .events.filter((e) => e.event.type === 'call.status_changed' && e.event.relatedObject?.id === placed.body.id)
       .map((e) => (e.event.data as JsonObject).status.state);
@@ -294,7 +259,7 @@ describe('on the real stateful mock (Prism as the gate)', () => {
   });
 
   it('a bad to names the to field, not a fixed example', async () => {
-    const call = client(mock.url, newKey('bad'));
+    const call = client(mock().url, newKey('bad'));
     const answer = await call('POST', '/api/v1/calls', { to: 'hello', fromNumberId: PAYG_LINE, outboundInstruction: 'x' });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['to']);

@@ -1,25 +1,18 @@
 // events/wait and webhook subscriptions in the simulator core (parts 4.5, 6, 8), in-process:
 // the wait's hold, its filters, its cursor, account isolation; subscriptions, ping targets and
 // the recorded outcome of deliveries.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, type IdGenerator } from '../src/simulator/clock.js';
+import { describe, expect, it } from 'vitest';
 import { activeWaits, matchesFilters, recordWebhookDelivery, webhookTargets } from '../src/simulator/resources/events.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
+import type { Simulator } from '../src/simulator/simulator.js';
 import type { JsonObject, SimEvent, SimResponse, Violation } from '../src/simulator/types.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
-
-const document = loadOpenApi();
-
-function sequentialIds(): IdGenerator {
-  let n = 0;
-  return { next: (prefix) => `${prefix}${String(++n).padStart(6, '0')}` };
-}
+import { inProcessSimulator, simRequest, useStatefulMock } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
 function setup() {
-  const simulator = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
+  const { simulator } = inProcessSimulator();
+  // Straight to the core, the gate's violations given by the test (a held wait is no composed answer to check).
   const request = (key: string, method: string, pathname: string, body?: unknown, violations: Violation[] = []): SimResponse =>
-    simulator.handle({ method, pathname, query: new URLSearchParams(), headers: { authorization: `Bearer ${key}` }, body, violations });
+    simulator.handle({ ...simRequest(method, pathname, { key, body }), violations });
   const emit = (key: string, type: string, data: JsonObject = {}): SimEvent =>
     simulator.withContext((ctx) => ctx.emit(simulator.accountForKey(key)!, type, data, null));
   const wait = (key: string, body: JsonObject = { timeout: 5 }) => request(key, 'POST', '/api/v1/events/wait', body);
@@ -180,22 +173,16 @@ describe('webhook subscriptions (part 6, inferred operations)', () => {
 describe('events that follow actions, on the real stateful mock (part 6)', () => {
   // The demo seed's PAYG SMS line (the contract's twoNumbers example).
   const SMS_LINE = { id: 'pn_8f3kq2m9x7', number: '+13125550187' };
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   type Answer = Awaited<ReturnType<ReturnType<typeof client>>>;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const wait = (key: string, body: JsonObject) => client(mock.url, key)('POST', '/api/v1/events/wait', body);
+  const wait = (key: string, body: JsonObject) => client(mock().url, key)('POST', '/api/v1/events/wait', body);
 
   /** Starts a key's first wait and returns once the mock holds it (a first wait sees only later events). */
   async function firstWait(key: string, body: JsonObject): Promise<{ answer: Promise<Answer> }> {
     const answer = wait(key, body);
-    while (activeWaits(mock.simulator.accountForKey(key)) === 0) await pause(5);
+    while (activeWaits(mock().simulator.accountForKey(key)) === 0) await pause(5);
     return { answer };
   }
 
@@ -215,7 +202,7 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
     const key = newKey('events');
     const body = { timeout: 30, filters: { type: 'message.status_changed' } };
     const first = await firstWait(key, body);
-    const sent = await client(mock.url, key)('POST', '/api/v1/messages', { to: '+14155550999', fromNumberId: SMS_LINE.id, body: 'Your table is ready.' });
+    const sent = await client(mock().url, key)('POST', '/api/v1/messages', { to: '+14155550999', fromNumberId: SMS_LINE.id, body: 'Your table is ready.' });
     expect(sent.status).toBe(201);
     const [event] = await collect(key, body, first, (e) => e.data.messageId === sent.body.id, 1);
     expect(event).toMatchObject({ object: 'event', type: 'message.status_changed', relatedObject: { id: sent.body.id, type: 'message' } });
@@ -223,7 +210,7 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
 
   it('inject an inbound message: message.received carries the messageId the messages list shows', async () => {
     const key = newKey('events');
-    const call = client(mock.url, key);
+    const call = client(mock().url, key);
     const body = { timeout: 30, filters: { type: 'message.received' } };
     const first = await firstWait(key, body);
     const injected = await call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550101', body: 'Is it ready?' });
@@ -238,10 +225,10 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
     const key = newKey('events');
     const body = { timeout: 30, filters: { type: 'call.status_changed' } };
     const first = await firstWait(key, body);
-    const placed = await client(mock.url, key)('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: SMS_LINE.id, outboundInstruction: 'Confirm the delivery window.' });
+    const placed = await client(mock().url, key)('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: SMS_LINE.id, outboundInstruction: 'Confirm the delivery window.' });
     expect(placed.status).toBe(201);
     // The rest of the lifecycle without waiting for it: the simulated clock moves on.
-    const advanced = await fetch(new URL('/__mock/clock/advance', mock.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds: 600 }) });
+    const advanced = await fetch(new URL('/__mock/clock/advance', mock().url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds: 600 }) });
     expect(advanced.status).toBe(200);
     const events = await collect(key, body, first, (e) => e.relatedObject?.id === placed.body.id, 4);
     const states = events.map((e) => e.data.status.state);
@@ -255,7 +242,7 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
   it('a wait whose filter matches nothing answers 408 after its timeout', async () => {
     const key = newKey('events');
     const first = await firstWait(key, { timeout: 1, filters: { groupId: 'grp_nothing_here' } });
-    await client(mock.url, key)('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550102', body: 'not in a group' });
+    await client(mock().url, key)('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550102', body: 'not in a group' });
     const answer = await first.answer;
     expect(answer.status).toBe(408);
     expect(answer.body.error).toEqual(expect.stringContaining('1'));
@@ -266,7 +253,7 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
     const theirs = newKey('events');
     const body = { timeout: 1, filters: { type: 'message.received' } };
     const waiting = await firstWait(theirs, body);
-    await client(mock.url, mine)('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550103', body: 'for mine only' });
+    await client(mock().url, mine)('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550103', body: 'for mine only' });
     expect((await waiting.answer).status).toBe(408);
   });
 
@@ -274,7 +261,7 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
     const answer = await wait(newKey('events'), { timeout, filters: {} });
     expect(answer.status).toBe(400);
     expect(answer.body.error.fieldErrors).toHaveProperty('timeout');
-    const documented = mock.simulator.contract.example('waitForEvent', 400, 'timeoutOutOfRange');
+    const documented = mock().simulator.contract.example('waitForEvent', 400, 'timeoutOutOfRange');
     if (typeof timeout === 'number') expect(answer.body).toEqual(documented);
     else expect(answer.body).not.toEqual(documented);
   });

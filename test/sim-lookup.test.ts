@@ -1,27 +1,13 @@
 // Number lookup (parts 4.5, 7, 8): each rule of src/simulator/resources/lookup.ts, in-process on a
 // manual clock (every answer checked against the contract), and the 429 with `Retry-After` over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
+import { describe, expect, it } from 'vitest';
 import { LOOKUP_BURST, LOOKUP_CACHE_MS, LOOKUP_HOURLY } from '../src/simulator/resources/lookup.js';
-import { createSimulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
-
-const document = loadOpenApi();
-const testValue = (name: string): string => (document['x-test-values'] as Array<{ name: string; value: string }>).find((entry) => entry.name === name)!.value;
+import { inProcessSimulator, testValue, useStatefulMock } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
 function sim() {
-  const clock = manualClock();
-  const simulator = createSimulator({ document, clock, ids: sequentialIds() });
-  const validator = contractValidator(simulator.contract);
-  function lookup(number: string, key = 'sk_live_lookup') {
-    const request = { method: 'GET', pathname: '/api/v1/lookup', query: new URLSearchParams({ number }), headers: { authorization: `Bearer ${key}` }, body: undefined, violations: [] };
-    const answer = simulator.handle(request);
-    expect(validator.response('lookupNumber', answer), `${number} ${answer.status}`).toEqual([]);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return answer as { status: number; body: any; headers?: Record<string, string> };
-  }
+  const { simulator, clock, call } = inProcessSimulator({ key: 'sk_live_lookup' });
+  const lookup = (number: string, key?: string) => call('GET', `/api/v1/lookup?number=${encodeURIComponent(number)}`, undefined, key);
   return { simulator, clock, lookup };
 }
 
@@ -108,16 +94,10 @@ describe('lookup caps (part 8; values inferred)', () => {
 });
 
 describe('lookup over HTTP on the stateful mock', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('the burst cap answers 429 with a Retry-After header; the 502 test value is reached', async () => {
-    const call = client(mock.url, newKey('lookup'));
+    const call = client(mock().url, newKey('lookup'));
     expect((await call('GET', `/api/v1/lookup?number=${encodeURIComponent(testValue('lookupIncomplete'))}`)).status).toBe(502);
     for (const number of distinct(LOOKUP_BURST.count - 1)) expect((await call('GET', `/api/v1/lookup?number=${encodeURIComponent(number)}`)).status).toBe(200);
     const capped = await call('GET', `/api/v1/lookup?number=${encodeURIComponent(distinct(1, 50)[0]!)}`);

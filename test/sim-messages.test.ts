@@ -3,34 +3,15 @@
 // gate and every answer checked against the contract), then on the real stateful mock (Prism as
 // the gate). Each test fails when its rule is taken out of src/simulator/resources/messages.ts or
 // test-helpers.ts.
-import _Ajv2020 from 'ajv/dist/2020.js';
-import _addFormats from 'ajv-formats';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
-import type { JsonObject, SimResponse } from '../src/simulator/types.js';
-import { loadOpenApi } from '../src/mock/description.js';
+import { describe, expect, it } from 'vitest';
+import type { Simulator } from '../src/simulator/simulator.js';
+import type { JsonObject } from '../src/simulator/types.js';
 import { messagingState } from '../src/simulator/resources/messages.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
-
-const document = loadOpenApi();
+import { checkEventsAfterEach, inProcessSimulator, useStatefulMock, type Answer } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
 // Every event emitted is checked against the contract's event schemas (AnyEvent, part 6).
-const Ajv = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
-const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
-const eventAjv = new Ajv({ strict: false, validateSchema: false, allErrors: true });
-addFormats(eventAjv);
-eventAjv.addSchema({ $id: 'https://contract.local/openapi', components: document.components });
-const validEvent = eventAjv.compile({ $ref: 'https://contract.local/openapi#/components/schemas/AnyEvent' });
-const simulators: Simulator[] = [];
-afterEach(() => {
-  for (const sim of simulators.splice(0)) {
-    for (const account of Object.values(sim.state.accounts)) {
-      for (const { event } of account.events) expect(validEvent(event), `${JSON.stringify(event)} ${JSON.stringify(validEvent.errors)}`).toBe(true);
-    }
-  }
-});
+const checkEvents = checkEventsAfterEach();
 const KEY = 'sk_live_messages';
 // The demo seed's numbers (the contract's twoNumbers example): a PAYG SMS line and a FIXED iMessage line.
 const SMS_LINE = { id: 'pn_8f3kq2m9x7', number: '+13125550187' };
@@ -40,7 +21,7 @@ const TEST = { unsupportedRegion: '+15005550300', whatsappLimited: '+15005550301
 
 interface Harness {
   sim: Simulator;
-  call(method: string, path: string, body?: unknown, key?: string): SimResponse;
+  call(method: string, path: string, body?: unknown, key?: string): Answer;
   account(key?: string): ReturnType<Simulator['accountForKey']> & object;
   /** Adds the contract's example number (`whatsappReadyNumber`, `whatsappWarmingUp` ...) to the account. */
   addNumber(example: string, key?: string): JsonObject;
@@ -48,21 +29,8 @@ interface Harness {
 }
 
 function harness(): Harness {
-  const sim = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
-  simulators.push(sim);
-  const validator = contractValidator(sim.contract);
-  const call: Harness['call'] = (method, path, body, key = KEY) => {
-    const [pathname, query = ''] = path.split('?');
-    const request = { method, pathname: pathname!, query: new URLSearchParams(query), headers: { authorization: `Bearer ${key}` }, body, violations: [] as never[] };
-    const operationId = sim.contract.match(method, pathname!)!.operationId;
-    // The contract gate, as Prism is over HTTP.
-    (request as { violations: unknown }).violations = validator.request(operationId, request);
-    const answer = sim.handle(request);
-    // Every answer is documented and schema-valid.
-    expect(validator.response(operationId, answer), `${method} ${path} ${answer.status}`).toEqual([]);
-    return answer;
-  };
-  const account = (key = KEY) => sim.accountForKey(key)!;
+  const { simulator: sim, call, account } = inProcessSimulator({ key: KEY });
+  checkEvents(sim);
   return {
     sim,
     call,
@@ -412,16 +380,10 @@ describe('test traffic (part 4.5 /api/v1/test/*, part 6)', () => {
 });
 
 describe('on the real stateful mock (Prism as the gate)', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  });
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('50 parallel sends on one key give 50 distinct listed messages', async () => {
-    const call = client(mock.url, newKey('par'));
+    const call = client(mock().url, newKey('par'));
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call('POST', '/api/v1/messages', sms('+14155550123', `parallel ${i}`))));
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
     const ids = new Set(answers.map((a) => a.body.id));
@@ -432,38 +394,38 @@ describe('on the real stateful mock (Prism as the gate)', () => {
   });
 
   it('the part 7 messages win over the gate\'s generic oneOf violation', async () => {
-    const call = client(mock.url, newKey('xor'));
+    const call = client(mock().url, newKey('xor'));
     const both = await call('POST', '/api/v1/messages', { to: '+14155550123', groupId: 'grp_6Tq8Wz2Lm4', fromNumberId: SMS_LINE.id, body: 'x' });
     expect(both.status).toBe(400);
-    expect(both.body).toEqual(mock.simulator.contract.example('sendMessage', 400, 'toXorGroupId'));
+    expect(both.body).toEqual(mock().simulator.contract.example('sendMessage', 400, 'toXorGroupId'));
     const neither = await call('POST', '/api/v1/messages', { to: '+14155550123', body: 'x' });
-    expect(neither.body).toEqual(mock.simulator.contract.example('sendMessage', 400, 'fromNumberXorId'));
+    expect(neither.body).toEqual(mock().simulator.contract.example('sendMessage', 400, 'fromNumberXorId'));
     const since = await call('GET', '/api/v1/messages?since=yesterday');
-    expect(since).toMatchObject({ status: 400, body: mock.simulator.contract.example('listMessages', 400, 'invalidSince') });
+    expect(since).toMatchObject({ status: 400, body: mock().simulator.contract.example('listMessages', 400, 'invalidSince') });
   });
 
   it('WhatsApp spacing answers 429 with a Retry-After header over HTTP', async () => {
     const key = newKey('spacing');
-    const call = client(mock.url, key);
-    const account = mock.simulator.accountForKey(key)!;
-    account.numbers.push(mock.simulator.contract.componentExample('whatsappReadyNumber') as JsonObject);
+    const call = client(mock().url, key);
+    const account = mock().simulator.accountForKey(key)!;
+    account.numbers.push(mock().simulator.contract.componentExample('whatsappReadyNumber') as JsonObject);
     // The last send is put ahead of the clock, so the next one falls inside the gap however slow the machine is.
-    messagingState(account).whatsappLastAt[WHATSAPP_LINE.id] = mock.simulator.clock.now() + 5_000;
+    messagingState(account).whatsappLastAt[WHATSAPP_LINE.id] = mock().simulator.clock.now() + 5_000;
     const refused = await call('POST', '/api/v1/messages', whatsapp('+447700900456'));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual(mock.simulator.contract.example('sendMessage', 429, 'whatsappSpacing'));
+    expect(refused.body).toEqual(mock().simulator.contract.example('sendMessage', 429, 'whatsappSpacing'));
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   });
 
   it('malformed JSON gets the gate\'s 400 naming the body, not an exactly-one message', async () => {
-    const call = client(mock.url, newKey('malformed'));
+    const call = client(mock().url, newKey('malformed'));
     const answer = await call('POST', '/api/v1/messages', '{"to": ');
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['body']);
   });
 
   it('an injected inbound message is listed over HTTP with source internal', async () => {
-    const call = client(mock.url, newKey('inject'));
+    const call = client(mock().url, newKey('inject'));
     const injected = await call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550123', body: 'ping' });
     expect(injected.status).toBe(201);
     const listed = (await call('GET', '/api/v1/messages?direction=inbound')).body as JsonObject[];

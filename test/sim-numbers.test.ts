@@ -1,33 +1,13 @@
 // Numbers (parts 2, 3, 4.5, 8) in the simulator: each rule of src/simulator/resources/numbers.ts
 // in-process (manual clock, sequential ids; every request checked by the contract as the gate
 // does, every answer validated against the contract), and provisioning over the real stateful mock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
+import { describe, expect, it } from 'vitest';
 import { findNumber, isWalletGated, WHATSAPP_WARMUP_MS } from '../src/simulator/resources/numbers.js';
-import type { JsonObject, SimRequest } from '../src/simulator/types.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import type { JsonObject } from '../src/simulator/types.js';
+import { document, inProcessSimulator, useStatefulMock, type InProcessInit } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
-const document = loadOpenApi();
-
-function sim(seed?: Parameters<typeof createSimulator>[0]['seed']) {
-  const simulator: Simulator = createSimulator({ document, clock: manualClock(), ids: sequentialIds(), ...(seed ? { seed } : {}) });
-  const validator = contractValidator(simulator.contract);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const call = (method: string, path: string, body?: unknown, key = 'sk_live_numbers'): { status: number; body: any } => {
-    const [pathname, search] = path.split('?');
-    const request: SimRequest = { method, pathname: pathname!, query: new URLSearchParams(search ?? ''), headers: { authorization: `Bearer ${key}` }, body, violations: [] };
-    const matched = simulator.contract.match(method, pathname!);
-    if (matched) request.violations = validator.request(matched.operationId, request);
-    const response = simulator.handle(request);
-    if (matched) expect(validator.response(matched.operationId, response), `${method} ${path} → ${response.status}`).toEqual([]);
-    return { status: response.status, body: response.body };
-  };
-  const account = (key = 'sk_live_numbers') => simulator.accountForKey(key)!;
-  return { simulator, call, account };
-}
+const sim = (seed?: InProcessInit['seed']) => inProcessSimulator({ key: 'sk_live_numbers', seed });
 
 describe('numbers (in-process)', () => {
   it('a provisioned number answers 201 in the PhoneNumber shape, is listed newest first and is a service number', () => {
@@ -164,16 +144,10 @@ function simulator0Example(name: string): JsonObject {
 }
 
 describe('numbers (stateful mock over HTTP)', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('a provisioned number is listed; PATCH keeps its cap and prompt; unknown ids 404', async () => {
-    const call = client(mock.url, newKey('numbers'));
+    const call = client(mock().url, newKey('numbers'));
     const created = await call('POST', '/api/v1/numbers', { whatsapp: true });
     expect(created.status).toBe(201);
     expect(created.body.whatsapp).toEqual({ status: 'ready' });
@@ -188,7 +162,7 @@ describe('numbers (stateful mock over HTTP)', () => {
 
   it('an empty wallet gates provisioning with 402 (set through the control surface)', async () => {
     const key = newKey('numbers');
-    const call = client(mock.url, key);
+    const call = client(mock().url, key);
     expect((await call('PUT', '/__mock/wallet', { balance: 0 })).status).toBe(200);
     expect((await call('POST', '/api/v1/numbers', {})).status).toBe(402);
   });

@@ -2,34 +2,19 @@
 // src/simulator/resources/ten-dlc.ts in-process (manual clock, sequential ids; requests checked
 // by the contract as the gate does, answers validated against the contract), and a submission
 // over the real stateful mock, JSON and multipart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
-import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
-import { contractValidator } from '../src/simulator/validator.js';
+import { describe, expect, it } from 'vitest';
 import { TEN_DLC_CARRIER_MS, TEN_DLC_REVIEW_MS, tenDlcFee } from '../src/simulator/resources/ten-dlc.js';
-import type { FormPart, JsonObject, SimRequest } from '../src/simulator/types.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import type { FormPart, JsonObject } from '../src/simulator/types.js';
+import { inProcessSimulator, useStatefulMock } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
-const document = loadOpenApi();
 const SEEDED_APPROVED = 'pn_8f3kq2m9x7';
 const SEEDED_IMESSAGE = 'pn_5k1vt8e3qa';
 const SOLE = { kind: 'sole_proprietor', brand: { vertical: 'HEALTHCARE' }, campaign: { messageFlow: 'Patients text START.' } };
 
 function sim() {
-  const simulator: Simulator = createSimulator({ document, clock: manualClock(), ids: sequentialIds() });
-  const validator = contractValidator(simulator.contract);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const call = (method: string, path: string, body?: unknown, options: { key?: string; form?: Record<string, FormPart> } = {}): { status: number; body: any } => {
-    const [pathname, search] = path.split('?');
-    const request: SimRequest = { method, pathname: pathname!, query: new URLSearchParams(search ?? ''), headers: { authorization: `Bearer ${options.key ?? 'sk_live_tendlc'}` }, body, violations: [], ...(options.form ? { form: options.form } : {}) };
-    const matched = simulator.contract.match(method, pathname!);
-    if (matched && !options.form) request.violations = validator.request(matched.operationId, request);
-    const response = simulator.handle(request);
-    if (matched) expect(validator.response(matched.operationId, response), `${method} ${path} → ${response.status}`).toEqual([]);
-    return { status: response.status, body: response.body };
-  };
-  const account = (key = 'sk_live_tendlc') => simulator.accountForKey(key)!;
+  const { simulator, send, account } = inProcessSimulator({ key: 'sk_live_tendlc' });
+  const call = (method: string, path: string, body?: unknown, options: { key?: string; form?: Record<string, FormPart> } = {}) => send(method, path, { body, ...options });
   const newNumber = (key?: string): string => call('POST', '/api/v1/numbers', {}, { key }).body.id;
   const example = (status: number, name: string) => simulator.contract.example('submitTenDlcRegistration', status, name);
   const testValue = (name: string) => simulator.contract.testValues('submitTenDlcRegistration').find((v) => v.name === name)!.value;
@@ -181,16 +166,10 @@ describe('10DLC (in-process)', () => {
 });
 
 describe('10DLC (stateful mock over HTTP)', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('JSON: fee, in_review, approved after the clock is advanced; vertical missing gives tendlc_validation_failed', async () => {
-    const call = client(mock.url, newKey('tendlc'));
+    const call = client(mock().url, newKey('tendlc'));
     const id = (await call('POST', '/api/v1/numbers', {})).body.id;
     const before = (await call('GET', '/api/v1/billing')).body.balance;
     const missing = await call('POST', `/api/v1/numbers/${id}/10dlc`, { ...SOLE, brand: {} });
@@ -205,12 +184,12 @@ describe('10DLC (stateful mock over HTTP)', () => {
 
   it('multipart with a data part and a screenshot', async () => {
     const key = newKey('tendlc');
-    const call = client(mock.url, key);
+    const call = client(mock().url, key);
     const id = (await call('POST', '/api/v1/numbers', {})).body.id;
     const form = new FormData();
     form.append('data', new Blob([JSON.stringify(SOLE)], { type: 'application/json' }));
     form.append('optInImage', new Blob([new Uint8Array([137, 80, 78, 71])], { type: 'image/png' }), 'opt-in.png');
-    const response = await fetch(new URL(`/api/v1/numbers/${id}/10dlc`, mock.url), { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
+    const response = await fetch(new URL(`/api/v1/numbers/${id}/10dlc`, mock().url), { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: form });
     const body = await response.json();
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ status: 'in_review' });

@@ -1,34 +1,17 @@
 // Usage (part 4.3): each rule of src/simulator/resources/usage.ts, in-process on a manual clock
 // (every answer checked against the contract), traffic sent through the messages and calls
 // modules, and the `days` fallback over HTTP on the real stateful mock behind Prism.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOpenApi } from '../src/mock/description.js';
-import { manualClock, sequentialIds } from '../src/simulator/clock.js';
+import { describe, expect, it } from 'vitest';
 import { countryCallingCode, currentCycle, recordTraffic } from '../src/simulator/resources/usage.js';
-import { createSimulator } from '../src/simulator/simulator.js';
 import type { AccountState } from '../src/simulator/state.js';
-import { contractValidator } from '../src/simulator/validator.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { inProcessSimulator, testValue, useStatefulMock } from './helpers/simulator-harness.js';
+import { client, newKey } from './helpers/stateful-mock.js';
 
-const document = loadOpenApi();
 const DAY = 86_400_000;
-const testValue = (name: string): string => (document['x-test-values'] as Array<{ name: string; value: string }>).find((entry) => entry.name === name)!.value;
 const CODE = testValue('signupCode');
 
 function sim() {
-  const clock = manualClock();
-  const simulator = createSimulator({ document, clock, ids: sequentialIds() });
-  const validator = contractValidator(simulator.contract);
-  function call(method: string, path: string, body?: unknown, key = 'sk_live_usage') {
-    const [pathname, search = ''] = path.split('?');
-    const request = { method, pathname: pathname!, query: new URLSearchParams(search), headers: { authorization: `Bearer ${key}` } as Record<string, string>, body, violations: [] as { location: string[]; message: string }[] };
-    const operationId = simulator.contract.match(method, pathname!)!.operationId;
-    request.violations = validator.request(operationId, request);
-    const answer = simulator.handle(request);
-    expect(validator.response(operationId, answer), `${method} ${path} ${answer.status} ${JSON.stringify(answer.body)}`).toEqual([]);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    return answer as { status: number; body: any };
-  }
+  const { simulator, clock, call } = inProcessSimulator({ key: 'sk_live_usage' });
   /** A new account with no history (made by the sign-up, with the coupon's credit so that it can send) and its key. */
   function freshAccount(email = 'usage@example.com'): { key: string; account: AccountState } {
     const { verificationId } = call('POST', '/api/v1/auth/signup', { email, coupon: testValue('couponCredit') }).body;
@@ -207,16 +190,10 @@ describe('the seeded demo account (its history counts as traffic of the day it w
 });
 
 describe('usage over HTTP on the stateful mock', () => {
-  let mock: StatefulMock;
-  beforeAll(async () => {
-    mock = await startStatefulMock();
-  }, 60_000);
-  afterAll(async () => {
-    await mock?.close();
-  });
+  const mock = useStatefulMock();
 
   it('a repeated or odd days falls back to 30, never a 400 or 422; a sent message is counted', async () => {
-    const call = client(mock.url, newKey('usage'));
+    const call = client(mock().url, newKey('usage'));
     expect((await call('GET', '/api/v1/usage?days=7&days=90')).body.periodDays).toBe(30);
     expect((await call('GET', '/api/v1/usage?days=abc')).body.periodDays).toBe(30);
     const before = await call('GET', '/api/v1/usage?days=7');
