@@ -125,15 +125,26 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     return ctx;
   }
 
-  function runDue(): boolean {
+  /**
+   * Runs the steps due by now, in order: every account's (the runner's wake-up), or one account's
+   * (before a request of that account: accounts never share state, so a request pays only for
+   * its own account's processes, however many other accounts have steps due).
+   */
+  function runDue(accountId?: string): boolean {
     let ran = false;
     const now = clock.now();
-    while (state.jobs.length > 0 && state.jobs[0]!.at <= now) {
-      const job = state.jobs.shift()!;
+    for (let i = 0; i < state.jobs.length && state.jobs[i]!.at <= now; ) {
+      const job = state.jobs[i]!;
+      if (accountId !== undefined && job.accountId !== accountId) {
+        i++;
+        continue;
+      }
+      state.jobs.splice(i, 1);
       const account = state.accounts[job.accountId];
       const step = processes.get(job.kind);
       if (!account || !step) continue;
-      // The step runs at its own due time, so its events carry the time it happened.
+      // The step runs at its own due time, so its events carry the time it happened. A step may
+      // plan another one (spliced in by time), so the scan goes on from the same index.
       step(ruleContext(job.at), account, job);
       ran = true;
     }
@@ -152,7 +163,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   function handle(request: SimRequest): SimResponse {
     const matched = contract.match(request.method, request.pathname);
     if (!matched) return routeNotFound(request);
-    const tickRan = runDue();
+    let tickRan = false;
     const { operationId, params } = matched;
     const entry = handlers.get(operationId);
     const base = ruleContext();
@@ -160,6 +171,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     if (contract.needsKey(operationId)) {
       account = authenticate(base, request.headers.authorization, (key) => createAccountState(base, modules, seed, { email: null, key }));
       if (!account) return { status: 401, body: contract.example(operationId, 401) };
+      tickRan = runDue(account.id);
     }
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
     const ctx: RequestContext = {
