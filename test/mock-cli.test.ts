@@ -74,10 +74,11 @@ describe('numbers-api mock', () => {
 
   it('stops on Ctrl-C (SIGINT to the whole process group, as a terminal sends it)', async () => {
     const port = await freePort();
-    const cli = startCli(['mock', '--port', String(port), '--quiet'], { detached: true });
+    // Two Prism processes: the second may still be loading Prism when the group's SIGINT comes.
+    const cli = startCli(['mock', '--port', String(port), '--quiet', '--prism-workers', '2'], { detached: true });
     try {
       await cli.waitForOutput(/Mock ready on/);
-      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === defaultPrismWorkers(), 30_000)).toBe(true);
+      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 2, 30_000)).toBe(true);
       const prism = descendantsOf(cli.child.pid!);
       process.kill(-cli.child.pid!, 'SIGINT');
       const { code } = await cli.exited;

@@ -15,7 +15,7 @@
 //    (target under 400 MB) and the p50 of GET /api/v1/messages before and after (flat: each
 //    account keeps its 500 most recent messages, src/simulator/state.ts HISTORY_LIMIT).
 // 3. Reference points on GET /api/v1/account, to see what moves the figure: the mock without its
-//    request log, with one Prism process instead of two, with Prism's response validation on, on
+//    request log, with two Prism processes instead of one, with Prism's response validation on, on
 //    the YAML bundle, and the stock `prism mock` command alone (no front), silent and with its
 //    default logging. CPU per request is read from /proc (summed over the Prism processes).
 //
@@ -324,7 +324,7 @@ async function main() {
   const variants = [
     ['mock, no request log (--quiet)', tsxCli[0], [...tsxCli[1]]],
     ['stateless mock, no request log (--stateless --quiet)', tsxCli[0], [...tsxCli[1], '--stateless']],
-    ['mock, one Prism process (--prism-workers 1)', tsxCli[0], [...tsxCli[1], '--prism-workers', '1']],
+    ['mock, two Prism processes (--prism-workers 2)', tsxCli[0], [...tsxCli[1], '--prism-workers', '2']],
     ['mock, Prism response validation on (--validate-response)', tsxCli[0], [...tsxCli[1], '--validate-response']],
     ['mock, Prism on the YAML bundle', tsxCli[0], [...tsxCli[1], '--document', 'generated/openapi.yaml']],
     ['stock prism mock -v silent, no front', process.execPath, [path.join(root, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', '-v', 'silent', 'generated/openapi.dereferenced.json'], true],

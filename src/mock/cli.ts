@@ -53,7 +53,8 @@ Options:
   --document <file>       description Prism validates with (default: generated/openapi.dereferenced.json)
   --quiet                 no line per request
   --prism-log <level>     Prism's own log: silent (default), error, warn, info, debug
-  --prism-workers <n>     Prism processes sharing the requests (default: 2, or 1 on one core)
+  --prism-workers <n>     Prism processes sharing the requests (default: 1; with --stateless 2,
+                          or 1 on one core)
   --validate-response     also check every answer against its schema: Prism's examples
                           (--stateless) or the simulator's composed answers, reported in an
                           sl-violations header (off by default: it costs time per request)

@@ -52,7 +52,7 @@ export interface MockOptions {
    * when one does not match, and costs about a third of its CPU per request (scripts/bench/mock.mjs).
    */
   validateResponse?: boolean;
-  /** How many Prism processes share the requests (default: `defaultPrismWorkers()`). */
+  /** How many Prism processes share the requests (default: `defaultPrismWorkers(stateless)`). */
   prismWorkers?: number;
   /** Serve the documented examples only, keeping no state (`--stateless`). Default false. */
   stateless?: boolean;
@@ -165,12 +165,15 @@ function startWorker(options: PrismChildOptions): PrismWorker {
 }
 
 /**
- * Prism processes by default: Prism handles one request at a time on one core (about 0.5 ms of CPU
- * for a small GET, most of it matching the path against every operation), so a second process
- * lets a two-core machine answer about half again as many requests.
+ * Prism processes by default. Prism handles one request at a time on one core (about 0.4 ms of
+ * CPU for a small request, most of it matching the path against every operation). The example
+ * server (`stateless`) does little else, so a second process lets a two-core machine answer about
+ * half again as many requests; the stateful mock's front does its share of work per request too,
+ * and there one Prism process answers more (scripts/bench/mock.mjs: POST /api/v1/messages about
+ * 1,900 against 1,500 requests/s here with two), since two oversubscribe two cores.
  */
-export function defaultPrismWorkers(): number {
-  return Math.min(2, os.availableParallelism());
+export function defaultPrismWorkers(stateless = false): number {
+  return stateless ? Math.min(2, os.availableParallelism()) : 1;
 }
 
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
@@ -181,7 +184,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     logLevel: options.prismLogLevel ?? 'silent',
     validateResponse: options.validateResponse ?? false,
   };
-  const workerCount = Math.max(1, options.prismWorkers ?? defaultPrismWorkers());
+  const workerCount = Math.max(1, options.prismWorkers ?? defaultPrismWorkers(options.stateless));
 
   // Prism first: loading it is most of the start-up time, so everything else happens meanwhile.
   const first = startWorker(workerOptions);
