@@ -24,49 +24,25 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep } from '../bench-support.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const openapi = JSON.parse(readFileSync(path.join(root, 'generated/openapi.json'), 'utf8'));
+const openapi = loadOpenApi();
 const SECONDS = Number(process.env.MOCK_BENCH_SECONDS ?? 6);
 const CONNECTIONS = 10;
 const KEY = 'Bearer sk_live_benchmark0001';
 
-const emit = (row) => process.stdout.write(`BENCH ${JSON.stringify({ bench: 'mock', ...row })}\n`);
-const progress = (text) => process.stderr.write(`${text}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { emit, progress } = benchOutput('mock');
 
-function followRef(node) {
-  let current = node;
-  while (current?.$ref) current = current.$ref.slice(2).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((n, k) => n?.[k], openapi);
-  return current;
-}
 
-/** The first documented JSON request example of an operation. */
-function firstRequestExample(pathKey, method) {
-  const media = followRef(followRef(openapi.paths[pathKey])[method].requestBody).content['application/json'];
-  return followRef(Object.values(media.examples)[0]).value;
-}
 
 const endpoints = [
   { name: 'GET /api/v1/account', method: 'GET', path: '/api/v1/account' },
   { name: 'GET /api/v1/messages', method: 'GET', path: '/api/v1/messages' },
-  { name: 'POST /api/v1/messages', method: 'POST', path: '/api/v1/messages', body: JSON.stringify(firstRequestExample('/api/v1/messages', 'post')) },
+  { name: 'POST /api/v1/messages', method: 'POST', path: '/api/v1/messages', body: JSON.stringify(firstRequestExample(openapi, '/api/v1/messages', 'post')) },
 ];
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One request; resolves with status, headers and body, or rejects on a connection error. */
 function request(port, endpoint) {

@@ -16,30 +16,23 @@
 //
 // MSW_BENCH_REQUESTS (default 3000) sets the requests measured per endpoint and transport.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { benchOutput, firstRequestExample, freePort, loadOpenApi, root } from '../bench-support.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const openapi = JSON.parse(readFileSync(path.join(root, 'generated/openapi.json'), 'utf8'));
+const openapi = loadOpenApi();
 const REQUESTS = Number(process.env.MSW_BENCH_REQUESTS ?? 3000);
 const WARM_UP = 500;
 const BASE = 'https://api.example.com';
 
-const emit = (row) => process.stdout.write(`BENCH ${JSON.stringify({ bench: 'msw', ...row })}\n`);
-const progress = (text) => process.stderr.write(`${text}\n`);
+const { emit, progress } = benchOutput('msw');
 const kib = (bytes) => Math.round(bytes / 102.4) / 10;
 
-function followRef(node) {
-  let current = node;
-  while (current?.$ref) current = current.$ref.slice(2).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((n, k) => n?.[k], openapi);
-  return current;
-}
-const sendExample = followRef(Object.values(followRef(followRef(openapi.paths['/api/v1/messages']).post.requestBody).content['application/json'].examples)[0]).value;
+const sendExample = firstRequestExample(openapi, '/api/v1/messages', 'post');
 const KEYS = Array.from({ length: 100 }, (_, i) => `sk_live_mswbench${String(i).padStart(4, '0')}`);
 const endpoints = [
   { name: 'GET /api/v1/account', method: 'GET', path: '/api/v1/account' },
@@ -168,16 +161,6 @@ async function loadMswEntry() {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startHttpMock() {
   const port = await freePort();

@@ -1,0 +1,49 @@
+// What the bench scripts of scripts/bench/ share (kept outside that folder: scripts/bench.mjs runs
+// every file there as a bench): the result protocol of scripts/bench.mjs, the bundled description
+// and its request examples, and a free loopback port.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** `emit(row)` prints one `BENCH {json}` result line of bench `name`; `progress(text)` goes to stderr. */
+export function benchOutput(name) {
+  return {
+    emit: (row) => process.stdout.write(`BENCH ${JSON.stringify({ bench: name, ...row })}\n`),
+    progress: (text) => process.stderr.write(`${text}\n`),
+  };
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** generated/openapi.json, parsed. */
+export function loadOpenApi() {
+  return JSON.parse(readFileSync(path.join(root, 'generated/openapi.json'), 'utf8'));
+}
+
+/** Follows local `$ref`s of `openapi` until a non-reference node. */
+export function followRef(openapi, node) {
+  let current = node;
+  while (current?.$ref) current = current.$ref.slice(2).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((n, k) => n?.[k], openapi);
+  return current;
+}
+
+/** The first documented JSON request example of `method pathKey`. */
+export function firstRequestExample(openapi, pathKey, method) {
+  const media = followRef(openapi, followRef(openapi, followRef(openapi, openapi.paths[pathKey])[method].requestBody)).content['application/json'];
+  return followRef(openapi, Object.values(media.examples)[0]).value;
+}
+
+/** A loopback port nobody listens on right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
