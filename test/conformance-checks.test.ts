@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadDescription } from '../conformance/description.js';
 import { startFakeDeployment, type Break, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
-import { failedChecks, runScenarioById, TEST_KEY } from './helpers/conformance-harness.js';
+import { failedChecks, runScenarioById, TEST_KEY, expectCheckFailsWhenBroken } from './helpers/conformance-harness.js';
 
 let fake: FakeDeployment;
 beforeAll(async () => {
@@ -65,12 +65,7 @@ describe.each(CASES)('$check ($scenario)', ({ check, scenario, breaks }) => {
   });
 
   it(`fails against one that breaks it (${breaks})`, async () => {
-    fake.breaks.add(breaks);
-    const outcome = await runScenarioById(fake, scenario);
-    expect(outcome.verdict).toBe('fail');
-    expect(failedChecks(outcome)).toContain(check);
-    const failure = outcome.findings.find((f) => f.check === check && f.verdict === 'fail');
-    expect(failure?.reason.length).toBeGreaterThan(10);
+    await expectCheckFailsWhenBroken(fake, scenario, check, breaks);
   });
 });
 

@@ -3,7 +3,7 @@
 // leave the account changed), and what a sound deployment may do that they must tolerate.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeployment, type Break, type FakeDeployment, type Quirk } from './helpers/conformance-fake-deployment.js';
-import { failedChecks, runScenarioById, TEST_KEY } from './helpers/conformance-harness.js';
+import { failedChecks, runScenarioById, TEST_KEY, expectCheckFailsWhenBroken } from './helpers/conformance-harness.js';
 
 let fake: FakeDeployment;
 beforeAll(async () => {
@@ -58,12 +58,7 @@ describe.each(CASES)('$check ($scenario)', ({ check, scenario, breaks }) => {
   });
 
   it(`fails against one that breaks it (${breaks})`, async () => {
-    fake.breaks.add(breaks);
-    const outcome = await runScenarioById(fake, scenario);
-    expect(outcome.verdict).toBe('fail');
-    expect(failedChecks(outcome)).toContain(check);
-    const failure = outcome.findings.find((f) => f.check === check && f.verdict === 'fail');
-    expect(failure?.reason.length).toBeGreaterThan(10);
+    await expectCheckFailsWhenBroken(fake, scenario, check, breaks);
   });
 });
 

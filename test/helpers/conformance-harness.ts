@@ -6,7 +6,8 @@ import { createEnvironment } from '../../conformance/environment.js';
 import type { ScenarioOutcome } from '../../conformance/findings.js';
 import { planScenarios } from '../../conformance/plan.js';
 import { runScenario } from '../../conformance/scenario.js';
-import type { FakeDeployment } from './conformance-fake-deployment.js';
+import { expect } from 'vitest';
+import type { Break, FakeDeployment } from './conformance-fake-deployment.js';
 
 export const TEST_KEY = 'sk_live_CONFORMANCEtestKEY7f3a9c21d84e';
 
@@ -42,4 +43,17 @@ export async function runScenarioById(
 
 export function failedChecks(outcome: ScenarioOutcome): string[] {
   return [...new Set(outcome.findings.filter((f) => f.verdict === 'fail').map((f) => f.check))];
+}
+
+/**
+ * Runs `scenarioId` against `fake` with `breaks` added and expects `check` to fail it, with a
+ * reason a reader can act on: the other half of every check's proof (its pass is the first half).
+ */
+export async function expectCheckFailsWhenBroken(fake: FakeDeployment, scenarioId: string, check: string, breaks: Break): Promise<void> {
+  fake.breaks.add(breaks);
+  const outcome = await runScenarioById(fake, scenarioId);
+  expect(outcome.verdict).toBe('fail');
+  expect(failedChecks(outcome)).toContain(check);
+  const failure = outcome.findings.find((f) => f.check === check && f.verdict === 'fail');
+  expect(failure?.reason.length).toBeGreaterThan(10);
 }
