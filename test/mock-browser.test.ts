@@ -3,20 +3,16 @@
 // a preflight), and reads the answers, a 401 included.
 //
 // Without Chromium, this file is skipped with one line saying why; REQUIRE_BROWSER=1 fails instead.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/mock/start-mock.js';
 import { followRef, loadOpenApi } from './helpers/contract.js';
 import { VALID_KEY } from './helpers/mock-server.js';
+import { launchChromium, skipBrowser } from './helpers/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REQUIRED = process.env.REQUIRE_BROWSER === '1';
-const AVAILABLE = existsSync(CHROMIUM);
-if (!AVAILABLE && !REQUIRED) console.warn(`mock browser tests skipped: Chromium not found at ${CHROMIUM}`);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SKIP = skipBrowser('mock browser tests');
 
 const document = loadOpenApi();
 
@@ -25,7 +21,7 @@ interface Seen {
   body: unknown;
 }
 
-describe.skipIf(!AVAILABLE && !REQUIRED)('the mock from a browser on another origin', () => {
+describe.skipIf(SKIP)('the mock from a browser on another origin', () => {
   let mock: RunningMock;
   let page: Server;
   let pageOrigin = '';
@@ -38,7 +34,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('the mock from a browser on another ori
     page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title>'));
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -3,23 +3,20 @@
 // lifts the free-account limits, usage from that traffic, and the account deleted; then the same
 // sign-up walked from a page of another origin in real Chromium. Every value the test sends that
 // the contract fixes (the sign-up code, the free-account ceilings) is read from the contract.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simContract } from '../src/simulator/contract.js';
 import { documentedSignupCode } from '../src/simulator/simulator.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { client, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { launchChromium, skipBrowser } from './helpers/chromium.js';
 
 const contract = simContract(loadOpenApi());
 const CODE = documentedSignupCode(contract);
 const WRONG_CODE = CODE === '000000' ? '111111' : '000000';
 const freeLimits = (contract.example('getAccount', 200, 'freeAccount') as { limits: unknown }).limits;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const BROWSER = existsSync(CHROMIUM) || process.env.REQUIRE_BROWSER === '1';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let mock: StatefulMock;
 beforeAll(async () => {
@@ -141,7 +138,7 @@ describe('the flows in order, over HTTP', () => {
   });
 });
 
-describe.skipIf(!BROWSER)('sign-up from a page of another origin, in real Chromium', () => {
+describe.skipIf(skipBrowser('sign-up in Chromium'))('sign-up from a page of another origin, in real Chromium', () => {
   let page: Server;
   let browser: Browser;
   let origin = '';
@@ -150,7 +147,7 @@ describe.skipIf(!BROWSER)('sign-up from a page of another origin, in real Chromi
     page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>signup</title>'));
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -11,21 +11,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRoute, referenceTagRoute } from '../../docs/build/contract.mjs';
 import { SITE_PAGES } from '../../docs/build/layout.mjs';
 import { referenceRoutes } from '../../docs/build/link-check.mjs';
 import { listOperations, loadAsyncApi, loadOpenApi, repoRoot, type JsonObject } from '../helpers/contract.js';
 import { builtDocsSite, type BuiltSite } from '../helpers/docs-site.js';
+import { launchChromium, skipBrowser } from '../helpers/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REQUIRED = process.env.REQUIRE_BROWSER === '1';
-const AVAILABLE = existsSync(CHROMIUM);
-const MISSING = `Chromium not found at ${CHROMIUM} (install Debian's chromium package; npm run test:browser fails instead of skipping)`;
-if (!AVAILABLE && !REQUIRED) console.warn(`docs browser tests skipped: ${MISSING}`);
-
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SKIP = skipBrowser('docs browser tests');
 const SCREENSHOTS = path.join(repoRoot, 'test-results/docs');
 const REDOC_PAGES = new Set(['reference.html', 'asyncapi.html']);
 /** What Redoc shows instead of a page it failed to render. */
@@ -42,7 +37,7 @@ interface Trouble {
   outside: string[];
 }
 
-describe.skipIf(!AVAILABLE && !REQUIRED)('docs site in headless Chromium', () => {
+describe.skipIf(SKIP)('docs site in headless Chromium', () => {
   let site: BuiltSite;
   let browser: Browser;
   let context: BrowserContext;
@@ -108,9 +103,8 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('docs site in headless Chromium', () =>
   }
 
   beforeAll(async () => {
-    if (!AVAILABLE) throw new Error(MISSING);
     site = await builtDocsSite();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     mkdirSync(SCREENSHOTS, { recursive: true });
   });

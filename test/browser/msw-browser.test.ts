@@ -6,34 +6,28 @@
 //
 // Without Chromium, `npm test` skips this file and says why on one line; `npm run test:browser`
 // (REQUIRE_BROWSER=1) fails instead.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/contract.js';
+import { launchChromium, skipBrowser } from '../helpers/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const REQUIRED = process.env.REQUIRE_BROWSER === '1';
-const AVAILABLE = existsSync(CHROMIUM);
-const MISSING = `Chromium not found at ${CHROMIUM} (install Debian's chromium package; npm run test:browser fails instead of skipping)`;
-if (!AVAILABLE && !REQUIRED) console.warn(`MSW browser tests skipped: ${MISSING}`);
-
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SKIP = skipBrowser('MSW browser tests');
 const WORKER_SCRIPT = path.join(path.dirname(createRequire(import.meta.url).resolve('msw/package.json')), 'lib/mockServiceWorker.js');
 
-describe.skipIf(!AVAILABLE && !REQUIRED)('MSW handlers in headless Chromium (setupWorker)', () => {
+describe.skipIf(SKIP)('MSW handlers in headless Chromium (setupWorker)', () => {
   let browser: Browser;
   let server: Server;
   let origin = '';
   let app = '';
 
   beforeAll(async () => {
-    if (!AVAILABLE) throw new Error(MISSING);
     const built = await build({
       entryPoints: [path.join(repoRoot, 'test/fixtures/msw-browser-app.ts')],
       bundle: true,
@@ -59,7 +53,7 @@ describe.skipIf(!AVAILABLE && !REQUIRED)('MSW handlers in headless Chromium (set
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

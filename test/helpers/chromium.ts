@@ -1,0 +1,24 @@
+// Real headless Chromium for the browser tests: Debian's package, driven by playwright-core (no
+// browser download). A file using it skips with one line saying why where Chromium is missing,
+// unless REQUIRE_BROWSER=1 (npm run test:browser), which fails instead.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const BROWSER_REQUIRED = process.env.REQUIRE_BROWSER === '1';
+export const CHROMIUM_AVAILABLE = existsSync(CHROMIUM);
+export const CHROMIUM_MISSING = `Chromium not found at ${CHROMIUM} (install Debian's chromium package; npm run test:browser fails instead of skipping)`;
+
+/** Whether a browser suite should be skipped here; says why once, naming the suite. */
+export function skipBrowser(suite: string): boolean {
+  const skip = !CHROMIUM_AVAILABLE && !BROWSER_REQUIRED;
+  if (skip) console.warn(`${suite} skipped: ${CHROMIUM_MISSING}`);
+  return skip;
+}
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launchChromium(): Promise<Browser> {
+  if (!CHROMIUM_AVAILABLE) throw new Error(CHROMIUM_MISSING);
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
