@@ -6,7 +6,8 @@ import type http from 'node:http';
 import type { ControlSurface } from '../simulator/control.js';
 import type { SimRunner } from '../simulator/runner.js';
 import type { Simulator } from '../simulator/simulator.js';
-import type { FormPart, SimRequest, SimResponse, Violation } from '../simulator/types.js';
+import { readBody } from '../simulator/request-body.js';
+import type { SimRequest, SimResponse, Violation } from '../simulator/types.js';
 import type { ContractValidator } from '../simulator/validator.js';
 
 /** What Prism answered: its status, headers (as received) and body. */
@@ -28,9 +29,6 @@ export interface StatefulTransportOptions {
   responseValidator?: () => ContractValidator;
 }
 
-/** Requests larger than this are refused with the documented 400 (Prism reads up to 10 MB too). */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
 const CORS_HEADERS = /^access-control-|^vary$/i;
 
 /** Prism's verdict on the request: the `sl-violations` header's request violations of severity Error. */
@@ -49,10 +47,6 @@ export function prismViolations(rawHeaders: string[]): Violation[] {
   return [];
 }
 
-function isJsonType(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
-}
-
 /** The request as the simulator reads it; a body that is not JSON where JSON is sent is a violation. */
 export async function toSimRequest(method: string, url: string, headers: http.IncomingHttpHeaders, body: Buffer): Promise<SimRequest> {
   const queryAt = url.indexOf('?');
@@ -66,34 +60,7 @@ export async function toSimRequest(method: string, url: string, headers: http.In
     body: undefined,
     violations: [],
   };
-  if (body.length > MAX_BODY_BYTES) {
-    request.violations.push({ location: ['body'], message: `must be at most ${MAX_BODY_BYTES} bytes` });
-    return request;
-  }
-  const contentType = flat['content-type'];
-  if (body.length > 0 && isJsonType(contentType)) {
-    try {
-      request.body = JSON.parse(body.toString('utf8'));
-    } catch (error) {
-      request.violations.push({ location: ['body'], message: `is not valid JSON (${(error as Error).message})` });
-    }
-  } else if (body.length > 0 && contentType && /^multipart\/form-data/i.test(contentType)) {
-    try {
-      const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
-      request.form = {};
-      for (const [name, value] of form as unknown as Iterable<[string, string | Blob & { name: string }]>) {
-        const part: FormPart =
-          typeof value === 'string'
-            ? { value }
-            : { value: new Uint8Array(await value.arrayBuffer()), filename: value.name, contentType: value.type };
-        request.form[name] = part;
-      }
-    } catch (error) {
-      request.violations.push({ location: ['body'], message: `is not valid multipart/form-data (${(error as Error).message})` });
-    }
-  } else if (body.length > 0) {
-    request.body = body.toString('utf8');
-  }
+  await readBody(request, body, flat['content-type']);
   return request;
 }
 

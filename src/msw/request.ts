@@ -1,14 +1,8 @@
 // A Fetch `Request` (what an MSW resolver receives) as the simulator reads it: the browser-safe
-// twin of src/mock/simulator-http.ts `toSimRequest`, with the same verdicts on an unreadable body
-// (the same documented 400, `fieldErrors.body`), so both transports answer a bad body alike.
-import type { FormPart, SimRequest } from '../simulator/types.js';
-
-/** Requests larger than this are refused with the documented 400, as on the HTTP mock. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-function isJsonType(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
-}
+// twin of src/mock/simulator-http.ts `toSimRequest`; both read the body with
+// src/simulator/request-body.ts, so both answer a bad body alike.
+import { readBody } from '../simulator/request-body.js';
+import type { SimRequest } from '../simulator/types.js';
 
 /**
  * `pathname` is the request's path below the base URL it was sent to (`/api/v1/account` for
@@ -30,32 +24,6 @@ export async function fetchToSimRequest(request: Request, pathname: string): Pro
     violations: [],
   };
   if (request.method === 'GET' || request.method === 'HEAD') return sim;
-  const bytes = new Uint8Array(await request.clone().arrayBuffer());
-  if (bytes.length > MAX_BODY_BYTES) {
-    sim.violations.push({ location: ['body'], message: `must be at most ${MAX_BODY_BYTES} bytes` });
-    return sim;
-  }
-  const contentType = headers['content-type'];
-  if (bytes.length > 0 && isJsonType(contentType)) {
-    try {
-      sim.body = JSON.parse(new TextDecoder().decode(bytes));
-    } catch (error) {
-      sim.violations.push({ location: ['body'], message: `is not valid JSON (${(error as Error).message})` });
-    }
-  } else if (bytes.length > 0 && contentType && /^multipart\/form-data/i.test(contentType)) {
-    try {
-      const form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
-      sim.form = {};
-      for (const [name, value] of form as unknown as Iterable<[string, string | (Blob & { name: string })]>) {
-        const part: FormPart =
-          typeof value === 'string' ? { value } : { value: new Uint8Array(await value.arrayBuffer()), filename: value.name, contentType: value.type };
-        sim.form[name] = part;
-      }
-    } catch (error) {
-      sim.violations.push({ location: ['body'], message: `is not valid multipart/form-data (${(error as Error).message})` });
-    }
-  } else if (bytes.length > 0) {
-    sim.body = new TextDecoder().decode(bytes);
-  }
+  await readBody(sim, new Uint8Array(await request.clone().arrayBuffer()), headers['content-type']);
   return sim;
 }

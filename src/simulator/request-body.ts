@@ -1,0 +1,42 @@
+// A request's body as the simulator reads it, the same for every transport: JSON by its media
+// type, `multipart/form-data` into parts (the 10DLC submission, part 4.5), any other text as text.
+// A body that cannot be read is a violation of `body`, so it gets the documented 400 (part 7)
+// on the HTTP mock and in-process alike. Browser-safe (Fetch's Response parses the form).
+import type { FormPart, SimRequest } from './types.js';
+
+/** Requests larger than this are refused with the documented 400 (Prism reads up to 10 MB too). */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
+}
+
+/** Sets `request.body` (or `request.form`) from the raw `bytes`, or records why it cannot be read. */
+export async function readBody(request: SimRequest, bytes: Uint8Array, contentType: string | undefined): Promise<void> {
+  if (bytes.length > MAX_BODY_BYTES) {
+    request.violations.push({ location: ['body'], message: `must be at most ${MAX_BODY_BYTES} bytes` });
+    return;
+  }
+  if (bytes.length === 0) return;
+  if (isJsonType(contentType)) {
+    try {
+      request.body = JSON.parse(new TextDecoder().decode(bytes));
+    } catch (error) {
+      request.violations.push({ location: ['body'], message: `is not valid JSON (${(error as Error).message})` });
+    }
+  } else if (contentType && /^multipart\/form-data/i.test(contentType)) {
+    try {
+      const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
+      request.form = {};
+      for (const [name, value] of form as unknown as Iterable<[string, string | (Blob & { name: string })]>) {
+        const part: FormPart =
+          typeof value === 'string' ? { value } : { value: new Uint8Array(await value.arrayBuffer()), filename: value.name, contentType: value.type };
+        request.form[name] = part;
+      }
+    } catch (error) {
+      request.violations.push({ location: ['body'], message: `is not valid multipart/form-data (${(error as Error).message})` });
+    }
+  } else {
+    request.body = new TextDecoder().decode(bytes);
+  }
+}
