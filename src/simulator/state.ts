@@ -101,6 +101,9 @@ export interface SimState {
   clockOffsetMs: number;
 }
 
+/** How many records the history lists answer at most, newest first (part 8: messages and calls). */
+export const LIST_LIMIT = 100;
+
 /** How many messages and calls an account keeps: lists show 100 (part 8); the rest feeds nothing. */
 export const HISTORY_LIMIT = 500;
 /** How many events an account's log keeps for `events/wait` and webhooks. */

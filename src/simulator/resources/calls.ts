@@ -4,14 +4,13 @@
 // the original call with 200 (part 7.2); a free account holds 2 calls at once and 300 s per call
 // (part 8); a PAYG number with an empty wallet is gated (part 3).
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import { HISTORY_LIMIT, type AccountState, type Job } from '../state.js';
+import { HISTORY_LIMIT, LIST_LIMIT, type AccountState, type Job } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { aboveFreeCeiling, freeLimits, isFree } from './free-account.js';
 import { findNumber, isWalletGated } from './numbers.js';
 import { recordTraffic } from './usage.js';
 
 /** How many records a list answers (part 8). */
-const LIST_LIMIT = 100;
 /** Simulated ms spent in a state before the next move, at the default pace (issue 11: Terminated within about 10 s). */
 const TIME_IN_STATE_MS: Record<string, number> = { Queued: 1000, Ringing: 2000, 'In-Progress': 5000 };
 const DEFAULT_TIME_IN_STATE_MS = 2000;

@@ -4,13 +4,12 @@
 // (`message.status_changed`, part 6). Inbound traffic (the test helpers) is recorded here too, so
 // that a reply lifts the limits that wait for one.
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import { HISTORY_LIMIT, type AccountState } from '../state.js';
+import { HISTORY_LIMIT, LIST_LIMIT, type AccountState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
 import { recordTraffic } from './usage.js';
 
 /** How many records a list answers (part 8). */
-export const LIST_LIMIT = 100;
 /** WhatsApp: the fixed minimum gap between consecutive messages of one number (part 8). */
 const WHATSAPP_GAP_MS = 1000;
 /** WhatsApp: consecutive messages to one recipient with no reply (part 8). */
