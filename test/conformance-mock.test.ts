@@ -49,7 +49,7 @@ describe.each(MODES)('the $level level against the mock ($mode)', ({ level, opti
   let report: ConformanceReport;
 
   beforeAll(async () => {
-    mock = await startMock({ port: 0, prismWorkers: 1, ...options });
+    mock = await startMock({ port: 0, ...options });
     await mock.ready;
     const env = createEnvironment({
       ...testConfig({ url: mock.url } as never),

@@ -1,6 +1,7 @@
 // The `numbers-api` command as a user runs it: `mock` prints its URL, a line per request, and
-// stops cleanly with Prism on Ctrl-C or SIGTERM (and Prism never outlives it); bad input gets a
-// clear message and exit 2; `mock --list-examples` is generated from the description.
+// stops cleanly on Ctrl-C or SIGTERM, in one process; `mock --stateless` stops with its Prism
+// processes (and Prism never outlives it); bad input gets a clear message and exit 2;
+// `mock --list-examples` is generated from the description.
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -40,13 +41,11 @@ function portRefuses(port: number): Promise<boolean> {
 }
 
 describe('numbers-api mock', () => {
-  it('serves on PORT/HOST, logs one line per request, refuses a taken port, and stops with Prism on SIGTERM', async () => {
+  it('serves on PORT/HOST in one process, logs one line per request, refuses a taken port, and stops on SIGTERM', async () => {
     const port = await freePort();
     const cli = startCli(['mock'], { env: { PORT: String(port), HOST: '127.0.0.1' } });
     try {
-      await cli.waitForOutput(new RegExp(`Mock listening on http://127\\.0\\.0\\.1:${port}`));
-      const prismVersion = createRequire(import.meta.url)('@stoplight/prism-cli/package.json').version.replace(/\./g, '\\.');
-      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(Prism ${prismVersion}, \\d+ operations, stateful\\)`));
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(\\d+ operations, stateful\\)`));
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
@@ -59,6 +58,31 @@ describe('numbers-api mock', () => {
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`127.0.0.1:${port} is already in use`);
 
+      // The stateful mock is one process: no Prism, no other child.
+      expect(descendantsOf(cli.child.pid!)).toEqual([]);
+      cli.child.kill('SIGTERM');
+      const { code } = await cli.exited;
+      expect(code).toBe(0);
+      expect(cli.stdout()).toContain('SIGTERM: stopping the mock.');
+      expect(await portRefuses(port)).toBe(true);
+    } finally {
+      cli.child.kill('SIGKILL');
+    }
+  });
+
+  it('--stateless: serves through Prism, one line per request, and stops with every Prism on SIGTERM', async () => {
+    const port = await freePort();
+    const cli = startCli(['mock', '--stateless'], { env: { PORT: String(port), HOST: '127.0.0.1' } });
+    try {
+      await cli.waitForOutput(new RegExp(`Mock listening on http://127\\.0\\.0\\.1:${port}`));
+      const prismVersion = createRequire(import.meta.url)('@stoplight/prism-cli/package.json').version.replace(/\./g, '\\.');
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(Prism ${prismVersion}, \\d+ operations, stateless: examples only\\)`));
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+      await cli.waitForOutput(/\d\d:\d\d:\d\d GET \/api\/v1\/account 200 [\d.]+ ms\n/);
+      // Exactly one line for that request (Prism's own logging is off).
+      expect(cli.stdout().match(/GET \/api\/v1\/account/g)).toHaveLength(1);
       // Every Prism process (the second starts once the first has answered).
       expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === defaultPrismWorkers(), 30_000)).toBe(true);
       const prism = descendantsOf(cli.child.pid!);
@@ -75,7 +99,7 @@ describe('numbers-api mock', () => {
   it('stops on Ctrl-C (SIGINT to the whole process group, as a terminal sends it)', async () => {
     const port = await freePort();
     // Two Prism processes: the second may still be loading Prism when the group's SIGINT comes.
-    const cli = startCli(['mock', '--port', String(port), '--quiet', '--prism-workers', '2'], { detached: true });
+    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '2'], { detached: true });
     try {
       await cli.waitForOutput(/Mock ready on/);
       expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 2, 30_000)).toBe(true);
@@ -100,7 +124,7 @@ describe('numbers-api mock', () => {
     // as its child (not exec) stands in for that wrapper here.
     const cli = startCli([], {
       detached: true,
-      command: ['sh', '-c', `"${process.execPath}" --import tsx "${cliEntry}" mock --port ${port} --quiet; true`],
+      command: ['sh', '-c', `"${process.execPath}" --import tsx "${cliEntry}" mock --stateless --port ${port} --quiet; true`],
     });
     try {
       await cli.waitForOutput(/Mock ready on/);
@@ -122,7 +146,7 @@ describe('numbers-api mock', () => {
 
   it('never leaves Prism behind, even when the mock is killed outright', async () => {
     const port = await freePort();
-    const cli = startCli(['mock', '--port', String(port), '--quiet']);
+    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet']);
     await cli.waitForOutput(/Mock ready on/);
     expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === defaultPrismWorkers(), 30_000)).toBe(true);
     const prism = descendantsOf(cli.child.pid!);
@@ -138,6 +162,7 @@ describe('numbers-api mock', () => {
     [['mock', '--prism-log', 'loud'], {}, '--prism-log must be one of'],
     [['mock', '--json'], {}, '--markdown and --json go with --list-examples'],
     [['mock', '--prism-workers', '0'], {}, '--prism-workers must be a whole number from 1 to 16'],
+    [['mock', '--prism-workers', '2'], {}, '--document, --prism-log and --prism-workers go with --stateless'],
   ] as const)('refuses %j %j with a clear message and exit 2', async (args, env, message) => {
     const result = await inProcess([...args], env);
     expect(result.code).toBe(2);

@@ -3,7 +3,7 @@
 // and the known Prism 5.14 traps, tested rather than trusted.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSecuredOperations } from '../src/mock/secured-operations.js';
+import { listSecuredOperations } from '../src/mock/route-facts.js';
 import { createContractAjv, formatAjvErrors, validatorAt } from './helpers/ajv.js';
 import { followRef, isJsonMediaType, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
 import { documentedRequest, listOperations, send, startTestMock, VALID_KEY, type DocumentedRequest, type TestMock } from './helpers/mock-server.js';

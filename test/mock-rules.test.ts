@@ -170,7 +170,7 @@ describe('billing activity (parts 4.4 and 8): newest first, starting_after, limi
   it('billing-activity-order: the ledger is put newest first whatever order the example holds', () => {
     const [order] = rulesFor(document, activity).filter((rule) => rule.name === 'billing-activity-order');
     const shuffled = { items: [...newestFirst].reverse(), hasMore: true };
-    const body = order!.rewrite!.apply(shuffled, { pathname: activity.path, query: new URLSearchParams() });
+    const body = order!.rewrite!.apply(shuffled, { params: {}, query: new URLSearchParams() });
     expect(body.items).toEqual(newestFirst);
   });
 
@@ -192,7 +192,7 @@ describe('billing activity (parts 4.4 and 8): newest first, starting_after, limi
     const [limit] = rulesFor(document, activity).filter((rule) => rule.name === 'billing-activity-limit');
     const many = Array.from({ length: 150 }, (_, i) => ({ type: 'usage', occurredAt: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString() }));
     for (const query of ['', 'limit=500']) {
-      const body = limit!.rewrite!.apply({ items: [...many], hasMore: false }, { pathname: activity.path, query: new URLSearchParams(query) });
+      const body = limit!.rewrite!.apply({ items: [...many], hasMore: false }, { params: {}, query: new URLSearchParams(query) });
       expect(body.items).toHaveLength(100);
       expect(body.hasMore).toBe(true);
     }

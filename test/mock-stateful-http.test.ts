@@ -95,7 +95,7 @@ describe('from the command line', () => {
     const seedFile = path.join(dir, 'seed.json');
     writeFileSync(seedFile, JSON.stringify({ accounts: [{ keys: ['sk_live_seeded_one'], account: { maxCallDurationSeconds: 777 } }] }));
     const port = await freePort();
-    const cli = startCli(['mock', '--port', String(port), '--quiet', '--prism-workers', '1', '--seed', seedFile, '--strict-keys']);
+    const cli = startCli(['mock', '--port', String(port), '--quiet', '--seed', seedFile, '--strict-keys']);
     try {
       await cli.waitForOutput(/Mock ready on/);
       const url = `http://127.0.0.1:${port}`;
@@ -123,7 +123,7 @@ describe('from the command line', () => {
     let acknowledged = 0;
     for (let round = 1; round <= 3; round++) {
       const port = await freePort();
-      const cli = startCli(['mock', '--port', String(port), '--quiet', '--prism-workers', '1', '--state', stateFile]);
+      const cli = startCli(['mock', '--port', String(port), '--quiet', '--state', stateFile]);
       try {
         await cli.waitForOutput(/Mock ready on/);
         const call = client(`http://127.0.0.1:${port}`, key);

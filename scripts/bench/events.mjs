@@ -29,7 +29,7 @@ const percentile = (values, p) => {
 const round = (ms) => Math.round(ms * 100) / 100;
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const mock = await startMock({ host: '127.0.0.1', port: 0, prismWorkers: 1 });
+const mock = await startMock({ host: '127.0.0.1', port: 0 });
 await mock.ready;
 const simulator = mock.simulator;
 const example = simulator.contract.example('waitForEvent', 200, 'messageReceivedSms');

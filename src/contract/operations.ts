@@ -92,6 +92,28 @@ export function needsApiKey(document: JsonObject, operation: JsonObject): boolea
   return !security.some((requirement) => requirement && typeof requirement === 'object' && Object.keys(requirement).length === 0);
 }
 
+function successStatuses(operation: JsonObject): number[] {
+  return Object.keys(operation.responses ?? {})
+    .filter((status) => /^2\d\d$/.test(status))
+    .map(Number)
+    .sort((a, b) => a - b);
+}
+
+/** The lowest documented 2xx: what Prism answers when a request names no status. */
+export function lowestSuccessStatus(operation: JsonObject): number | undefined {
+  return successStatuses(operation)[0];
+}
+
+/**
+ * The status an operation answers by default: "fresh creations return 201 and reads return 200"
+ * (part 4), so 201 where it is documented (beside a 200 replay on `POST /api/v1/calls`, part 7.2),
+ * else the lowest documented 2xx.
+ */
+export function defaultStatus(operation: JsonObject): number {
+  const successes = successStatuses(operation);
+  return successes.includes(201) ? 201 : (successes[0] ?? 200);
+}
+
 export interface MatchedOperation {
   entry: Operation;
   operationId: string;

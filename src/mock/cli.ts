@@ -1,5 +1,6 @@
-// `numbers-api mock` (also `npm start` / `npm run mock`): serve the bundled contract with Prism
-// behind the front, print the URL and one quiet line per request, stop cleanly on Ctrl-C/SIGTERM.
+// `numbers-api mock` (also `npm start` / `npm run mock`): serve the stateful mock (or, with
+// `--stateless`, Prism's examples behind the front), print the URL and one quiet line per request,
+// stop cleanly on Ctrl-C/SIGTERM.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,9 +29,9 @@ export function mockUsage(): string {
 const MOCK_USAGE = `Usage: numbers-api mock [options]
 
 Serves a mock of the API that behaves like the service: every request is validated against the
-bundled contract by Prism 5.14.2, then answered from per-account state that sign-up, sends,
-calls, billing and time change (see the README, "Mock"). --stateless serves the documented
-examples only, as a plain example server.
+bundled contract (with Prism's verdicts), then answered from per-account state that sign-up,
+sends, calls, billing and time change (see the README, "Mock"). --stateless serves the documented
+examples only, through Prism 5.14.2, as a plain example server.
 
   Authorization: Bearer sk_live_<anything>   every key is its own account, made from the demo seed
                                              on first use (only signed-up or seeded keys with
@@ -50,14 +51,15 @@ Options:
   --state <file>          keep the state in this file across restarts (written atomically)
   --strict-keys           accept only keys the sign-up issued or the seed names
   --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
-  --document <file>       description Prism validates with (default: generated/openapi.dereferenced.json)
   --quiet                 no line per request
-  --prism-log <level>     Prism's own log: silent (default), error, warn, info, debug
-  --prism-workers <n>     Prism processes sharing the requests (default: 1; with --stateless 2,
-                          or 1 on one core)
-  --validate-response     also check every answer against its schema: Prism's examples
-                          (--stateless) or the simulator's composed answers, reported in an
-                          sl-violations header (off by default: it costs time per request)
+  --validate-response     also check every answer against its schema: the simulator's composed
+                          answers, or Prism's examples (--stateless), reported in an sl-violations
+                          header (off by default: it costs time per request)
+  --document <file>       with --stateless: the description Prism serves
+                          (default: generated/openapi.dereferenced.json)
+  --prism-log <level>     with --stateless: Prism's own log: silent (default), error, warn, info, debug
+  --prism-workers <n>     with --stateless: Prism processes sharing the requests (default: 2, or 1
+                          on one core)
   --list-examples         print the example names per operation and status, then exit
   --list-test-values      print the documented test values (x-test-values), then exit
   --markdown | --json     with --list-examples: Markdown tables or JSON instead of text
@@ -131,6 +133,9 @@ function parseMockArgs(argv: string[]) {
   if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined)) {
     throw new UsageError('--seed, --state, --strict-keys and --signup-code go with the stateful mock, not --stateless.');
   }
+  if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
+    throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
+  }
   return { ...values, port, host, prismLog, prismWorkers: workers === undefined ? undefined : Number(workers) };
 }
 
@@ -202,7 +207,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     return 1;
   }
 
-  io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
+  if (mock.prismExited) io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
 
   return new Promise<number>((resolve) => {
     let finished = false;
@@ -214,8 +219,9 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       process.off('SIGTERM', onSignal);
       void mock.close().then(() => resolve(code));
     };
+    const what = mock.prismExited ? 'the mock and Prism' : 'the mock';
     const onSignal = (signal: NodeJS.Signals): void => {
-      io.stdout(`\n${signal}: stopping the mock and Prism.\n`);
+      io.stdout(`\n${signal}: stopping ${what}.\n`);
       finish(0);
     };
     process.on('SIGINT', onSignal);
@@ -226,17 +232,17 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     const parent = process.ppid;
     const orphanWatch = setInterval(() => {
       if (process.ppid !== parent) {
-        io.stdout(`\nThe process that started the mock (pid ${parent}) is gone: stopping the mock and Prism.\n`);
+        io.stdout(`\nThe process that started the mock (pid ${parent}) is gone: stopping ${what}.\n`);
         finish(0);
       }
     }, 250);
     orphanWatch.unref();
 
     mock.ready.then(
-      ({ prismVersion, operations }) => {
+      ({ prism, operations }) => {
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
         io.stdout(
-          `Mock ready on ${mock.url} in ${seconds} s (Prism ${prismVersion}, ${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
+          `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
             (mock.simulator
               ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +
                 `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance. Ctrl-C stops.\n`
@@ -249,7 +255,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
         finish(1);
       },
     );
-    void mock.prismExited.then(({ code, signal }) => {
+    void mock.prismExited?.then(({ code, signal }) => {
       if (finished) return;
       io.stderr(`numbers-api mock: Prism stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping.\n`);
       finish(1);

@@ -6,8 +6,7 @@
 // 200 replay is documented beside it), so `Prefer: example=<name>` selects among its examples; any
 // other example needs its status too, `Prefer: code=403, example=whatsappLimited`. Without
 // `example=`, the first example of the chosen response is served.
-import { listOperations, resolveRef, type JsonObject } from './description.js';
-import { defaultSuccessStatus } from './secured-operations.js';
+import { defaultStatus, lowestSuccessStatus, listOperations, resolveRef, type JsonObject } from '../contract/operations.js';
 
 export interface ResponseExamples {
   /** The status as written in the description, e.g. `201`. */
@@ -23,7 +22,7 @@ export interface OperationExamples {
   method: string;
   path: string;
   summary: string | undefined;
-  /** The status the mock serves when no `code=` is asked for (see `defaultSuccessStatus`). */
+  /** The status the mock serves when no `code=` is asked for (see `defaultStatus` in src/contract/operations.ts). */
   defaultStatus: string | undefined;
   responses: ResponseExamples[];
 }
@@ -50,7 +49,7 @@ export function listExampleNames(document: JsonObject): OperationExamples[] {
       method: method.toUpperCase(),
       path,
       summary: operation.summary,
-      defaultStatus: defaultSuccessStatus(operation),
+      defaultStatus: lowestSuccessStatus(operation) === undefined ? undefined : String(defaultStatus(operation)),
       responses,
     };
   });

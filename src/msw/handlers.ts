@@ -1,24 +1,18 @@
-// The stateful mock in-process: MSW request handlers over the same simulator core as the HTTP mock
-// (src/simulator/), for browser apps (setupWorker), Storybook and unit tests (setupServer). One
-// behaviour, two transports: here ajv compiled from the bundle is the contract gate where the HTTP
-// mock has Prism, and webhook deliveries become a callback, since a browser has no network to
+// The stateful mock in-process: MSW request handlers, a thin adapter over the same pipeline as the
+// HTTP mock (src/simulator/pipeline.ts), for browser apps (setupWorker), Storybook and unit tests
+// (setupServer): a Fetch Request becomes a SimRequest, the pipeline answers, the SimResponse
+// becomes a Fetch Response. Webhook deliveries become a callback, since a browser has no network to
 // deliver them to. Browser-safe: no `node:` import here or below.
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { resolveRef } from '../contract/operations.js';
-import { isAcceptedAuthorization } from '../contract/api-key.js';
-import { systemClock, randomIds, type IdGenerator, type SimClock } from '../simulator/clock.js';
-import { controlSurface } from '../simulator/control.js';
-import { fieldErrorsResponse, routeNotFound } from '../simulator/respond.js';
-import { startRunner, type SimRunner } from '../simulator/runner.js';
-import { createSimulator, defaultStatus, type Simulator } from '../simulator/simulator.js';
+import { randomIds, systemClock, type IdGenerator, type SimClock } from '../simulator/clock.js';
+import { createMockCore } from '../simulator/mock-core.js';
 import type { SeedFile } from '../simulator/seed.js';
+import type { Simulator } from '../simulator/simulator.js';
 import type { AccountState } from '../simulator/state.js';
-import type { JsonObject, SimEvent, SimRequest, SimResponse } from '../simulator/types.js';
-import { contractValidator, type ContractValidator } from '../simulator/validator.js';
+import type { JsonObject, SimEvent, SimResponse } from '../simulator/types.js';
 import { recordWebhookDelivery, webhookTargets, type WebhookDeliveryReport } from '../simulator/resources/events.js';
 import { mockControlDocument, openApiDocument } from './bundle.js';
 import { fetchToSimRequest } from './request.js';
-import { gateView, normalizeViolations } from './violations.js';
 
 export interface CreateHandlersOptions {
   /** Another base URL to answer for, besides the contract's servers (absolute, or a path such as `/backend`). */
@@ -81,16 +75,6 @@ export interface MockHandlers {
   simulator: Simulator;
 }
 
-const PREFER_NAMES_ANSWER = /\b(?:code|example)=/;
-
-/** Prism's answer when a request names a status or an example the operation lacks (its NOT_FOUND problem). */
-function prismNotFound(detail: string): SimResponse {
-  return {
-    status: 404,
-    body: { type: 'https://stoplight.io/prism/errors#NOT_FOUND', title: 'The server cannot find the requested content', status: 404, detail },
-  };
-}
-
 /** The base URLs of the contract's servers, their variables at their defaults. */
 export function serverBaseUrls(document: JsonObject): string[] {
   return ((document.servers ?? []) as JsonObject[]).map((server) =>
@@ -110,28 +94,19 @@ function basePath(base: string): string {
   }
 }
 
-function processEnv(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  return env?.[name];
-}
-
 export function createHandlers(options: CreateHandlersOptions = {}): MockHandlers {
   const document = openApiDocument;
   const clock = options.clock ?? systemClock();
-  const simulator = createSimulator({
+  const { simulator, runner, control, pipeline } = createMockCore({
     document,
+    controlDocument: mockControlDocument,
     clock,
     ids: options.ids ?? randomIds(clock),
     seed: options.seed,
-    options: { strictKeys: options.strictKeys ?? false, ...(options.signupCode ? { signupCode: options.signupCode } : {}) },
+    strictKeys: options.strictKeys,
+    signupCode: options.signupCode,
+    answerCheck: options.validateResponses,
   });
-  const runner: SimRunner = startRunner(simulator);
-  const control = controlSurface(simulator, mockControlDocument);
-  const contract = simulator.contract;
-  let validator: ContractValidator | undefined;
-  const gate = (): ContractValidator => (validator ??= contractValidator(contract));
-  const envMode = processEnv('NUMBERS_API_MOCK_VALIDATE');
-  const validateMode = options.validateResponses ?? (envMode === 'strict' ? 'strict' : 'off');
 
   // Webhook deliveries (part 6): the core says where an event goes (`webhookTargets`, asked while
   // it emits); the callback is called after the core is done, and its outcome is recorded on the
@@ -159,57 +134,6 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     });
   }
 
-  function composedChecked(operationId: string | undefined, response: SimResponse): SimResponse {
-    if (validateMode !== 'strict' || !operationId) return response;
-    const problems = gate().response(operationId, response);
-    if (problems.length === 0) return response;
-    return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${problems.join('; ')}` } };
-  }
-
-  /**
-   * A request that names its answer (`Prefer: code=`/`example=`) gets exactly that documented
-   * example and touches no state, as the HTTP mock hands such a request to Prism alone. So this
-   * answers as Prism's mocker does (prism-http mocker/index.js, negotiator/): a refused key gets
-   * the 401 example; a request that breaks the contract gets the first example of its 422 or 400
-   * answer (the named one when `code=` names that status); a status or an example name the
-   * operation lacks gets Prism's NOT_FOUND problem.
-   */
-  function preferred(request: SimRequest, prefer: string): SimResponse {
-    const matched = contract.match(request.method, request.pathname);
-    if (!matched) return routeNotFound(request);
-    const { operationId } = matched;
-    const operation = contract.operation(operationId);
-    const declaredAt = (status: number) => resolveRef<JsonObject | undefined>(document, operation.responses?.[String(status)]);
-    if (contract.needsKey(operationId) && !isAcceptedAuthorization(request.headers.authorization)) {
-      return { status: 401, body: contract.example(operationId, 401) };
-    }
-    const code = /\bcode=(\d{3})\b/.exec(prefer)?.[1];
-    const name = /\bexample=([^,;\s"]+)/.exec(prefer)?.[1];
-    const violations = [...request.violations, ...gate().request(operationId, gateView(request))];
-    let status = code ? Number(code) : defaultStatus(operation);
-    let example = name;
-    if (violations.length > 0) {
-      const invalid = [422, 400].find((candidate) => declaredAt(candidate));
-      if (invalid === undefined) return fieldErrorsResponse(normalizeViolations(contract, operationId, violations));
-      if (status !== invalid) example = undefined;
-      status = invalid;
-    }
-    const declared = declaredAt(status);
-    if (!declared) return prismNotFound(`Requested status code ${status} is not defined in the document.`);
-    const headers: Record<string, string> = {};
-    for (const [header, value] of Object.entries<JsonObject>(declared.headers ?? {})) {
-      const definition = resolveRef<JsonObject>(document, value);
-      const schema = resolveRef<JsonObject | undefined>(document, definition.schema);
-      const sample = definition.example ?? Object.values<JsonObject>(definition.examples ?? {})[0]?.value ?? schema?.examples?.[0] ?? schema?.example;
-      if (sample !== undefined) headers[header] = String(sample);
-    }
-    if (declared.content?.['application/json'] === undefined) return { status, headers };
-    if (example !== undefined && !contract.exampleNames(operationId, status).includes(example)) {
-      return prismNotFound(`Response for contentType: application/json and exampleKey: ${example} does not exist.`);
-    }
-    return { status, headers, body: contract.example(operationId, status, example) };
-  }
-
   function toResponse(response: SimResponse, method: string): Response {
     const headers = new Headers(response.headers);
     if (response.body === undefined || method === 'HEAD') return new HttpResponse(null, { status: response.status, headers });
@@ -217,26 +141,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   }
 
   async function answer(request: Request, base: string): Promise<Response> {
-    const url = new URL(request.url);
-    const prefix = basePath(base);
-    const pathname = url.pathname.slice(prefix.length) || '/';
+    const pathname = new URL(request.url).pathname.slice(basePath(base).length) || '/';
     const sim = await fetchToSimRequest(request, pathname);
-
-    const controlled = control.handle(sim);
-    if (controlled) {
-      runner.reschedule();
-      return toResponse(controlled, sim.method);
-    }
-    const prefer = sim.headers.prefer ?? '';
-    if (PREFER_NAMES_ANSWER.test(prefer)) return toResponse(preferred(sim, prefer), sim.method);
-
-    const matched = contract.match(sim.method, sim.pathname);
-    // The contract gate: what Prism does on the HTTP mock (unless the body is already unreadable).
-    if (matched && sim.violations.length === 0) sim.violations.push(...normalizeViolations(contract, matched.operationId, gate().request(matched.operationId, gateView(sim))));
-    const response = simulator.handle(sim);
-    runner.reschedule();
-    const final = await runner.settle(response, request.signal);
-    return toResponse(composedChecked(matched?.operationId, final), sim.method);
+    return toResponse(await pipeline.serve(sim, () => request.signal), sim.method);
   }
 
   const bases = [...new Set([...serverBaseUrls(document), ...serverBaseUrls(mockControlDocument), ...[options.baseUrl ?? []].flat()].map(trimSlash))];

@@ -11,9 +11,12 @@ export function isJsonType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 }
 
-/** Sets `request.body` (or `request.form`) from the raw `bytes`, or records why it cannot be read. */
-export async function readBody(request: SimRequest, bytes: Uint8Array, contentType: string | undefined): Promise<void> {
-  if (bytes.length > MAX_BODY_BYTES) {
+/**
+ * Sets `request.body` (or `request.form`) from the raw `bytes`, or records why it cannot be read.
+ * `tooLarge`: the transport stopped keeping the bytes past MAX_BODY_BYTES.
+ */
+export async function readBody(request: SimRequest, bytes: Uint8Array, contentType: string | undefined, tooLarge = false): Promise<void> {
+  if (tooLarge || bytes.length > MAX_BODY_BYTES) {
     request.violations.push({ location: ['body'], message: `must be at most ${MAX_BODY_BYTES} bytes` });
     return;
   }

@@ -3,6 +3,7 @@
 // SimResponse; it calls `tick` when the next simulated step is due (`nextDueAt`) and passes the
 // events `onEvent` hands it to waiters and webhooks. State is plain data (`state`), time and ids
 // are injected, and each rule lives in the module of its resource (resources/).
+import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
 import type { RequestContext, ResourceModule, RuleContext, SimOptions } from './context.js';
 import { simContract, type SimContract } from './contract.js';
@@ -35,7 +36,11 @@ export interface Simulator {
   readonly options: SimOptions;
   /** The current state (replaced by `reset` and `load`). */
   readonly state: SimState;
-  handle(request: SimRequest): SimResponse;
+  /**
+   * The answer to a request the gate has judged (its `violations`). `route` is the operation the
+   * pipeline matched (null: none), so the path is matched once; matched here when not given.
+   */
+  handle(request: SimRequest, route?: MatchedOperation | null): SimResponse;
   /** Runs every simulated step due by now. */
   tick(): void;
   /** When the next simulated step is due (simulated ms), or undefined. */
@@ -160,8 +165,8 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   }
   seedNamedAccounts();
 
-  function handle(request: SimRequest): SimResponse {
-    const matched = contract.match(request.method, request.pathname);
+  function handle(request: SimRequest, route?: MatchedOperation | null): SimResponse {
+    const matched = route === undefined ? contract.match(request.method, request.pathname) : route;
     if (!matched) return routeNotFound(request);
     let tickRan = false;
     const { operationId, params } = matched;
@@ -248,12 +253,4 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       return result;
     },
   };
-}
-
-/** The status an operation answers by default: 201 for a fresh creation, else its lowest 2xx (part 4). */
-export function defaultStatus(operation: JsonObject): number {
-  const successes = Object.keys(operation.responses ?? {})
-    .filter((status) => /^2\d\d$/.test(status))
-    .sort();
-  return Number(successes.includes('201') ? '201' : (successes[0] ?? '200'));
 }

@@ -85,8 +85,15 @@ export function contractValidator(contract: SimContract): ContractValidator {
         if (validate && !validate(value)) violations.push(...toViolations(where, validate.errors).map((v) => ({ ...v, location: [where, parameter.name, ...v.location.slice(1)] })));
       }
       const requestBody = resolveRef<JsonObject | undefined>(document, operation.requestBody);
+      // A multipart form is judged by the operation's `multipart/form-data` schema, its parts as
+      // strings (a file part's bytes are not read: its schema is a string with a media type).
+      const form = request.form ? requestBody?.content?.['multipart/form-data'] : undefined;
       const json = requestBody?.content?.['application/json'];
-      if (json) {
+      if (form) {
+        const parts = Object.fromEntries(Object.entries(request.form!).map(([name, part]) => [name, typeof part.value === 'string' ? part.value : (part.filename ?? '')]));
+        const validate = compiled(`${operationId}:form`, form.schema);
+        if (validate && !validate(parts)) violations.push(...toViolations('body', validate.errors));
+      } else if (json) {
         if (request.body === undefined) {
           if (requestBody?.required) violations.push({ location: ['body'], message: 'must have a JSON body' });
         } else {

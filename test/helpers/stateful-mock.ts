@@ -13,7 +13,7 @@ export interface StatefulMock {
 }
 
 export async function startStatefulMock(options: MockOptions = {}): Promise<StatefulMock> {
-  const mock = await startMock({ host: '127.0.0.1', port: 0, prismWorkers: 1, ...options });
+  const mock = await startMock({ host: '127.0.0.1', port: 0, ...options });
   try {
     await mock.ready;
   } catch (error) {

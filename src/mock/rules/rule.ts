@@ -3,9 +3,9 @@
 // Prism for (a `Prefer: code=`) or Prism's JSON answer, and nothing else.
 import type { JsonObject, Operation } from '../description.js';
 
-/** What a rule sees of a request: its path and its query. */
+/** What a rule sees of a request: its decoded path parameters and its query. */
 export interface RuleRequest {
-  pathname: string;
+  params: Record<string, string>;
   query: URLSearchParams;
 }
 

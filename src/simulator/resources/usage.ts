@@ -149,12 +149,14 @@ export function recordTraffic(ctx: Pick<RuleContext, 'now'>, account: AccountSta
 // ---------------------------------------------------------------------------------------------
 // The answer
 
-/** The window `days` selects (part 4.3): 7, 30 or 90 given once; anything else (none, repeated, garbage) is 30. */
-export function usageWindow(ctx: Pick<RequestContext, 'contract' | 'request'>): number {
-  const parameter = ((ctx.contract.operation('getUsage').parameters ?? []) as JsonObject[]).find((p) => p.name === 'days');
-  const windows = ((parameter?.schema?.examples ?? []) as unknown[]).filter((v): v is number => Number.isInteger(v));
-  const fallback = Number(parameter?.schema?.default ?? 30);
-  const values = ctx.request.query.getAll('days');
+/**
+ * The window `days` selects (part 4.3): one of the windows the parameter's schema documents (7,
+ * 30, 90), given once; anything else (none, repeated, garbage) falls back to its default (30). One
+ * rule for the stateful mock and the example server's usage-days-fallback.
+ */
+export function usageWindow(daysSchema: JsonObject | undefined, values: readonly string[]): number {
+  const windows = ((daysSchema?.enum ?? daysSchema?.examples ?? []) as unknown[]).filter((v): v is number => Number.isInteger(v));
+  const fallback = Number(daysSchema?.default ?? 30);
   if (values.length !== 1 || !/^\s*\d+\s*$/.test(values[0]!)) return fallback;
   const days = Number(values[0]);
   return windows.includes(days) ? days : fallback;
@@ -299,6 +301,12 @@ export function computeUsage(ctx: RequestContext, account: AccountState, periodD
   };
 }
 
+/** The window of this request's `days`. */
+function requestedWindow(ctx: RequestContext): number {
+  const parameter = ((ctx.contract.operation('getUsage').parameters ?? []) as JsonObject[]).find((p) => p.name === 'days');
+  return usageWindow(parameter?.schema, ctx.request.query.getAll('days'));
+}
+
 /** Whether every violation the gate found is about `days`, which part 4.3 never refuses. */
 const onlyDaysViolations = (ctx: RequestContext): boolean =>
   ctx.request.violations.length > 0 && ctx.request.violations.every((v) => v.location[0] === 'query' && v.location[1] === 'days');
@@ -307,11 +315,11 @@ export const usageModule: ResourceModule = {
   name: 'usage',
   parts: '4.3',
   handlers: {
-    getUsage: (ctx) => ctx.json(200, computeUsage(ctx, ctx.account, usageWindow(ctx))),
+    getUsage: (ctx) => ctx.json(200, computeUsage(ctx, ctx.account, requestedWindow(ctx))),
   },
   precheck: {
     // A repeated or odd `days` falls back to 30 (part 4.3) rather than a 400.
-    getUsage: (ctx) => (onlyDaysViolations(ctx) ? ctx.json(200, computeUsage(ctx, ctx.account, usageWindow(ctx))) : undefined),
+    getUsage: (ctx) => (onlyDaysViolations(ctx) ? ctx.json(200, computeUsage(ctx, ctx.account, requestedWindow(ctx))) : undefined),
   },
   seed(ctx, account) {
     // Seeded history has no time: it is traffic of the day the account was opened (see the top).

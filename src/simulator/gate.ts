@@ -1,7 +1,10 @@
-// The in-process contract gate's verdicts, shaped as Prism's (the HTTP mock's gate), so that both
-// transports give the same documented 400 (part 7): the same `fieldErrors` keys and messages
-// (issue 13 parity). Both are ajv underneath; they differ in where a violation is placed and how
-// its message reads. Prism (prism-http validator/validators/utils.js `convertAjvErrors`):
+// The contract gate: the seam of the pipeline that says what is wrong with a request against the
+// contract, before the simulator answers it. Prism stays the reference: `ajvGate` is ajv compiled
+// from the bundle, its verdicts shaped as Prism's own validator gives them, so a request gets the
+// same documented 400 (part 7), the same `fieldErrors` keys and messages, as from `prism mock`
+// (test/gate-parity.test.ts sends one corpus to both). Both are ajv underneath; they differ in
+// where a violation is placed and how its message reads. Prism (prism-http
+// validator/validators/utils.js `convertAjvErrors`):
 // - the message is prefixed: `Request body property a.b must ...`, `Request body must ...`,
 //   `Request query parameter days must ...`, `Request header parameter idempotency-key must ...`;
 // - a missing required property stays on its parent: `['body', 'a']`, "... must have required
@@ -11,8 +14,15 @@
 // - an `enum` failure lists the allowed values (`...: all, usage`);
 // - a parameter sent empty (`?limit=`, `Idempotency-Key:`) counts as not sent (see `gateView`).
 import { resolveRef, type JsonObject } from '../contract/operations.js';
-import type { SimContract } from '../simulator/contract.js';
-import type { SimRequest, Violation } from '../simulator/types.js';
+import type { SimContract } from './contract.js';
+import type { SimRequest, Violation } from './types.js';
+import { contractValidator, type ContractValidator } from './validator.js';
+
+/** The contract gate of the pipeline (a named seam: the ajv gate here, Prism's validator in src/mock/prism-gate.ts). */
+export interface Gate {
+  /** What is wrong with `request` against `operationId`'s parameters and body, as Prism reports it; empty when valid. */
+  check(operationId: string, request: SimRequest): Violation[];
+}
 
 const MISSING_PROPERTY = /^must have required property '([^']+)'$/;
 const MISSING_PARAMETER = /^must have required (?:query|header|path) parameter '([^']+)'$/;
@@ -61,7 +71,7 @@ function allowedValues(contract: SimContract, operationId: string, violation: Vi
 }
 
 /** The request as Prism's gate reads it: a query or header parameter sent empty is not sent. */
-export function gateView(request: SimRequest): SimRequest {
+function gateView(request: SimRequest): SimRequest {
   const query = new URLSearchParams();
   for (const [name, value] of request.query) if (value !== '') query.append(name, value);
   const headers: Record<string, string | undefined> = {};
@@ -70,7 +80,7 @@ export function gateView(request: SimRequest): SimRequest {
 }
 
 /** One violation of contractValidator (src/simulator/validator.ts) as Prism reports it. */
-export function prismShaped(violation: Violation): Violation {
+function prismShaped(violation: Violation): Violation {
   const [where = 'body', ...rest] = violation.location;
   // A required body not sent: Prism's own wording (prism-http validator/validators/body.js).
   if (where === 'body' && rest.length === 0 && violation.message === 'must have a JSON body') return { location: ['body'], message: 'Body parameter is required' };
@@ -88,9 +98,14 @@ export function prismShaped(violation: Violation): Violation {
   return { location: [where, ...path], message: prefixed(where, path, violation.message) };
 }
 
-export function normalizeViolations(contract: SimContract, operationId: string, violations: readonly Violation[]): Violation[] {
+function prismVerdict(contract: SimContract, operationId: string, violations: readonly Violation[]): Violation[] {
   return violations.map((violation) => {
     const shaped = prismShaped(violation);
     return { ...shaped, message: shaped.message + allowedValues(contract, operationId, violation) };
   });
+}
+
+/** The gate as ajv compiled from the bundle (browser-safe: the in-process mock's, and the HTTP mock's by default). */
+export function ajvGate(contract: SimContract, validator: ContractValidator = contractValidator(contract)): Gate {
+  return { check: (operationId, request) => prismVerdict(contract, operationId, validator.request(operationId, gateView(request))) };
 }

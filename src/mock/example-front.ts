@@ -1,6 +1,7 @@
-// The mock's front: the smallest HTTP layer of our own before Prism. It does one thing Prism cannot
-// (part 5.1: a key must begin `sk_live_`; Prism accepts any bearer token) and leaves everything
-// else (routing, validation, examples, `Prefer`, CORS, the 401 body) to Prism:
+// The example server's front (`--stateless`): the smallest HTTP layer of our own before Prism, which
+// serves the documented examples. It does one thing Prism cannot (part 5.1: a key must begin
+// `sk_live_`; Prism accepts any bearer token) and leaves everything else (routing, validation,
+// examples, `Prefer`, CORS, the 401 body) to Prism:
 //
 // - On an operation that needs a key, a request whose `Authorization` is not `Bearer sk_live_…` is
 //   passed on WITHOUT that header. Prism then answers exactly as for a missing key: 401 with the
@@ -18,9 +19,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAcceptedAuthorization } from '../contract/api-key.js';
+import { isJsonType } from '../simulator/request-body.js';
+import { requestLogLine } from './request-log.js';
+import type { RouteFacts } from './route-facts.js';
 import type { OperationRule, RuleRequest } from './rules/index.js';
-import type { RouteFacts } from './secured-operations.js';
-import { statefulTransport, type PrismAnswer } from './simulator-http.js';
 
 export interface FrontOptions {
   host: string;
@@ -31,11 +33,6 @@ export interface FrontOptions {
   upstreamPort: () => Promise<number>;
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
-  /**
-   * The stateful mock (simulator-http.ts): a request that does not name its answer is validated
-   * by Prism and answered from state. Without it the front serves Prism's examples (`--stateless`).
-   */
-  stateful?: ReturnType<typeof statefulTransport>;
 }
 
 export interface Front {
@@ -60,10 +57,6 @@ function forwardableHeaders(raw: string[], drop: readonly string[] = []): string
 
 const NO_RULES: readonly OperationRule[] = [];
 
-function isJson(contentType: string | undefined): boolean {
-  return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
-}
-
 /**
  * Prism's JSON answer with the rules' rewrites applied; the answer as it was if it is not JSON or
  * a rule cannot read it (a mock that answers the plain example beats one that drops the request).
@@ -78,10 +71,6 @@ function rewriteAnswer(body: Buffer, rules: readonly OperationRule[], request: R
   }
 }
 
-function clock(): string {
-  return new Date().toISOString().slice(11, 19);
-}
-
 export async function startFront(options: FrontOptions): Promise<Front> {
   // Idle connections to Prism are closed after 2 s, before Prism's own 5 s keep-alive timeout
   // closes them from its side (the classic race that turns a reused connection into ECONNRESET).
@@ -94,20 +83,18 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     const pathname = url.split('?', 1)[0]!;
     const route = options.match(method, pathname);
     const prefer = [req.headers.prefer ?? []].flat().join(', ');
-    // A request naming its answer gets exactly that example, from Prism, and touches no state.
-    const stateful = options.stateful && !/\b(?:code|example)=/.test(prefer) && method !== 'OPTIONS' ? options.stateful : undefined;
-    const keyRefused = !stateful && (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
+    const keyRefused = (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
     // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
     // default (a 200 replay beside a 201 creation), the request asks for the default, unless it
     // names a status itself.
     // The rules shape the answer a request leaves to the mock: not a refused key's 401, and not an
     // answer the request names itself.
-    const rules = route && !stateful && !keyRefused && !/\b(?:code|example)=/.test(prefer) ? route.rules : NO_RULES;
+    const rules = route && !keyRefused && !/\b(?:code|example)=/.test(prefer) ? route.rules : NO_RULES;
     let ruleRequest: RuleRequest | undefined;
     let ruleCode: string | undefined;
     if (rules.length > 0) {
       const queryAt = url.indexOf('?');
-      ruleRequest = { pathname, query: new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : '') };
+      ruleRequest = { params: route!.params, query: new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : '') };
       for (const rule of rules) {
         ruleCode = rule.preferCode?.(ruleRequest);
         if (ruleCode !== undefined) break;
@@ -115,20 +102,19 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     }
     // A rule's status replaces the answer altogether, so nothing is rewritten then.
     const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
-    const code = stateful ? undefined : (ruleCode ?? route?.preferCode);
+    const code = ruleCode ?? route?.preferCode;
     const preferDefault = code !== undefined && !/\bcode=/.test(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
 
     if (options.log) {
       const log = options.log;
       res.once('finish', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
         const note =
           keyRefused && req.headers.authorization !== undefined
             ? ' (key does not begin sk_live_)'
             : ruleCode === '404' && res.statusCode === 404
               ? ' (an id the examples do not use)'
               : '';
-        log(`${clock()} ${method} ${url} ${res.statusCode} ${ms.toFixed(1)} ms${note}`);
+        log(requestLogLine(req, res.statusCode, started, note));
       });
     }
 
@@ -145,18 +131,6 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       if (hadBody) pairs.push('Content-Length', String(body.length));
       if (preferDefault) pairs.push('Prefer', preferDefault);
 
-      if (stateful) {
-        stateful
-          .serve({ req, res, method, url, body, askPrism: () => options.upstreamPort().then((port) => askPrism(port, pairs, body)) })
-          .catch((error: Error) => {
-            if (!res.headersSent) {
-              res.writeHead(502, { 'content-type': 'application/json' });
-              res.end(JSON.stringify({ error: `The mock could not answer: ${error.message}` }));
-            } else res.destroy(error);
-          });
-        return;
-      }
-
       options.upstreamPort().then(
         (port) => forward(port, pairs, body, false),
         (error: Error) => {
@@ -166,29 +140,11 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       );
     });
 
-    /** Sends the request to Prism for its verdict; resolves with its status and headers, its body drained. */
-    function askPrism(port: number, headers: string[], body: Buffer, isRetry = false): Promise<PrismAnswer> {
-      return new Promise((resolve, reject) => {
-        const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
-          answer.resume();
-          answer.on('end', () => resolve({ status: answer.statusCode ?? 502, rawHeaders: answer.rawHeaders }));
-          answer.on('error', reject);
-        });
-        upstream.on('error', (error: NodeJS.ErrnoException) => {
-          // The keep-alive race of forward(): asking once more on a new connection is harmless.
-          if (!isRetry && upstream.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
-            askPrism(port, headers, body, true).then(resolve, reject);
-          } else reject(error);
-        });
-        upstream.end(body.length > 0 ? body : undefined);
-      });
-    }
-
     function forward(port: number, headers: string[], body: Buffer, isRetry: boolean): void {
       const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
         const status = answer.statusCode ?? 502;
         const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
-        if (rewriting.length === 0 || !isJson(answer.headers['content-type'])) {
+        if (rewriting.length === 0 || !isJsonType(answer.headers['content-type'])) {
           res.writeHead(status, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
           answer.pipe(res);
           return;

@@ -1,0 +1,80 @@
+// The stateful mock over HTTP: a thin adapter between node:http and the core pipeline
+// (src/simulator/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
+// into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with the
+// CORS headers a browser needs. One quiet log line per request, written once it is finished.
+import type http from 'node:http';
+import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
+import type { Pipeline } from '../simulator/pipeline.js';
+import type { SimRequest, SimResponse } from '../simulator/types.js';
+import { corsHeaders, preflightAnswer } from './cors.js';
+import { requestLogLine } from './request-log.js';
+
+export interface HttpTransportOptions {
+  pipeline: Pipeline;
+  /** Receives one line per finished request; omit for no request log. */
+  log?: (line: string) => void;
+}
+
+/** The request as the core reads it: header names in lower case, repeated headers joined. */
+export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array, tooLarge: boolean): Promise<SimRequest> {
+  const url = req.url ?? '/';
+  const queryAt = url.indexOf('?');
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const request: SimRequest = {
+    method: (req.method ?? 'GET').toUpperCase(),
+    pathname: queryAt >= 0 ? url.slice(0, queryAt) : url,
+    query: new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : ''),
+    headers,
+    body: undefined,
+    violations: [],
+  };
+  await readBody(request, bytes, headers['content-type'], tooLarge);
+  return request;
+}
+
+function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+  const headers: Record<string, string> = { ...corsHeaders(req.headers), ...answer.headers };
+  if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
+  headers['Content-Length'] = String(Buffer.byteLength(text));
+  res.writeHead(answer.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/** The request listener of the stateful mock's HTTP server. */
+export function pipelineListener({ pipeline, log }: HttpTransportOptions): http.RequestListener {
+  return (req, res) => {
+    if (log) {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => log(requestLogLine(req, res.statusCode, started)));
+    }
+    const preflight = preflightAnswer(req.method, req.headers);
+    if (preflight) {
+      res.writeHead(preflight.status, preflight.headers);
+      res.end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the client can finish sending and read the 400.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const clientGone = (): AbortSignal => {
+        const abort = new AbortController();
+        res.once('close', () => abort.abort());
+        return abort.signal;
+      };
+      toSimRequest(req, Buffer.concat(chunks), size > MAX_BODY_BYTES)
+        .then((request) => pipeline.serve(request, clientGone))
+        .then(
+          (answer) => writeAnswer(req, res, answer),
+          (error: Error) => writeAnswer(req, res, { status: 500, body: { error: `The mock could not answer: ${error.message}` } }),
+        );
+    });
+  };
+}

@@ -1,0 +1,152 @@
+// The Prism processes behind the example server (`--stateless`): each runs prism-child.ts, Prism
+// 5.14.2's own HTTP server on a loopback port. The pool answers requests in turn (round robin);
+// requests wait for the first Prism to answer; `stop` ends them all, and a Prism never outlives
+// its mock (see prism-child.ts).
+import { fork, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { PrismChildMessage, PrismChildOptions } from './prism-child.js';
+
+/**
+ * How to run prism-child: the compiled .js as is; the .ts source through tsx's ESM loader only
+ * (`tsx/esm`). Plain `tsx` also hooks `require`, and Prism is about a thousand CommonJS modules:
+ * going through that hook costs over a second of start-up.
+ */
+function childEntry(): { file: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const extension = path.extname(here);
+  const file = path.join(path.dirname(here), `prism-child${extension}`);
+  if (extension !== '.ts') return { file, execArgv: [] };
+  const tsxEsm = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
+  return { file, execArgv: ['--import', tsxEsm] };
+}
+
+/** One request straight to Prism; resolves when it is answered (any status). */
+function firstRequest(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: '/api/v1/account', agent: false }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+      })
+      .on('error', reject);
+  });
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+type Listening = Extract<PrismChildMessage, { type: 'listening' }>;
+
+interface PrismWorker {
+  child: ChildProcess;
+  /** Resolves once this Prism has answered its first request. */
+  ready: Promise<Listening>;
+  exited: Promise<Exit>;
+  stop(): Promise<void>;
+}
+
+function startWorker(options: PrismChildOptions): PrismWorker {
+  const { file, execArgv } = childEntry();
+  const child = fork(file, [], {
+    execArgv,
+    env: { ...process.env, NUMBERS_API_PRISM_OPTIONS: JSON.stringify(options) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'json',
+  });
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const listening = new Promise<Listening>((resolve, reject) => {
+    child.on('message', (message: PrismChildMessage) => {
+      if (message.type === 'listening') resolve(message);
+      else if (message.type === 'error') reject(new Error(`Prism could not start on ${options.document}: ${message.message}`));
+    });
+    child.once('error', (error) => reject(new Error(`Prism could not be started: ${error.message}`)));
+    void exited.then(({ code, signal }) => reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)));
+  });
+  const ready = listening.then(async (message) => {
+    await firstRequest(message.port);
+    return message;
+  });
+  ready.catch(() => undefined);
+  return {
+    child,
+    ready,
+    exited,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      // SIGTERM ends it at any stage: before it listens by default, after by its own handler.
+      child.kill('SIGTERM');
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(killTimer);
+    },
+  };
+}
+
+/**
+ * Prism processes by default: Prism handles one request at a time on one core (about 0.4 ms of
+ * CPU for a small request, most of it matching the path against every operation), and the example
+ * server does little else, so a second process lets a two-core machine answer about half again as
+ * many requests.
+ */
+export function defaultPrismWorkers(): number {
+  return Math.min(2, os.availableParallelism());
+}
+
+export interface PrismPool {
+  /** The port of the Prism to send the next request to; waits for the first Prism. */
+  upstreamPort(): Promise<number>;
+  /** Resolves once the first Prism answered its first request. */
+  ready: Promise<{ prismVersion: string; operations: number; prismPort: number }>;
+  /** Resolves when any Prism stops, for whatever reason (`stop` included). */
+  exited: Promise<Exit>;
+  stop(): Promise<void>;
+}
+
+export function startPrismPool(options: PrismChildOptions, count: number): PrismPool {
+  // The first Prism starts at once; the others after it has answered, so as not to slow it down.
+  const first = startWorker(options);
+  const workers: PrismWorker[] = [first];
+  const ports: number[] = [];
+  let turn = 0;
+  let stopping = false;
+  const firstPort = first.ready.then((message) => {
+    ports.push(message.port);
+    return message.port;
+  });
+  firstPort.catch(() => undefined);
+
+  const ready = first.ready.then((message) => {
+    for (let i = 1; i < count && !stopping; i++) {
+      const worker = startWorker(options);
+      workers.push(worker);
+      worker.ready.then(
+        (extra) => {
+          if (!stopping) ports.push(extra.port);
+        },
+        () => undefined, // the first Prism serves alone; a failure to start shows in `exited`
+      );
+    }
+    return { prismVersion: message.prismVersion, operations: message.operations, prismPort: message.port };
+  });
+  ready.catch(() => undefined);
+
+  const exited = new Promise<Exit>((resolve) => {
+    void first.exited.then(resolve);
+    void ready.then(() => {
+      for (const worker of workers.slice(1)) void worker.exited.then(resolve);
+    });
+  });
+
+  return {
+    upstreamPort: () => (ports.length > 0 ? Promise.resolve(ports[turn++ % ports.length]!) : firstPort),
+    ready,
+    exited,
+    async stop() {
+      stopping = true;
+      await Promise.all(workers.map((worker) => worker.stop()));
+      await Promise.all(workers.map((worker) => worker.exited));
+    },
+  };
+}

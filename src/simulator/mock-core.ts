@@ -1,0 +1,73 @@
+// The stateful mock's core, put together once for every transport: the simulator (state, rules,
+// clock and ids), its runner in real time, the control surface, the contract gate, the
+// composed-answer check and the pipeline that runs them in order (pipeline.ts). The HTTP mock
+// (src/mock/start-mock.ts) and the MSW handlers (src/msw/handlers.ts) each call `createMockCore`
+// and adapt their own request and response around `core.pipeline.serve`. Browser-safe.
+import type { JsonObject } from '../contract/operations.js';
+import type { IdGenerator, SimClock } from './clock.js';
+import { controlSurface, type ControlSurface } from './control.js';
+import { ajvGate, type Gate } from './gate.js';
+import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Pipeline } from './pipeline.js';
+import { startRunner, type SimRunner } from './runner.js';
+import type { SeedFile } from './seed.js';
+import { createSimulator, type Simulator } from './simulator.js';
+import type { SimState } from './state.js';
+import { contractValidator, type ContractValidator } from './validator.js';
+import type { SimContract } from './contract.js';
+
+export interface MockCoreOptions {
+  /** The bundled OpenAPI description (generated/openapi.json), parsed. */
+  document: JsonObject;
+  /** The control surface's description (generated/mock-control.json), parsed. */
+  controlDocument: JsonObject;
+  clock?: SimClock;
+  ids?: IdGenerator;
+  /** Your own starting data; the demo seed built from the contract's examples otherwise. */
+  seed?: SeedFile;
+  /** A state to start from (`--state`). */
+  state?: SimState;
+  /** Accept only keys the sign-up issued or the seed names. */
+  strictKeys?: boolean;
+  /** The right email and SMS sign-up code (default: the contract's `signupCode` test value). */
+  signupCode?: string;
+  /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
+  answerCheck?: AnswerCheckMode;
+  /** The contract gate (default: ajv compiled from `document`, `ajvGate`). */
+  gate?: (contract: SimContract, validator: ContractValidator) => Gate;
+}
+
+export interface MockCore {
+  simulator: Simulator;
+  runner: SimRunner;
+  control: ControlSurface;
+  pipeline: Pipeline;
+  /** Stops the runner's timers and answers held long polls. */
+  stop(): void;
+}
+
+export function createMockCore(options: MockCoreOptions): MockCore {
+  const simulator = createSimulator({
+    document: options.document,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.ids ? { ids: options.ids } : {}),
+    ...(options.seed ? { seed: options.seed } : {}),
+    ...(options.state ? { state: options.state } : {}),
+    options: { strictKeys: options.strictKeys ?? false, ...(options.signupCode ? { signupCode: options.signupCode } : {}) },
+  });
+  const runner = startRunner(simulator);
+  const control = controlSurface(simulator, options.controlDocument);
+  // One validator (one ajv, each schema compiled once) for the gate and the answer check.
+  let validator: ContractValidator | undefined;
+  const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
+  const gate = options.gate ? options.gate(simulator.contract, validate()) : lazyAjvGate(simulator.contract, validate);
+  const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
+  const pipeline = createPipeline({ simulator, control, runner, gate, answers });
+  runner.reschedule();
+  return { simulator, runner, control, pipeline, stop: () => runner.stop() };
+}
+
+/** The ajv gate, built on its first request (a mock that is never asked compiles nothing). */
+function lazyAjvGate(contract: SimContract, validator: () => ContractValidator): Gate {
+  let gate: Gate | undefined;
+  return { check: (operationId, request) => (gate ??= ajvGate(contract, validator())).check(operationId, request) };
+}

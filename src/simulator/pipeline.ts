@@ -1,0 +1,91 @@
+// The one request pipeline of the stateful mock, for every transport (issue 20). A transport turns
+// its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
+// src/msw/handlers.ts), calls `serve`, and sends the SimResponse it resolves with. In order:
+//
+//   control surface (/__mock/...) → route (matched once) → named answer (`Prefer`) → gate →
+//   simulator → hold and settle (long polls) → composed-answer check
+//
+// Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdict on the
+// request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
+// the `AnswerCheck`. Nothing here knows a transport, so a reader follows a request one way: from
+// the transport's adapter to `serve`, from `serve` to the resource module, and back.
+import type { ControlSurface } from './control.js';
+import type { Gate } from './gate.js';
+import { namedAnswer, namesItsAnswer } from './named-answers.js';
+import type { SimRunner } from './runner.js';
+import type { Simulator } from './simulator.js';
+import type { SimRequest, SimResponse } from './types.js';
+import type { ContractValidator } from './validator.js';
+
+/**
+ * What happens to an answer the simulator composed that breaks the contract: `off` sends it as it
+ * is; `header` reports the problems in an `sl-violations` header (as Prism reports its own);
+ * `strict` answers 500 instead, so a test that reached it fails (this package's tests run so).
+ */
+export type AnswerCheckMode = 'off' | 'header' | 'strict';
+
+/** The mode `NUMBERS_API_MOCK_VALIDATE` asks for, where there is a `process` (never in a browser). */
+export function answerCheckModeFromEnvironment(): AnswerCheckMode | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const mode = env?.NUMBERS_API_MOCK_VALIDATE;
+  return mode === 'strict' || mode === 'header' ? mode : undefined;
+}
+
+/** The composed-answer check: the last step of the pipeline. */
+export interface AnswerCheck {
+  check(operationId: string, response: SimResponse): SimResponse;
+}
+
+export function answerCheck(mode: AnswerCheckMode, validator: () => ContractValidator): AnswerCheck {
+  return {
+    check(operationId, response) {
+      if (mode === 'off') return response;
+      const problems = validator().response(operationId, response);
+      if (problems.length === 0) return response;
+      if (mode === 'strict') {
+        return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${problems.join('; ')}` } };
+      }
+      const header = JSON.stringify(problems.map((message) => ({ location: ['response'], severity: 'Error', message })));
+      return { ...response, headers: { ...response.headers, 'sl-violations': header } };
+    },
+  };
+}
+
+export interface PipelineParts {
+  simulator: Simulator;
+  control: ControlSurface;
+  runner: SimRunner;
+  gate: Gate;
+  answers: AnswerCheck;
+}
+
+export interface Pipeline {
+  /**
+   * The answer to one request. `clientGone` gives the signal that the client went away; it is
+   * asked for only when the answer is held (a long poll), which then ends early.
+   */
+  serve(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse>;
+}
+
+const CONTROL_PREFIX = '/__mock/';
+
+export function createPipeline({ simulator, control, runner, gate, answers }: PipelineParts): Pipeline {
+  const { contract } = simulator;
+  return {
+    async serve(request, clientGone) {
+      if (request.pathname.startsWith(CONTROL_PREFIX)) {
+        const controlled = control.handle(request)!;
+        runner.reschedule();
+        return controlled;
+      }
+      const route = contract.match(request.method, request.pathname);
+      if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
+      // A body that could not be read is already a violation; the gate judges the rest.
+      if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
+      const response = simulator.handle(request, route ?? null);
+      runner.reschedule();
+      const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
+      return route ? answers.check(route.operationId, settled) : settled;
+    },
+  };
+}
