@@ -163,6 +163,8 @@ describe('numbers-api mock', () => {
     [['mock', '--json'], {}, '--markdown and --json go with --list-examples'],
     [['mock', '--prism-workers', '0'], {}, '--prism-workers must be a whole number from 1 to 16'],
     [['mock', '--prism-workers', '2'], {}, '--document, --prism-log and --prism-workers go with --stateless'],
+    [['mock', '--gate', 'zod'], {}, '--gate must be one of ajv, prism'],
+    [['mock', '--stateless', '--gate', 'prism'], {}, '--gate goes with the stateful mock'],
   ] as const)('refuses %j %j with a clear message and exit 2', async (args, env, message) => {
     const result = await inProcess([...args], env);
     expect(result.code).toBe(2);

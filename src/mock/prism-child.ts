@@ -8,7 +8,7 @@
 // twice, and cannot listen on a port it chooses itself. The configuration below is the command's
 // own (static examples, request validation, security checks, CORS on, `--errors` off) except that
 // Prism's check of its own answers is off unless asked for (`validateResponse`, see start-mock.ts).
-import Module, { createRequire } from 'node:module';
+import { requireFromPrism, skipUnusedPrismModules } from './prism-modules.js';
 
 export interface PrismChildOptions {
   /** Absolute path of the description Prism serves. */
@@ -22,43 +22,6 @@ export interface PrismChildOptions {
 export type PrismChildMessage =
   | { type: 'listening'; port: number; operations: number; prismVersion: string }
   | { type: 'error'; message: string };
-
-// Prism's packages are resolved from @stoplight/prism-cli's own location, so the mock uses exactly
-// the modules of the pinned CLI whatever npm hoisted.
-const requireFromPrism = createRequire(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json'));
-
-/** Puts `exports` in the module cache as the module `specifier` resolves to from `from`. */
-function preload(from: NodeJS.Require, specifier: string, exports: unknown): void {
-  const filename = from.resolve(specifier);
-  const cached = new Module(filename);
-  cached.filename = filename;
-  cached.loaded = true;
-  cached.exports = exports;
-  from.cache[filename] = cached;
-}
-
-/**
- * Start-up (measured in scripts/bench/mock.mjs; the target is under 3 s from `npm start` to the
- * first answer). Two things Prism loads and the mock never uses are answered from the cache:
- * - `@faker-js/faker`, whose main entry builds all of faker's 60-odd locales when loaded (most of
- *   Prism's load time). Prism only uses faker for dynamic examples (`Prefer: dynamic=true`), in
- *   English, faker's default locale: it gets the English-only build, in the shape it reads
- *   (`.default`). Static examples are untouched; dynamic ones come from the same English data.
- * - `postman-collection`, behind Prism's reader of Postman collections. The mock serves an OpenAPI
- *   description (`--document` must be one), so that reader is never called.
- * If the layout of Prism's dependencies ever differs, Prism loads them as usual.
- */
-function skipUnusedPrismModules(): void {
-  try {
-    const fromPrismHttp = createRequire(requireFromPrism.resolve('@stoplight/prism-http'));
-    const english = fromPrismHttp('@faker-js/faker/locale/en') as object;
-    preload(fromPrismHttp, '@faker-js/faker', { __esModule: true, default: english, faker: english });
-    const fromPostmanReader = createRequire(fromPrismHttp.resolve('@stoplight/http-spec/postman/operation'));
-    preload(fromPostmanReader, 'postman-collection', {});
-  } catch {
-    // leave them to Prism
-  }
-}
 
 // Ctrl-C reaches the whole process group, this process included, possibly while it is still
 // loading Prism: the handler is installed before anything else, so SIGINT never kills it by

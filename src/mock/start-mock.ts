@@ -19,6 +19,7 @@ import { pipelineListener } from './http-transport.js';
 import { startFront } from './example-front.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { routeFacts } from './route-facts.js';
+import { prismGate } from './prism-gate.js';
 
 export { defaultPrismWorkers } from './prism-workers.js';
 
@@ -70,6 +71,12 @@ export interface MockOptions {
    * `validateResponse`, else off.
    */
   validateComposed?: AnswerCheckMode;
+  /**
+   * The stateful mock's contract gate: `ajv` (default), compiled from the bundle, or `prism`,
+   * Prism's own validator in-process (src/mock/prism-gate.ts). Both give Prism's verdicts
+   * (test/gate-parity.test.ts); `npm run bench` measures both.
+   */
+  gate?: 'ajv' | 'prism';
 }
 
 export interface RunningMock {
@@ -115,6 +122,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
+    ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
   });
   const persistence = options.statePath ? persistState(core.simulator, options.statePath) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });

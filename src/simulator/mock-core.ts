@@ -33,7 +33,7 @@ export interface MockCoreOptions {
   /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
   answerCheck?: AnswerCheckMode;
   /** The contract gate (default: ajv compiled from `document`, `ajvGate`). */
-  gate?: (contract: SimContract, validator: ContractValidator) => Gate;
+  gate?: Gate;
 }
 
 export interface MockCore {
@@ -59,7 +59,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // One validator (one ajv, each schema compiled once) for the gate and the answer check.
   let validator: ContractValidator | undefined;
   const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
-  const gate = options.gate ? options.gate(simulator.contract, validate()) : lazyAjvGate(simulator.contract, validate);
+  const gate = options.gate ?? lazyAjvGate(simulator.contract, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const pipeline = createPipeline({ simulator, control, runner, gate, answers });
   runner.reschedule();

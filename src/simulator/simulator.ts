@@ -9,7 +9,7 @@ import type { RequestContext, ResourceModule, RuleContext, SimOptions } from './
 import { simContract, type SimContract } from './contract.js';
 import { authenticate, createAccountState } from './accounts.js';
 import { fieldErrorsResponse, routeNotFound } from './respond.js';
-import { EVENT_LOG_LIMIT, emptyState, type AccountState, type Job, type SimState } from './state.js';
+import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type Job, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './test-values.js';
@@ -111,7 +111,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
         const event: SimEvent = { id: ids.next('evt_'), object: 'event', type, version: 1, createdAt: ctx.nowIso, relatedObject, data };
         const seq = ++state.eventSeq;
         account.events.push({ seq, event });
-        if (account.events.length > EVENT_LOG_LIMIT) account.events.splice(0, account.events.length - EVENT_LOG_LIMIT);
+        trimOldest(account.events, EVENT_LOG_LIMIT);
         for (const listener of eventListeners) listener(event, account, seq);
         return event;
       },

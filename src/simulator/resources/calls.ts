@@ -4,7 +4,7 @@
 // the original call with 200 (part 7.2); a free account holds 2 calls at once and 300 s per call
 // (part 8); a PAYG number with an empty wallet is gated (part 3).
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import { HISTORY_LIMIT, LIST_LIMIT, type AccountState, type Job } from '../state.js';
+import { HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState, type Job } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { aboveFreeCeiling, freeLimits, isFree } from './free-account.js';
 import { findNumber, isWalletGated } from './numbers.js';
@@ -159,9 +159,7 @@ function plannedEnding(ctx: RequestContext): string {
 function storeCall(account: AccountState, call: JsonObject, meta: CallMeta): void {
   account.calls.push(call);
   account.meta[call.id] = meta as unknown as JsonObject;
-  const excess = account.calls.length - HISTORY_LIMIT;
-  if (excess <= 0) return;
-  for (const dropped of account.calls.splice(0, excess)) {
+  for (const dropped of trimOldest(account.calls, HISTORY_LIMIT)) {
     const key = callMeta(account, dropped.id)?.idempotencyKey;
     if (key !== undefined && account.idempotency[key] === dropped.id) delete account.idempotency[key];
     delete account.meta[dropped.id];

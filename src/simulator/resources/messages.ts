@@ -4,7 +4,7 @@
 // (`message.status_changed`, part 6). Inbound traffic (the test helpers) is recorded here too, so
 // that a reply lifts the limits that wait for one.
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import { HISTORY_LIMIT, LIST_LIMIT, type AccountState } from '../state.js';
+import { HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
 import { recordTraffic } from './usage.js';
@@ -53,12 +53,11 @@ interface MessageMeta {
   delivery?: string;
 }
 
-/** Appends a message, newest last, keeping at most HISTORY_LIMIT and forgetting the dropped ones' meta. */
+/** Appends a message, newest last, keeping the newest HISTORY_LIMIT and forgetting the dropped ones' meta. */
 export function storeMessage(account: AccountState, record: JsonObject, meta: MessageMeta): void {
   account.messages.push(record);
   account.meta[record.id] = meta as unknown as JsonObject;
-  const excess = account.messages.length - HISTORY_LIMIT;
-  if (excess > 0) for (const dropped of account.messages.splice(0, excess)) delete account.meta[dropped.id];
+  for (const dropped of trimOldest(account.messages, HISTORY_LIMIT)) delete account.meta[dropped.id];
 }
 
 function messageDirection(account: AccountState, message: JsonObject): string {
