@@ -5,7 +5,7 @@
 import { http as mswHttp, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers, manualClock, MockControlError, sequentialIds, type MockHandlers, type SimEvent } from '../src/msw/index.js';
+import { createHandlers, manualClock, MockControlError, sequentialIds, type MockHandlers, type SeedFile, type SimEvent } from '../src/msw/index.js';
 import { createClient } from '../src/client/index.js';
 import { activeWaits } from '../src/simulator/resources/events.js';
 import { client, newKey } from './helpers/stateful-mock.js';
@@ -75,7 +75,7 @@ describe('options', () => {
 
 describe('composed answers checked against the contract', () => {
   // A seed the contract would refuse: the account's cap must be an integer or null.
-  const brokenSeed = { default: { account: { maxCallDurationSeconds: 'lots' } } };
+  const brokenSeed = { default: { account: { maxCallDurationSeconds: 'lots' } } } as unknown as SeedFile;
 
   it("validateResponses 'strict' turns a composed answer that breaks its schema into a 500 naming the problem", async () => {
     use({ seed: brokenSeed, validateResponses: 'strict' });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../src/simulator/simulator.js';
 import type { JsonObject } from '../src/simulator/types.js';
+import type { NumberRecord } from '../src/simulator/records.js';
 import { messagingState } from '../src/simulator/resources/messages.js';
 import { checkEventsAfterEach, inProcessSimulator, useStatefulMock, type Answer } from './helpers/simulator-harness.js';
 import { client, newKey } from './helpers/stateful-mock.js';
@@ -37,7 +38,7 @@ function harness(): Harness {
     account,
     addNumber(example, key = KEY) {
       // The demo seed may hold the same example number already: the test's copy replaces it.
-      const number = sim.contract.componentExample(example) as JsonObject;
+      const number = sim.contract.componentExample(example) as NumberRecord;
       const numbers = account(key).numbers;
       numbers.splice(0, numbers.length, ...numbers.filter((n) => n.id !== number.id), number);
       return number;
@@ -408,7 +409,7 @@ describe('on the real stateful mock (Prism as the gate)', () => {
     const key = newKey('spacing');
     const call = client(mock().url, key);
     const account = mock().simulator.accountForKey(key)!;
-    account.numbers.push(mock().simulator.contract.componentExample('whatsappReadyNumber') as JsonObject);
+    account.numbers.push(mock().simulator.contract.componentExample('whatsappReadyNumber') as NumberRecord);
     // The last send is put ahead of the clock, so the next one falls inside the gap however slow the machine is.
     messagingState(account).whatsappLastAt[WHATSAPP_LINE.id] = mock().simulator.clock.now() + 5_000;
     const refused = await call('POST', '/api/v1/messages', whatsapp('+447700900456'));

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { findNumber, isWalletGated, WHATSAPP_WARMUP_MS } from '../src/simulator/resources/numbers.js';
 import type { JsonObject } from '../src/simulator/types.js';
+import type { NumberRecord } from '../src/simulator/records.js';
 import { document, inProcessSimulator, useStatefulMock, type InProcessInit } from './helpers/simulator-harness.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
@@ -138,9 +139,9 @@ describe('numbers (in-process)', () => {
   });
 });
 
-function simulator0Example(name: string): JsonObject {
+function simulator0Example(name: string): NumberRecord {
   const examples = (document.components as JsonObject).examples as JsonObject;
-  return JSON.parse(JSON.stringify(examples[name].value)) as JsonObject;
+  return JSON.parse(JSON.stringify(examples[name].value)) as NumberRecord;
 }
 
 describe('numbers (stateful mock over HTTP)', () => {

@@ -52,7 +52,7 @@ export function createAccountState(
 ): AccountState {
   // A named seed account starts from the seed's default (the demo seed) and replaces what it gives.
   const start: AccountSeed = init.named ? { ...(seed.default ?? {}), ...init.named } : init.email === null ? (seed.default ?? {}) : {};
-  const newest = (list: JsonObject[] | undefined): JsonObject[] => copy(list ?? []).reverse();
+  const newest = <T>(list: T[] | undefined): T[] => copy(list ?? []).reverse();
   const account: AccountState = {
     id: ctx.ids.next('acct_'),
     email: init.email,
@@ -63,7 +63,7 @@ export function createAccountState(
     balance: start.balance ?? 0,
     numbers: newest(start.numbers),
     messages: newest(start.messages),
-    calls: newest(start.calls),
+    calls: newest(start.calls).map((call) => ({ ...call, id: call.id ?? ctx.ids.next('call_') })),
     groups: copy(start.groups ?? []),
     webhooks: copy(start.webhooks ?? []),
     billing: {

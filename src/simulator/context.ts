@@ -3,6 +3,7 @@
 // state machine and cites its part; simulator.ts routes requests to it.
 import type { IdGenerator } from './clock.js';
 import type { SimContract } from './contract.js';
+import type { BodyOf, OperationId, StatusOf } from './records.js';
 import type { AccountState, Job, SimState } from './state.js';
 import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
 
@@ -33,18 +34,15 @@ export interface RuleContext {
   createAccount(init: { email: string | null; key?: string }): AccountState;
 }
 
-export interface RequestContext extends RuleContext {
+/** What a request handler sees, whatever its operation. */
+export interface RequestFacts extends RuleContext {
   request: SimRequest;
-  operationId: string;
+  operationId: OperationId;
   params: Record<string, string>;
   /** The caller's account; set on every operation that needs a key. */
   account: AccountState;
   /** The request body as an object (`{}` when there was none or it is not an object). */
   body: JsonObject;
-  /** This operation's documented example answer (`status`, optional example name), with `headers`. */
-  documented(status: number, example?: string, headers?: Record<string, string>): SimResponse;
-  /** A JSON answer composed from state. */
-  json(status: number, body: unknown, headers?: Record<string, string>): SimResponse;
   /**
    * The documented answer of a test value (`x-test-values`) the request carries, if any:
    * `only` limits it to the named test values.
@@ -54,20 +52,38 @@ export interface RequestContext extends RuleContext {
   hasTestValue(name: string): boolean;
 }
 
-export type Handler = (ctx: RequestContext) => SimResponse;
+/** How a handler of `Op` answers: typed by the statuses and bodies the contract documents for `Op`. */
+export interface TypedAnswers<Op extends OperationId> {
+  /** This operation's documented example answer (`status`, optional example name), with `headers`. */
+  documented(status: StatusOf<Op>, example?: string, headers?: Record<string, string>): SimResponse;
+  /** A JSON answer composed from state, typed as the contract documents `status` of this operation. */
+  json<S extends StatusOf<Op>>(status: S, body: BodyOf<Op, S>, headers?: Record<string, string>): SimResponse;
+}
+
+/** How a helper shared by several operations' handlers answers: any status; the handler's own type bounds it. */
+export interface AnyAnswers {
+  documented(status: number, example?: string, headers?: Record<string, string>): SimResponse;
+  json(status: number, body: unknown, headers?: Record<string, string>): SimResponse;
+}
+
+/** The context of one request to `Op`; without `Op`, that of a helper shared by several operations. */
+export type RequestContext<Op extends OperationId | undefined = undefined> = RequestFacts & (Op extends OperationId ? TypedAnswers<Op> & { operationId: Op } : AnyAnswers);
+
+export type Handler<Op extends OperationId | undefined = undefined> = (ctx: RequestContext<Op>) => SimResponse;
+export type Precheck<Op extends OperationId | undefined = undefined> = (ctx: RequestContext<Op>) => SimResponse | undefined;
 export type ProcessStep = (ctx: RuleContext, account: AccountState, job: Job) => void;
 
 export interface ResourceModule {
   /** What the module simulates, and the parts of the interface specification it follows. */
   name: string;
   parts: string;
-  /** Request handlers by operationId. */
-  handlers: Record<string, Handler>;
+  /** Request handlers by operationId, each typed by its operation. */
+  handlers: { [Op in OperationId]?: Handler<Op> };
   /**
    * Checks that run before the generic answer to a request that broke its schema: where part 7
    * gives a specific message for a cause (exactly one of `to` or `groupId` ...), it answers that.
    */
-  precheck?: Record<string, (ctx: RequestContext) => SimResponse | undefined>;
+  precheck?: { [Op in OperationId]?: Precheck<Op> };
   /** Steps of simulated processes by job kind. */
   processes?: Record<string, ProcessStep>;
   /** Sets up a new account's records of this resource from the seed. */

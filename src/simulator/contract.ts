@@ -3,6 +3,7 @@
 // state tables (`x-state-machines`). Everything a rule answers that is not computed from state is
 // one of these examples: the simulator never restates a message or a shape of the contract.
 import { needsApiKey, operationMatcher, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
+import type { BodyOf, OperationId, StatusOf } from './records.js';
 
 /** One documented test value (`x-test-values`, spec/EXTENSIONS.md): an input that triggers a documented outcome. */
 export interface TestValue {
@@ -23,7 +24,9 @@ export interface SimContract {
   match(method: string, pathname: string): MatchedOperation | undefined;
   operation(operationId: string): JsonObject;
   needsKey(operationId: string): boolean;
-  /** A deep copy of the named example of `operationId`'s `status` answer (the first one without a name). */
+  /** A deep copy of the named example of `operationId`'s `status` answer (the first one without a name), typed by the contract. */
+  example<Op extends OperationId, S extends StatusOf<Op>>(operationId: Op, status: S, name?: string): BodyOf<Op, S>;
+  /** The same for an operation of another description (the control surface's). */
   example(operationId: string, status: number, name?: string): unknown;
   /** The example names of `operationId`'s `status` answer, in document order. */
   exampleNames(operationId: string, status: number): string[];
@@ -65,13 +68,13 @@ export function simContract(document: JsonObject): SimContract {
     match,
     operation,
     needsKey: (operationId) => needsApiKey(document, operation(operationId)),
-    example(operationId, status, name) {
+    example(operationId: string, status: number, name?: string): never {
       const examples = examplesOf(operationId, status);
       const key = name ?? Object.keys(examples)[0];
       if (key === undefined || !(key in examples)) {
         throw new Error(`The contract has no example ${name ?? '(any)'} for ${operationId} ${status}`);
       }
-      return clone(resolveRef(document, examples[key]).value);
+      return clone(resolveRef(document, examples[key]).value) as never;
     },
     exampleNames: (operationId, status) => Object.keys(examplesOf(operationId, status)),
     responseHeaders: (operationId, status) => Object.keys(response(operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()),

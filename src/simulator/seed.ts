@@ -3,30 +3,34 @@
 // history), so lists render at once; `--seed <file>` replaces it with your own data (a JSON
 // SeedFile). Accounts made by the sign-up flow start from nothing, as a new account does (part 3).
 import type { SimContract } from './contract.js';
-import type { JsonObject } from './types.js';
+import type { components } from '../../generated/types/openapi.js';
+
+type SeededCall = components['schemas']['Call'];
+import type { AccountRecord, ActivityRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
 
 /** An account's starting records, in the contract's shapes. Every field is optional. */
 export interface AccountSeed {
   /** The account record's own fields (`maxCallDurationSeconds`, ...). */
-  account?: JsonObject;
+  account?: Partial<AccountRecord>;
   /** Whether the account has paid (free-account limits lifted, part 3). */
   paid?: boolean;
   balance?: number;
   /** Newest first, as the list operations answer them. */
-  numbers?: JsonObject[];
-  messages?: JsonObject[];
-  calls?: JsonObject[];
-  groups?: JsonObject[];
-  webhooks?: JsonObject[];
-  subscription?: JsonObject | null;
-  paymentMethods?: JsonObject[];
-  deposits?: JsonObject[];
+  numbers?: NumberRecord[];
+  messages?: MessageRecord[];
+  /** Calls; one without an `id` gets one. */
+  calls?: SeededCall[];
+  groups?: GroupRecord[];
+  webhooks?: WebhookRecord[];
+  subscription?: SubscriptionRecord | null;
+  paymentMethods?: PaymentMethodRecord[];
+  deposits?: DepositRecord[];
   /** Billing activity items, newest first. */
-  activity?: JsonObject[];
+  activity?: ActivityRecord[];
   /** Invoice links by invoice id. */
-  invoices?: Record<string, JsonObject>;
+  invoices?: Record<string, InvoiceRecord>;
   /** 10DLC registrations by number id. */
-  tenDlc?: Record<string, JsonObject>;
+  tenDlc?: Record<string, TenDlcRecord>;
 }
 
 export interface NamedAccountSeed extends AccountSeed {
@@ -44,14 +48,14 @@ export interface SeedFile {
 
 /** The demo account, every value taken from a named example of the contract. */
 export function demoAccountSeed(contract: SimContract): AccountSeed {
-  const account = contract.example('getAccount', 200, 'paidAccount') as JsonObject;
-  const billing = contract.example('getBilling', 200, 'payAsYouGo') as JsonObject;
-  const firstPage = contract.example('listBillingActivity', 200, 'firstPage') as JsonObject;
-  const lastPage = contract.example('listBillingActivity', 200, 'lastPage') as JsonObject;
-  const invoice = contract.example('getInvoice', 200) as JsonObject;
+  const account = contract.example('getAccount', 200, 'paidAccount');
+  const billing = contract.example('getBilling', 200, 'payAsYouGo');
+  const firstPage = contract.example('listBillingActivity', 200, 'firstPage');
+  const lastPage = contract.example('listBillingActivity', 200, 'lastPage');
+  const invoice = contract.example('getInvoice', 200);
   const { limits, apiKeys: _previews, ...fields } = account;
-  const invoices: Record<string, JsonObject> = {};
-  for (const deposit of (billing.deposits ?? []) as JsonObject[]) invoices[deposit.invoiceId] = invoice;
+  const invoices: Record<string, InvoiceRecord> = {};
+  for (const deposit of billing.deposits ?? []) invoices[deposit.invoiceId] = invoice;
   return {
     account: fields,
     paid: limits === null,
@@ -59,18 +63,18 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
     // The two listed numbers, then a WhatsApp line bought warmed and the group's WhatsApp line
     // still warming up (it becomes ready when the clock moves about 6 hours, part 3).
     numbers: [
-      contract.example('updateNumber', 200, 'whatsappWarmingUp') as JsonObject,
-      contract.example('createNumber', 201, 'whatsappReadyNumber') as JsonObject,
-      ...(contract.example('listNumbers', 200, 'twoNumbers') as JsonObject[]),
+      contract.example('updateNumber', 200, 'whatsappWarmingUp'),
+      contract.example('createNumber', 201, 'whatsappReadyNumber'),
+      ...contract.example('listNumbers', 200, 'twoNumbers'),
     ],
-    messages: contract.example('listMessages', 200, 'recentMessages') as JsonObject[],
-    calls: contract.example('listCalls', 200, 'recentCalls') as JsonObject[],
-    groups: contract.example('listGroups', 200, 'groups') as JsonObject[],
+    messages: contract.example('listMessages', 200, 'recentMessages'),
+    calls: contract.example('listCalls', 200, 'recentCalls'),
+    groups: contract.example('listGroups', 200, 'groups'),
     webhooks: [],
     subscription: billing.subscription ?? null,
     paymentMethods: billing.paymentMethods ?? [],
     deposits: billing.deposits ?? [],
-    activity: [...(firstPage.items as JsonObject[]), ...(lastPage.items as JsonObject[])],
+    activity: [...(firstPage.items ?? []), ...(lastPage.items ?? [])],
     invoices,
   };
 }

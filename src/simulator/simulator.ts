@@ -5,7 +5,8 @@
 // are injected, and each rule lives in the module of its resource (resources/).
 import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
-import type { RequestContext, ResourceModule, RuleContext, SimOptions } from './context.js';
+import type { Handler, Precheck, RequestContext, ResourceModule, RuleContext, SimOptions } from './context.js';
+import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
 import { authenticate, createAccountState } from './accounts.js';
 import { fieldErrorsResponse, routeNotFound } from './respond.js';
@@ -82,15 +83,17 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const eventListeners = new Set<EventListener>();
   const changeListeners = new Set<() => void>();
 
-  const handlers = new Map<string, { module: ResourceModule; handler: (ctx: RequestContext) => SimResponse }>();
-  const prechecks = new Map<string, (ctx: RequestContext) => SimResponse | undefined>();
+  // The registry is keyed by operationId: each handler is typed by its own operation, and a request
+  // reaches only the handler of the operation it matched, so it is called with that context.
+  const handlers = new Map<string, { module: ResourceModule; handler: Handler }>();
+  const prechecks = new Map<string, Precheck>();
   const processes = new Map<string, NonNullable<ResourceModule['processes']>[string]>();
   for (const module of modules) {
     for (const [operationId, handler] of Object.entries(module.handlers)) {
       if (handlers.has(operationId)) throw new Error(`${operationId} is handled twice (${module.name})`);
-      handlers.set(operationId, { module, handler });
+      handlers.set(operationId, { module, handler: handler as unknown as Handler });
     }
-    for (const [operationId, check] of Object.entries(module.precheck ?? {})) prechecks.set(operationId, check);
+    for (const [operationId, check] of Object.entries(module.precheck ?? {})) prechecks.set(operationId, check as unknown as Precheck);
     for (const [kind, step] of Object.entries(module.processes ?? {})) processes.set(kind, step);
   }
 
@@ -182,7 +185,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     const ctx: RequestContext = {
       ...base,
       request,
-      operationId,
+      operationId: operationId as OperationId,
       params,
       account: account!,
       body,

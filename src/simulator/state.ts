@@ -2,6 +2,7 @@
 // Records are kept in the contract's own shapes (the Message, Call, PhoneNumber ... schemas), so a
 // list answer is the records as they are; what the service tracks but never shows (a message's
 // delivery progress, a call's planned ending, a pending sign-up code) lives beside them.
+import type { AccountRecord, ActivityRecord, CallRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
 import type { JsonObject, SimEvent } from './types.js';
 
 /** A step of a simulated process, due at `at` (simulated ms); see schedule.ts. */
@@ -24,29 +25,29 @@ export interface AccountState {
   /** Full keys; only previews are ever answered (part 5.3). */
   keys: string[];
   /** The account record's own fields (the Account schema, minus `limits` and `apiKeys`, which are derived). */
-  account: JsonObject;
+  account: AccountRecord;
   /** True once the account has added credit or subscribed: the free-account limits are lifted for good (part 3). */
   paid: boolean;
   /** The credit-wallet balance in US dollars. */
   balance: number;
   /** Newest last. */
-  numbers: JsonObject[];
+  numbers: NumberRecord[];
   /** Newest last; the newest `HISTORY_LIMIT` kept (see `trimOldest`). */
-  messages: JsonObject[];
+  messages: MessageRecord[];
   /** Newest last; the newest `HISTORY_LIMIT` kept (see `trimOldest`). */
-  calls: JsonObject[];
-  groups: JsonObject[];
-  webhooks: JsonObject[];
+  calls: CallRecord[];
+  groups: GroupRecord[];
+  webhooks: WebhookRecord[];
   billing: {
-    subscription: JsonObject | null;
-    paymentMethods: JsonObject[];
-    deposits: JsonObject[];
+    subscription: SubscriptionRecord | null;
+    paymentMethods: PaymentMethodRecord[];
+    deposits: DepositRecord[];
     /** Newest last. */
-    activity: JsonObject[];
-    invoices: Record<string, JsonObject>;
+    activity: ActivityRecord[];
+    invoices: Record<string, InvoiceRecord>;
   };
   /** 10DLC registrations by number id. */
-  tenDlc: Record<string, JsonObject>;
+  tenDlc: Record<string, TenDlcRecord>;
   /** `Idempotency-Key` → call id (part 7.2). */
   idempotency: Record<string, string>;
   /** Internal facts about records, by record id (delivery progress, planned ending ...). */

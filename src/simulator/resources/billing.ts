@@ -10,6 +10,7 @@
 // 10DLC fees and other wallet debits are `usage` items of the ledger, top-ups
 // `payment-credits` items; the activity page size defaults to 20.
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
+import type { ActivityRecord } from '../records.js';
 import type { AccountState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { liftFreeLimits } from './free-account.js';
@@ -35,8 +36,8 @@ function checkouts(account: AccountState): CheckoutSession[] {
 }
 
 /** Appends a ledger item (newest last in state) at the current time. */
-export function recordActivity(ctx: Pick<RuleContext, 'nowIso'>, account: AccountState, item: JsonObject): JsonObject {
-  const entry = { ...item, occurredAt: ctx.nowIso };
+export function recordActivity(ctx: Pick<RuleContext, 'nowIso'>, account: AccountState, item: { type: string; [field: string]: unknown }): ActivityRecord {
+  const entry: ActivityRecord = { ...item, occurredAt: ctx.nowIso };
   account.billing.activity.push(entry);
   return entry;
 }
@@ -50,8 +51,9 @@ export function chargeWallet(ctx: Pick<RuleContext, 'nowIso'>, account: AccountS
 /** An invoice of the account, its links in the contract's `invoiceLinks` form. */
 function issueInvoice(ctx: RuleContext, account: AccountState): string {
   const invoiceId = ctx.ids.next('in_');
-  const links = ctx.contract.example('getInvoice', 200, 'invoiceLinks') as Record<string, string>;
-  account.billing.invoices[invoiceId] = Object.fromEntries(Object.entries(links).map(([name, url]) => [name, url.replace(/in_[A-Za-z0-9]+/g, invoiceId)]));
+  const links = ctx.contract.example('getInvoice', 200, 'invoiceLinks');
+  const own = (url: string): string => url.replace(/in_[A-Za-z0-9]+/g, invoiceId);
+  account.billing.invoices[invoiceId] = { ...links, invoicePdf: own(links.invoicePdf), hostedInvoiceUrl: own(links.hostedInvoiceUrl) };
   return invoiceId;
 }
 
@@ -115,8 +117,8 @@ export function completeCheckout(ctx: RuleContext, account: AccountState, input:
     const invoiceId = issueInvoice(ctx, account);
     account.balance = Math.round((account.balance + amount) * 10000) / 10000;
     account.billing.deposits.unshift({ invoiceId, amount, createdAt: ctx.nowIso });
-    const firstPage = ctx.contract.example('listBillingActivity', 200, 'firstPage') as JsonObject;
-    const template = (firstPage.items as JsonObject[]).find((item) => item.type === 'payment-credits') ?? { type: 'payment-credits' };
+    const firstPage = ctx.contract.example('listBillingActivity', 200, 'firstPage');
+    const template = firstPage.items?.find((item) => item.type === 'payment-credits') ?? { type: 'payment-credits' };
     recordActivity(ctx, account, { ...template, amount, invoiceId });
     liftFreeLimits(account);
   } else if (session.mode === 'subscription') {
@@ -126,7 +128,7 @@ export function completeCheckout(ctx: RuleContext, account: AccountState, input:
     liftFreeLimits(account);
   } else {
     // Part 4.4: the first saved card becomes the default.
-    const card = ((ctx.contract.example('getBilling', 200, 'payAsYouGo') as JsonObject).paymentMethods as JsonObject[])[0]!;
+    const card = ctx.contract.example('getBilling', 200, 'payAsYouGo').paymentMethods[0]!;
     const methods = account.billing.paymentMethods;
     methods.push({ ...card, id: ctx.ids.next('pm_'), isDefault: !methods.some((m) => m.isDefault) });
   }
@@ -152,7 +154,7 @@ function requireSubscription(ctx: RequestContext): { subscription: JsonObject; r
   return subscription ? { subscription } : { refused: ctx.documented(409, 'noActiveSubscription') };
 }
 
-function activityPage(ctx: RequestContext): SimResponse {
+function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
   const filter = ctx.request.query.get('filter') ?? 'all';
   const rawLimit = Number.parseInt(ctx.request.query.get('limit') ?? '', 10);
   // Parts 4.4 and 8: clamped to 1..100, never refused.

@@ -5,6 +5,7 @@
 // (part 8); a PAYG number with an empty wallet is gated (part 3).
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import { HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState, type Job } from '../state.js';
+import type { CallRecord, CallStatusChangedData, CallStatusRecord, NumberRecord, TerminationType } from '../records.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { aboveFreeCeiling, freeLimits, isFree } from './free-account.js';
 import { findNumber, isWalletGated } from './numbers.js';
@@ -19,8 +20,8 @@ const GLOBAL_DEFAULT_CAP_SECONDS: number | null = null;
 
 /** A state a call enters, as `call.status_changed` carries it. */
 interface Move {
-  status: JsonObject;
-  terminationType?: string;
+  status: CallStatusRecord;
+  terminationType?: TerminationType;
 }
 
 interface Lifecycle {
@@ -28,9 +29,9 @@ interface Lifecycle {
   order: string[];
   terminal: string;
   /** The status object of each non-terminal state, from the contract's event examples. */
-  status: Record<string, JsonObject>;
+  status: Record<string, CallStatusRecord>;
   /** For each termination type: the status entered and the state the call ends from, from the examples. */
-  endings: Record<string, { status: JsonObject; from: string }>;
+  endings: Partial<Record<TerminationType, { status: CallStatusRecord; from: string }>>;
 }
 
 const lifecycles = new WeakMap<object, Lifecycle>();
@@ -54,13 +55,13 @@ export function callLifecycle(ctx: Pick<RuleContext, 'contract'>): Lifecycle {
     state = moves.find((t) => t.from === state)?.to;
   }
   const terminal = order[order.length - 1]!;
-  const status: Record<string, JsonObject> = {};
+  const status: Record<string, CallStatusRecord> = {};
   const endings: Lifecycle['endings'] = {};
   for (const name of Object.keys(ctx.contract.document.components?.examples ?? {})) {
     const event = ctx.contract.componentExample(name) as JsonObject;
     if (event?.type !== 'call.status_changed') continue;
-    const data = event.data as JsonObject;
-    if (data.status.state === terminal) endings[data.terminationType] = { status: data.status, from: data.previousState };
+    const data = event.data as CallStatusChangedData;
+    if (data.status.state === terminal && data.terminationType) endings[data.terminationType] = { status: data.status, from: String(data.previousState) };
     else status[data.status.state] ??= data.status;
   }
   const lifecycle = { order, terminal, status, endings };
@@ -69,7 +70,7 @@ export function callLifecycle(ctx: Pick<RuleContext, 'contract'>): Lifecycle {
 }
 
 /** The moves a call in `current` makes from now on to end with `terminationType`. */
-function plannedMoves(ctx: Pick<RuleContext, 'contract'>, current: string, terminationType: string): Move[] {
+function plannedMoves(ctx: Pick<RuleContext, 'contract'>, current: string, terminationType: TerminationType): Move[] {
   const lifecycle = callLifecycle(ctx);
   const ending = lifecycle.endings[terminationType];
   if (!ending) throw new Error(`The contract shows no ${terminationType} ending of a call`);
@@ -109,9 +110,9 @@ function progressStep(ctx: RuleContext, account: AccountState, job: Job): void {
   const meta = callMeta(account, job.ref);
   const move = meta?.moves.shift();
   if (!call || !meta || !move) return;
-  const previousState = call.status.state as string;
+  const previousState = call.status.state;
   call.status = { ...move.status };
-  const data: JsonObject = { status: move.status, previousState };
+  const data: CallStatusChangedData = { status: move.status, previousState };
   if (move.terminationType !== undefined) {
     call.terminationType = move.terminationType;
     data.terminationType = move.terminationType;
@@ -132,7 +133,7 @@ function progressStep(ctx: RuleContext, account: AccountState, job: Job): void {
  * then the global default; a higher level overrides a lower one either way. A free account's
  * inherited value is clamped to its ceiling (part 8).
  */
-export function effectiveCap(ctx: Pick<RuleContext, 'contract'>, account: AccountState, number: JsonObject | undefined, perCall: unknown): number | null {
+export function effectiveCap(ctx: Pick<RuleContext, 'contract'>, account: AccountState, number: Pick<NumberRecord, 'maxCallDurationSeconds'> | undefined, perCall: unknown): number | null {
   const levels = [perCall, number?.maxCallDurationSeconds, account.account.maxCallDurationSeconds, GLOBAL_DEFAULT_CAP_SECONDS];
   const cap = (levels.find((value) => typeof value === 'number') as number | undefined) ?? null;
   if (!isFree(account)) return cap;
@@ -140,12 +141,12 @@ export function effectiveCap(ctx: Pick<RuleContext, 'contract'>, account: Accoun
   return cap === null ? ceiling : Math.min(cap, ceiling);
 }
 
-function isActive(ctx: Pick<RuleContext, 'contract'>, call: JsonObject): boolean {
-  return call.status?.state !== callLifecycle(ctx).terminal;
+function isActive(ctx: Pick<RuleContext, 'contract'>, call: CallRecord): boolean {
+  return call.status.state !== callLifecycle(ctx).terminal;
 }
 
 /** The ending a test value asks for (spec/test-values.yaml), else `completed`. */
-function plannedEnding(ctx: RequestContext): string {
+function plannedEnding(ctx: RequestContext): TerminationType {
   for (const [name, ending] of [
     ['callBusy', 'busy'],
     ['callNoAnswer', 'no-answer'],
@@ -156,7 +157,7 @@ function plannedEnding(ctx: RequestContext): string {
   return 'completed';
 }
 
-function storeCall(account: AccountState, call: JsonObject, meta: CallMeta): void {
+function storeCall(account: AccountState, call: CallRecord, meta: CallMeta): void {
   account.calls.push(call);
   account.meta[call.id] = meta as unknown as JsonObject;
   for (const dropped of trimOldest(account.calls, HISTORY_LIMIT)) {
@@ -166,7 +167,7 @@ function storeCall(account: AccountState, call: JsonObject, meta: CallMeta): voi
   }
 }
 
-function createCall(ctx: RequestContext): SimResponse {
+function createCall(ctx: RequestContext<'createCall'>): SimResponse {
   const { account, body } = ctx;
   // Part 7.2: a retry with the key of a call placed earlier answers that call, as it is now. The
   // simulator handles one request at a time, so a duplicate never finds the original still running.
@@ -189,7 +190,7 @@ function createCall(ctx: RequestContext): SimResponse {
 
   const lifecycle = callLifecycle(ctx);
   const first = lifecycle.order[0]!;
-  const call: JsonObject = { id: ctx.ids.next('call_'), status: { ...lifecycle.status[first]! } };
+  const call: CallRecord = { id: ctx.ids.next('call_'), status: { ...lifecycle.status[first]! } };
   storeCall(account, call, {
     effectiveCapSeconds: effectiveCap(ctx, account, number, body.maxCallDurationSeconds),
     to: String(body.to),

@@ -17,6 +17,7 @@
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { AccountState } from '../state.js';
 import type { JsonObject, SimEvent, SimResponse } from '../types.js';
+import type { WebhookRecord } from '../records.js';
 
 /** The ping fired right now, per account: read by `webhookTargets` while `emit` runs (synchronous). */
 const pingInFlight = new WeakMap<AccountState, string>();
@@ -63,7 +64,7 @@ function saveCursor(account: AccountState, name: string, seq: number): void {
   for (const old of names.slice(0, Math.max(0, names.length - CURSOR_LIMIT))) delete all[old];
 }
 
-function waitForEvent(ctx: RequestContext): SimResponse {
+function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const { account } = ctx;
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
@@ -173,7 +174,7 @@ export const eventsModule: ResourceModule = {
     createWebhookSubscription(ctx) {
       // Any absolute URL is accepted, as the contract's own examples are not loopback; the mock
       // only ever contacts loopback URLs (src/mock/webhook-delivery.ts) and records the rest as skipped.
-      const hook: JsonObject = {
+      const hook: WebhookRecord = {
         id: ctx.ids.next('wh_'),
         url: String(ctx.body.url),
         eventTypes: Array.isArray(ctx.body.eventTypes) ? ctx.body.eventTypes.map(String) : [],

@@ -5,6 +5,7 @@
 // that a reply lifts the limits that wait for one.
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import { HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState } from '../state.js';
+import type { GroupRecord, MediaRecord, MessageChannel, MessageRecord, NumberRecord } from '../records.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
 import { recordTraffic } from './usage.js';
@@ -54,20 +55,20 @@ interface MessageMeta {
 }
 
 /** Appends a message, newest last, keeping the newest HISTORY_LIMIT and forgetting the dropped ones' meta. */
-export function storeMessage(account: AccountState, record: JsonObject, meta: MessageMeta): void {
+export function storeMessage(account: AccountState, record: MessageRecord, meta: MessageMeta): void {
   account.messages.push(record);
   account.meta[record.id] = meta as unknown as JsonObject;
   for (const dropped of trimOldest(account.messages, HISTORY_LIMIT)) delete account.meta[dropped.id];
 }
 
-function messageDirection(account: AccountState, message: JsonObject): string {
+function messageDirection(account: AccountState, message: MessageRecord): string {
   const meta = account.meta[message.id] as MessageMeta | undefined;
   if (meta?.direction) return meta.direction;
   // A seeded record: outbound when it was sent from one of the account's numbers.
   return account.numbers.some((number) => number.number === message.from) ? 'outbound' : 'inbound';
 }
 
-function messageTime(account: AccountState, message: JsonObject): number {
+function messageTime(account: AccountState, message: MessageRecord): number {
   const meta = account.meta[message.id] as MessageMeta | undefined;
   // A seeded record carries no time (part 2 shows none): it is as old as the account.
   return Date.parse(meta?.createdAt ?? account.createdAt);
@@ -82,21 +83,19 @@ export function groupLines(account: AccountState, groupId: string): string[] {
   const state = messagingState(account);
   const known = state.groupLines[groupId];
   if (known) return known;
-  const lines = [...new Set(account.messages.filter((m) => m.groupId === groupId).map((m) => String(m.phoneNumberId)))];
+  const lines = [...new Set(account.messages.filter((m) => m.groupId === groupId).map((m) => m.phoneNumberId))];
   return lines;
 }
 
 /** The channels a number carries now (WhatsApp only once it is ready, part 3). */
-function channelReady(number: JsonObject, channel: string): boolean {
+function channelReady(number: NumberRecord, channel: string): boolean {
   if (channel === 'whatsapp') return number.whatsapp?.status === 'ready';
-  const capabilities = (number.capabilities ?? []) as string[];
-  return capabilities.includes(channel);
+  return number.capabilities.includes(channel);
 }
 
-function defaultChannel(number: JsonObject): string {
-  const capabilities = (number.capabilities ?? []) as string[];
-  if (capabilities.includes('imessage')) return 'imessage';
-  if (capabilities.includes('sms') || !number.whatsapp) return 'sms';
+function defaultChannel(number: NumberRecord): MessageChannel {
+  if (number.capabilities.includes('imessage')) return 'imessage';
+  if (number.capabilities.includes('sms') || !number.whatsapp) return 'sms';
   return 'whatsapp';
 }
 
@@ -169,10 +168,10 @@ function isAudioOrDocument(attachment: Attachment): boolean {
 }
 
 /** The stored media items: served by the service at a URL shaped like the contract's example's. */
-function mediaItems(ctx: RuleContext, list: Attachment[]): JsonObject[] {
+function mediaItems(ctx: RuleContext, list: Attachment[]): MediaRecord[] {
   if (list.length === 0) return [];
-  const example = (ctx.contract.componentExample('mmsWithImage') as JsonObject).media[0] as JsonObject;
-  const base = String(example.url).replace(/[^/]+$/, '');
+  const example = (ctx.contract.componentExample('mmsWithImage') as MessageRecord).media[0]!;
+  const base = example.url.replace(/[^/]+$/, '');
   return list.map((attachment) => {
     const id = ctx.ids.next('med_');
     const extension = extensionOf(attachment.url);
@@ -191,7 +190,7 @@ function mediaItems(ctx: RuleContext, list: Attachment[]): JsonObject[] {
 const present = (value: unknown): boolean => value !== undefined && value !== null;
 
 /** Part 7's "exactly one of" messages, which win over the contract gate's generic oneOf violation. */
-function sendPrecheck(ctx: RequestContext): SimResponse | undefined {
+function sendPrecheck(ctx: RequestContext<'sendMessage'>): SimResponse | undefined {
   // Only a JSON object has fields to count: malformed JSON, an oversized or a missing body get the gate's answer.
   const raw = ctx.request.body;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
@@ -202,7 +201,7 @@ function sendPrecheck(ctx: RequestContext): SimResponse | undefined {
 }
 
 /** Refusals that depend on the channel of a send or a typing indicator (part 7), or undefined. */
-function whatsappRateLimit(ctx: RequestContext, account: AccountState, number: JsonObject, conversation: string): SimResponse | undefined {
+function whatsappRateLimit(ctx: RequestContext, account: AccountState, number: NumberRecord, conversation: string): SimResponse | undefined {
   const state = messagingState(account);
   const last = state.whatsappLastAt[number.id];
   if (last !== undefined && ctx.now - last < WHATSAPP_GAP_MS) {
@@ -217,12 +216,12 @@ function utcDay(ms: number): string {
   return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 }
 
-function sendMessage(ctx: RequestContext): SimResponse {
+function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
   const { account, body } = ctx;
   const state = messagingState(account);
-  let number: JsonObject | undefined;
-  let channel: string;
-  let group: JsonObject | undefined;
+  let number: NumberRecord | undefined;
+  let channel: MessageChannel;
+  let group: GroupRecord | undefined;
 
   if (present(body.groupId)) {
     group = account.groups.find((g) => g.id === body.groupId);
@@ -244,7 +243,7 @@ function sendMessage(ctx: RequestContext): SimResponse {
   } else {
     number = findNumber(account, { id: body.fromNumberId ?? undefined, number: body.fromNumber ?? undefined });
     if (!number) return ctx.documented(400, 'unknownFromNumber');
-    channel = present(body.channel) ? String(body.channel) : defaultChannel(number);
+    channel = present(body.channel) ? (String(body.channel) as MessageChannel) : defaultChannel(number);
   }
 
   if (channel === 'whatsapp') {
@@ -302,13 +301,13 @@ function sendMessage(ctx: RequestContext): SimResponse {
     state.imessageNew[number.id] = { day: today, count: count + 1 };
   }
 
-  const record: JsonObject = {
+  const record: MessageRecord = {
     id: ctx.ids.next('msg_'),
     phoneNumberId: number.id,
     groupId: group ? group.id : null,
     channel,
     from: number.number,
-    to: group ? null : recipient,
+    to: group ? null : recipient!,
     body: text,
     media: mediaItems(ctx, list),
     replyToId,
@@ -357,19 +356,19 @@ function deliveryStep(ctx: RuleContext, account: AccountState, job: { ref: strin
 export function receiveMessage(
   ctx: RuleContext,
   account: AccountState,
-  input: { line: JsonObject; from: string; body: string; channel?: string; group?: JsonObject; source: 'internal' | 'external' },
-): JsonObject[] {
+  input: { line: NumberRecord; from: string; body: string; channel?: MessageChannel; group?: GroupRecord; source: 'internal' | 'external' },
+): MessageRecord[] {
   const state = messagingState(account);
   const lines = input.group
     ? groupLines(account, input.group.id)
         .map((id) => findNumber(account, { id }))
-        .filter((n): n is JsonObject => n !== undefined)
+        .filter((n): n is NumberRecord => n !== undefined)
     : [input.line];
   if (lines.length === 0) lines.push(input.line);
   const channel = input.group ? 'whatsapp' : (input.channel ?? defaultChannel(input.line));
-  const records: JsonObject[] = [];
+  const records: MessageRecord[] = [];
   for (const line of lines) {
-    const record: JsonObject = {
+    const record: MessageRecord = {
       id: ctx.ids.next('msg_'),
       phoneNumberId: line.id,
       groupId: input.group ? input.group.id : null,
@@ -396,7 +395,7 @@ export function receiveMessage(
 // ---------------------------------------------------------------------------------------------
 // Typing (part 4.5): the channel errors of a send, free, nothing on a standard SMS number.
 
-function setTypingIndicator(ctx: RequestContext): SimResponse {
+function setTypingIndicator(ctx: RequestContext<'setTypingIndicator'>): SimResponse {
   const { account, body } = ctx;
   const number = findNumber(account, { number: body.fromNumber });
   if (!number) return ctx.documented(400, 'unknownFromNumber');
@@ -425,13 +424,13 @@ function setTypingIndicator(ctx: RequestContext): SimResponse {
 // ---------------------------------------------------------------------------------------------
 // Lists
 
-function listMessages(ctx: RequestContext): SimResponse {
+function listMessages(ctx: RequestContext<'listMessages'>): SimResponse {
   const { account, request } = ctx;
   const since = request.query.get('since');
   const sinceMs = since === null ? undefined : Date.parse(since);
   const direction = request.query.get('direction');
   const groupId = request.query.get('groupId');
-  const answer: JsonObject[] = [];
+  const answer: MessageRecord[] = [];
   for (let i = account.messages.length - 1; i >= 0 && answer.length < LIST_LIMIT; i--) {
     const message = account.messages[i]!;
     if (sinceMs !== undefined && !(messageTime(account, message) > sinceMs)) continue;
@@ -443,7 +442,7 @@ function listMessages(ctx: RequestContext): SimResponse {
 }
 
 /** A `since` that is not a timestamp: the documented `invalidSince` rather than the gate's wording. */
-function listPrecheck(ctx: RequestContext): SimResponse | undefined {
+function listPrecheck(ctx: RequestContext<'listMessages'>): SimResponse | undefined {
   const since = ctx.request.query.get('since');
   const gateRefused = ctx.request.violations.some((v) => v.location.includes('since'));
   if (gateRefused || (since !== null && Number.isNaN(Date.parse(since)))) return ctx.documented(400, 'invalidSince');

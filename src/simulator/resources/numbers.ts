@@ -7,12 +7,12 @@
 // subscription, PAYG otherwise. billing.ts moves the numbers to FIXED when a subscription starts
 // and back to PAYG when it ends.
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
+import type { NumberRecord, TenDlcSummaryRecord } from '../records.js';
 import type { AccountState } from '../state.js';
-import type { JsonObject } from '../types.js';
 import { aboveFreeCeiling } from './free-account.js';
 
 /** The account's number by `id` or by E.164 `number` (either may be given; both must match when both are). */
-export function findNumber(account: AccountState, by: { id?: string; number?: string }): JsonObject | undefined {
+export function findNumber(account: AccountState, by: { id?: string; number?: string }): NumberRecord | undefined {
   if (by.id === undefined && by.number === undefined) return undefined;
   return account.numbers.find((n) => (by.id === undefined || n.id === by.id) && (by.number === undefined || n.number === by.number));
 }
@@ -21,7 +21,7 @@ export function findNumber(account: AccountState, by: { id?: string; number?: st
  * Wallet gating (parts 3 and 7, 402): a PAYG number is gated while the wallet balance is at or
  * below zero; a FIXED (subscription) number never is.
  */
-export function isWalletGated(account: AccountState, number: JsonObject | undefined): boolean {
+export function isWalletGated(account: AccountState, number: Pick<NumberRecord, 'billingMode'> | undefined): boolean {
   return (number?.billingMode ?? 'PAYG') === 'PAYG' && account.balance <= 0;
 }
 
@@ -36,9 +36,8 @@ export function newNumberBillingMode(account: AccountState): 'PAYG' | 'FIXED' {
 }
 
 /** Whether 10DLC can ever apply to the number itself (part 2): a US number without the `imessage` capability. */
-export function tenDlcApplicable(number: JsonObject): boolean {
-  const capabilities = (number.capabilities ?? []) as string[];
-  return String(number.number).startsWith('+1') && !capabilities.includes('imessage');
+export function tenDlcApplicable(number: NumberRecord): boolean {
+  return number.number.startsWith('+1') && !number.capabilities.includes('imessage');
 }
 
 /**
@@ -46,10 +45,10 @@ export function tenDlcApplicable(number: JsonObject): boolean {
  * capability, or an account that is not pay-as-you-go and has no registration yet; otherwise
  * the registration's status and reason, `not_registered` without one.
  */
-export function tenDlcSummary(account: AccountState, number: JsonObject): JsonObject | null {
+export function tenDlcSummary(account: AccountState, number: NumberRecord): TenDlcSummaryRecord | null {
   if (!tenDlcApplicable(number)) return null;
   const registration = account.tenDlc[number.id];
-  if (registration) return { status: registration.status, reason: registration.reason ?? null };
+  if (registration) return { status: registration.status ?? 'in_review', reason: registration.reason ?? null };
   if (!accountIsPayg(account)) return null;
   return { status: 'not_registered', reason: null };
 }
@@ -62,7 +61,7 @@ export function refreshNumbers(account: AccountState): void {
 /** A fresh number the service can hand out: in the fictional 555 range, held by nobody. */
 function allocateE164(ctx: RuleContext): string {
   const taken = new Set<string>([...Object.keys(ctx.state.serviceNumbers), ...Object.keys(ctx.state.boundNumbers)]);
-  for (const account of Object.values(ctx.state.accounts)) for (const n of account.numbers) taken.add(String(n.number));
+  for (const account of Object.values(ctx.state.accounts)) for (const n of account.numbers) taken.add(n.number);
   // 555-1000..555-9999 in one area code after another (the contract's examples use 312 and 415).
   for (let n = taken.size; ; n++) {
     const areaCode = 312 + Math.floor(n / 9000);
@@ -77,10 +76,10 @@ function allocateE164(ctx: RuleContext): string {
  * `usPaygNumber` example (or `whatsappReadyNumber`: bought with WhatsApp, it arrives warmed,
  * part 3). No wallet or test-value check: the caller decides (sign-up provisions one too).
  */
-export function provisionNumber(ctx: RuleContext, account: AccountState, options: { whatsapp?: boolean; nickname?: string } = {}): JsonObject {
-  const template = ctx.contract.example('createNumber', 201, options.whatsapp ? 'whatsappReadyNumber' : 'usPaygNumber') as JsonObject;
+export function provisionNumber(ctx: RuleContext, account: AccountState, options: { whatsapp?: boolean; nickname?: string } = {}): NumberRecord {
+  const template = ctx.contract.example('createNumber', 201, options.whatsapp ? 'whatsappReadyNumber' : 'usPaygNumber');
   const e164 = allocateE164(ctx);
-  const number: JsonObject = {
+  const number: NumberRecord = {
     ...template,
     id: ctx.ids.next('pn_'),
     number: e164,
@@ -102,10 +101,9 @@ export const WHATSAPP_WARMUP_MS = 6 * 60 * 60 * 1000;
 const WARMUP = 'numbers.whatsappWarmup';
 
 /** A customer connects WhatsApp on a number: `warming_up`, `ready` about 6 hours later (part 3). */
-export function connectWhatsApp(ctx: RuleContext, account: AccountState, number: JsonObject): void {
+export function connectWhatsApp(ctx: RuleContext, account: AccountState, number: NumberRecord): void {
   number.whatsapp = { status: 'warming_up' };
-  const capabilities = (number.capabilities ?? []) as string[];
-  if (!capabilities.includes('whatsapp')) number.capabilities = [...capabilities, 'whatsapp'];
+  if (!number.capabilities.includes('whatsapp')) number.capabilities = [...number.capabilities, 'whatsapp'];
   ctx.unschedule(account, WARMUP, number.id);
   ctx.schedule(account, WARMUP, number.id, WHATSAPP_WARMUP_MS);
 }
@@ -116,7 +114,7 @@ const warmupDone: ProcessStep = (_ctx, account, job) => {
 };
 
 /** The list answer: newest first. */
-function listed(account: AccountState): JsonObject[] {
+function listed(account: AccountState): NumberRecord[] {
   refreshNumbers(account);
   return [...account.numbers].reverse();
 }
@@ -127,7 +125,7 @@ export const numbersModule: ResourceModule = {
   handlers: {
     listNumbers: (ctx) => ctx.json(200, listed(ctx.account)),
 
-    createNumber(ctx: RequestContext) {
+    createNumber(ctx: RequestContext<'createNumber'>) {
       const { account } = ctx;
       // Part 3 wallet gating: provisioning a PAYG number with the wallet at or below zero is 402.
       if (isWalletGated(account, { billingMode: newNumberBillingMode(account) })) return ctx.documented(402);

@@ -49,7 +49,7 @@ function feesPaid(account: AccountState): Record<string, true> {
 
 /** The one-time fee (part 8), read from the documented `feeNotCovered` answer so it is stated once. */
 export function tenDlcFee(ctx: Pick<RuleContext, 'contract'>): number {
-  const text = String((ctx.contract.example('submitTenDlcRegistration', 402, 'feeNotCovered') as JsonObject).error);
+  const text = String(ctx.contract.example('submitTenDlcRegistration', 402, 'feeNotCovered').error);
   const match = /(\d+(?:\.\d+)?) USD/.exec(text);
   if (!match) throw new Error('The feeNotCovered example of submitTenDlcRegistration names no USD fee.');
   return Number(match[1]);
@@ -117,7 +117,7 @@ function outcome(ctx: RequestContext, data: JsonObject): string | undefined {
   return matchTestValue(ctx.contract, ctx.operationId, { ...ctx.request, body: data }, ['tenDlcRejectedInReview', 'tenDlcRejectedByCarrier'])?.name;
 }
 
-function submit(ctx: RequestContext): SimResponse {
+function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   const submission = readSubmission(ctx);
   if (isResponse(submission)) return submission;
   const { data, image } = submission;

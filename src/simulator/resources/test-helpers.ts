@@ -2,6 +2,7 @@
 // injected inbound message is recorded with `source` `internal`, listed, and emitted as
 // `message.received` once per line of the account it arrives on (once per line in a group).
 import type { ResourceModule } from '../context.js';
+import type { MessageChannel } from '../records.js';
 import { findNumber } from './numbers.js';
 import { receiveMessage } from './messages.js';
 
@@ -19,9 +20,9 @@ export const testHelpersModule: ResourceModule = {
         if (!group) return ctx.documented(404, 'noSuchGroup');
       }
       // A named channel must be one the line carries (an SMS on an iMessage number is its SMS fallback).
-      const channel = body.channel as string | undefined;
+      const channel = body.channel as MessageChannel | undefined;
       if (channel !== undefined && !group) {
-        const carries = channel === 'whatsapp' ? line.whatsapp !== undefined && line.whatsapp !== null : ((line.capabilities ?? []) as string[]).includes(channel);
+        const carries = channel === 'whatsapp' ? line.whatsapp !== undefined && line.whatsapp !== null : line.capabilities.includes(channel);
         if (!carries) return ctx.documented(400, 'invalidBody');
       }
       const records = receiveMessage(ctx, account, {
@@ -33,7 +34,7 @@ export const testHelpersModule: ResourceModule = {
         source: 'internal',
       });
       // The message on the line named by `to` (on a group, the first of the account's lines).
-      return ctx.json(201, records.find((r) => r.phoneNumberId === line.id) ?? records[0]);
+      return ctx.json(201, records.find((r) => r.phoneNumberId === line.id) ?? records[0]!);
     },
   },
 };

@@ -10,6 +10,7 @@
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { AccountState } from '../state.js';
 import type { JsonObject } from '../types.js';
+import type { UsageRecord } from '../records.js';
 
 const DAY_MS = 86_400_000;
 /** Day cells kept: the longest window (90 days) and the one before it, for `deltaPct`. */
@@ -187,10 +188,10 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, M
 
 /** The histogram buckets, read from the labels of the contract's `usageLastWeek` example (`0-1 min` ...). */
 function histogramBuckets(ctx: Pick<RuleContext, 'contract'>): Array<{ label: string; fromSec: number; toSec: number }> {
-  const example = ctx.contract.example('getUsage', 200, 'usageLastWeek') as JsonObject;
-  const buckets = (example.callDuration.histogram as JsonObject[]).map((entry) => {
-    const [, from, to] = /^(\d+)-(\d+) min$/.exec(String(entry.label)) ?? [];
-    return { label: String(entry.label), fromSec: Number(from) * 60, toSec: Number(to) * 60 };
+  const example = ctx.contract.example('getUsage', 200, 'usageLastWeek');
+  const buckets = example.callDuration.histogram.map((entry) => {
+    const [, from, to] = /^(\d+)-(\d+) min$/.exec(entry.label) ?? [];
+    return { label: entry.label, fromSec: Number(from) * 60, toSec: Number(to) * 60 };
   });
   const last = buckets[buckets.length - 1];
   // Longer calls (up to 3600 s, part 8) land in one open bucket after the documented ones.
@@ -271,7 +272,7 @@ function currentPeriod(ctx: RequestContext, account: AccountState) {
 }
 
 /** The usage answer for a window of `periodDays` (part 4.3). */
-export function computeUsage(ctx: RequestContext, account: AccountState, periodDays: number): JsonObject {
+export function computeUsage(ctx: RequestContext, account: AccountState, periodDays: number): UsageRecord {
   const now = ctx.now;
   const days = windowDays(now, periodDays);
   const state = usageState(account);
@@ -284,6 +285,7 @@ export function computeUsage(ctx: RequestContext, account: AccountState, periodD
       messagesByNumber[numberId] = (messagesByNumber[numberId] ?? 0) + m.outbound.domestic.count + m.outbound.intl.count + m.inbound.domestic.count + m.inbound.intl.count;
     }
   }
+  const breakdown = (field: 'messages' | 'calls' | 'minutes') => ({ d7: windowSum(account, now, 7, field), d30: windowSum(account, now, 30, field), all: round(state.all[field]) });
   return {
     periodDays,
     stats: { messages: stat(account, now, periodDays, 'messages'), calls: stat(account, now, periodDays, 'calls'), minutes: stat(account, now, periodDays, 'minutes') },
@@ -293,9 +295,7 @@ export function computeUsage(ctx: RequestContext, account: AccountState, periodD
     topNumbers: account.numbers
       .map((number) => ({ number: number.number, nickname: number.nickname, createdAt: number.createdAt, count: messagesByNumber[number.id] ?? 0 }))
       .sort((a, b) => b.count - a.count),
-    breakdown: Object.fromEntries(
-      (['messages', 'calls', 'minutes'] as const).map((field) => [field, { d7: windowSum(account, now, 7, field), d30: windowSum(account, now, 30, field), all: round(state.all[field]) }]),
-    ),
+    breakdown: { messages: breakdown('messages'), calls: breakdown('calls'), minutes: breakdown('minutes') },
     totals: { messages: state.all.messages, calls: state.all.calls, numbers: account.numbers.length },
     currentPeriod: currentPeriod(ctx, account),
   };
