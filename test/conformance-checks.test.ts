@@ -2,6 +2,7 @@
 // rule, and fails against the same deployment told to break that one rule. A check that cannot
 // fail is a defect.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { anyKeyNotApplicable, readAnnouncement } from '../conformance/announcement.js';
 import { loadDescription } from '../conformance/description.js';
 import { startFakeDeployment, type Break, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { failedChecks, runScenarioById, TEST_KEY, expectCheckFailsWhenBroken } from './helpers/conformance-harness.js';
@@ -179,12 +180,46 @@ describe('429 is never a failure (Retry-After honoured)', () => {
 });
 
 describe('--any-key-valid (a mock without accounts)', () => {
-  it('skips the unknown-key 401 check with the reason, and only that one', async () => {
+  it('reports the unknown-key 401 check as not applicable with the reason, and only that one', async () => {
     fake.breaks.add('malformed-key-accepted');
     const unknown = await runScenarioById(fake, 'listCalls/auth-required/unknown-key', { config: { anyKeyValid: true } });
-    expect(unknown.verdict).toBe('skip');
+    expect(unknown.verdict).toBe('not-applicable');
     expect(unknown.skipReason).toMatch(/accepts every well-formed key/);
     const malformed = await runScenarioById(fake, 'listCalls/auth-required/malformed', { config: { anyKeyValid: true } });
     expect(malformed.verdict).toBe('fail');
+  });
+});
+
+// Part 5.1 on the package's own mock: believed as announced (GET /__mock/about), never inferred
+// from behaviour. Both fakes below accept any well-formed key; only the one that announces it is
+// spared the unknown-key check.
+describe('the mock announcement (GET /__mock/about)', () => {
+  afterEach(() => fake.quirks.clear());
+
+  it('is read only when the answer is the control description\'s MockAbout', async () => {
+    expect(await readAnnouncement(fake.url, 2000)).toBeUndefined();
+    fake.quirks.add('announces-any-key');
+    expect(await readAnnouncement(fake.url, 2000)).toEqual({ keys: 'any', request: 'GET /__mock/about' });
+    fake.quirks.clear();
+    fake.quirks.add('announces-strict-keys');
+    expect((await readAnnouncement(fake.url, 2000))?.keys).toBe('strict');
+  });
+
+  it('a deployment that accepts unknown keys and announces nothing still fails part 5.1', async () => {
+    fake.breaks.add('unknown-key-accepted');
+    expect(await readAnnouncement(fake.url, 2000)).toBeUndefined();
+    const outcome = await runScenarioById(fake, 'listCalls/auth-required/unknown-key');
+    expect(outcome.verdict).toBe('fail');
+    expect(failedChecks(outcome)).toEqual(['auth-required']);
+  });
+
+  it('an announcing mock that accepts any key: the unknown-key check is not applicable, in one line that says what to pass', async () => {
+    fake.breaks.add('unknown-key-accepted');
+    fake.quirks.add('announces-any-key');
+    const reason = anyKeyNotApplicable(fake.url, (await readAnnouncement(fake.url, 2000))!);
+    expect(reason).not.toContain('\n');
+    expect(reason).toMatch(/announces itself as the numbers-api mock accepting any well-formed key \(GET \/__mock\/about\).*--strict-keys/);
+    const outcome = await runScenarioById(fake, 'listCalls/auth-required/unknown-key', { config: { anyKeyValid: true, anyKeyValidReason: reason } });
+    expect(outcome).toMatchObject({ verdict: 'not-applicable', skipReason: reason });
   });
 });

@@ -128,6 +128,7 @@ describe('the report', () => {
     scenarioId: `${operationId}/x`,
     operationId,
     title: `scenario of ${operationId}`,
+    check: 'x',
     verdict,
     findings: [],
     exchanges: statuses.map((status) => ({ operationId, status, request: `GET ${operationId}` })),

@@ -25,6 +25,7 @@ export type Break =
   | 'slow' // GET /account never answers in time
   | 'auth-ignored' // requests without a key are served
   | 'malformed-key-accepted' // any Bearer value is served
+  | 'unknown-key-accepted' // any well-formed key (Bearer sk_live_...) is served, as the mock's own accounts do
   | 'signup-demands-key' // sign-up operations answer 401 without a key
   | 'body-before-key' // invalid bodies answer 400 before the key is checked
   | 'negative-accepted' // invalid bodies are accepted (201/200)
@@ -57,7 +58,11 @@ export type Break =
   | 'account-cap-answer-stale' // PATCH /account stores the cap but answers the account as it was
   | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
   | 'echo-key' // the ids of created messages and calls contain the caller's key
-  | 'message-ids-repeat'; // every created message is answered the same id
+  | 'message-ids-repeat' // every created message is answered the same id
+  // Accounts the writes level cannot run on (preconditions, not findings).
+  | 'no-credit' // sends and calls answer 402, though the billing status shows no empty wallet
+  | 'wallet-empty' // the billing status shows a balance of 0, and sends and calls answer 402
+  | 'no-numbers'; // the account lists no number
 
 /** What a sound deployment may do, and the suite must tolerate. */
 export type Quirk =
@@ -67,7 +72,10 @@ export type Quirk =
   | 'extra-headers' // headers the contract does not mention
   | 'unknown-event' // an event of a type the contract does not document after every event
   | 'status-data-renamed' // message.status_changed names the message as data.message_id (an inferred field)
-  | 'messages-wrapped'; // the messages list as {data: [...]} (its shape is inferred)
+  | 'messages-wrapped' // the messages list as {data: [...]} (its shape is inferred)
+  // What the package's own mock announces at GET /__mock/about (spec/mock-control.yaml).
+  | 'announces-any-key' // {mock: 'numbers-api', keys: 'any'}
+  | 'announces-strict-keys'; // {mock: 'numbers-api', keys: 'strict'}
 
 export interface FakeDeployment {
   url: string;
@@ -220,6 +228,10 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     }
     fake.requests.push({ method: method.toUpperCase(), url: url.pathname + url.search, authorization: req.headers.authorization, body, operationId: op?.operationId });
     if (op?.operationId === 'injectTestInboundMessage' && fake.breaks.has('no-test-helper')) op = undefined;
+    if (!op && method === 'get' && url.pathname === '/__mock/about') {
+      if (fake.quirks.has('announces-any-key')) return send(res, 200, { mock: 'numbers-api', keys: 'any' });
+      if (fake.quirks.has('announces-strict-keys')) return send(res, 200, { mock: 'numbers-api', keys: 'strict' });
+    }
     if (!op) return error(res, 404, 'No such route');
     const b = fake.breaks;
     const id = op.operationId;
@@ -241,7 +253,11 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     };
     if (b.has('body-before-key') && bodyInvalid()) return error(res, 400, 'Invalid request body');
     if (op.authenticated) {
-      const accepted = validKey || (b.has('auth-ignored') && !authorization) || (b.has('malformed-key-accepted') && authorization?.startsWith('Bearer '));
+      const accepted =
+        validKey ||
+        (b.has('auth-ignored') && !authorization) ||
+        (b.has('malformed-key-accepted') && authorization?.startsWith('Bearer ')) ||
+        (b.has('unknown-key-accepted') && authorization?.startsWith('Bearer sk_live_'));
       if (!accepted) return error(res, 401, 'Invalid API key');
     } else if (b.has('signup-demands-key') && !authorization) return error(res, 401, 'Invalid API key');
 
@@ -295,7 +311,9 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 200, { ...state.account, maxCallDurationSeconds: value });
       }
       case 'listNumbers':
-        return send(res, 200, state.numbers);
+        return send(res, 200, b.has('no-numbers') ? [] : state.numbers);
+      case 'getBilling':
+        return send(res, 200, b.has('wallet-empty') ? { ...example(), balance: 0 } : example());
       case 'updateNumber': {
         const number = state.numbers.find((n) => n.id === params[0]) ?? state.numbers[0];
         if ((body as Json) && 'maxCallDurationSeconds' in (body as Json)) number.maxCallDurationSeconds = (body as Json).maxCallDurationSeconds;
@@ -361,6 +379,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 200, example());
       }
       case 'createCall': {
+        if (b.has('no-credit') || b.has('wallet-empty')) return error(res, 402, 'Insufficient credit. Top up your wallet to continue.');
         const key = req.headers['idempotency-key'] as string | undefined;
         const replay = key ? state.byKey.get(key) : undefined;
         const place = () => {
@@ -378,6 +397,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 201, call);
       }
       case 'sendMessage': {
+        if (b.has('no-credit') || b.has('wallet-empty')) return error(res, 402, 'Insufficient credit. Top up your wallet to continue.');
         const request = body as Json;
         const number = state.numbers.find((n) => n.id === request.fromNumberId) ?? state.numbers[0];
         const message = { ...example(), id: newId('msg_'), phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
