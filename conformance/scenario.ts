@@ -78,7 +78,7 @@ export class ScenarioContext {
     } finally {
       for (const ex of seen) {
         this.exchanges.push(ex);
-        this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex));
+        this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex, this.env.config.apiKey));
       }
     }
   }

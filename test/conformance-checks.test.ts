@@ -55,6 +55,19 @@ const CASES: Case[] = [
   { check: 'key-previews-not-full-keys', scenario: 'getAccount/key-previews-not-full-keys', breaks: 'key-preview-full' },
   { check: 'call-duration-range', scenario: 'updateAccount/call-duration-range', breaks: 'account-duration-range' },
   { check: 'call-duration-range', scenario: 'updateNumber/call-duration-range', breaks: 'number-duration-range' },
+  // Severity follows the rule, not the container: a documented value (part 2, 3, 6) broken inside
+  // an inferred envelope (the lists' array shape, an inferred operation, the events/wait answer)
+  // is a failure, one case per documented field.
+  { check: 'response-schema-conformance', scenario: 'listMessages/read', breaks: 'message-channel-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listMessages/read', breaks: 'message-source-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listCalls/read', breaks: 'call-termination-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listGroups/read', breaks: 'group-channel-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listNumbers/read', breaks: 'number-billing-mode-unknown' },
+  { check: 'response-schema-conformance', scenario: 'waitForEvent/events-wait-timeout', breaks: 'wait-event-source-unknown' },
+  { check: 'response-schema-conformance', scenario: 'waitForEvent/events-wait-timeout', breaks: 'wait-event-version-2' },
+  // Part 5.3: a full-length key in any answer, not only the caller's own, in any field.
+  { check: 'no-full-key-in-answers', scenario: 'listMessages/read', breaks: 'full-key-in-message' },
+  { check: 'no-full-key-in-answers', scenario: 'getAccount/read', breaks: 'key-preview-full' },
   // The writes level's flows: test/conformance-writes.test.ts.
 ];
 

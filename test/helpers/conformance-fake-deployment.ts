@@ -59,6 +59,15 @@ export type Break =
   | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
   | 'echo-key' // the ids of created messages and calls contain the caller's key
   | 'message-ids-repeat' // every created message is answered the same id
+  // Documented values (part 2, 3, 6) broken inside an inferred envelope: failures all the same.
+  | 'message-channel-unknown' // the messages list's records say channel "telegram"
+  | 'message-source-unknown' // the messages list's records say source "carrier"
+  | 'call-termination-unknown' // the calls list's records say terminationType "exploded"
+  | 'group-channel-unknown' // the groups list's records say channel "telegram" (an inferred operation)
+  | 'number-billing-mode-unknown' // the numbers list's records say billingMode "WEEKLY"
+  | 'wait-event-source-unknown' // events/wait answers a message.received whose data.source is "carrier"
+  | 'wait-event-version-2' // events/wait answers an event of an undocumented type with envelope version 2
+  | 'full-key-in-message' // a message of the list carries another account's full key in its body
   // Accounts the writes level cannot run on (preconditions, not findings).
   | 'no-credit' // sends and calls answer 402, though the billing status shows no empty wallet
   | 'wallet-empty' // the billing status shows a balance of 0, and sends and calls answer 402
@@ -91,6 +100,9 @@ export interface FakeDeployment {
   clearEvents(): void;
   close(): Promise<void>;
 }
+
+/** A full-length key of some other account (part 5.3: never in any answer). */
+export const OTHER_ACCOUNT_KEY = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 
 function firstExample(document: Json, media: Json): Json | undefined {
   if (!media) return undefined;
@@ -311,6 +323,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 200, { ...state.account, maxCallDurationSeconds: value });
       }
       case 'listNumbers':
+        if (b.has('number-billing-mode-unknown')) return send(res, 200, state.numbers.map((n) => ({ ...n, billingMode: 'WEEKLY' })));
         return send(res, 200, b.has('no-numbers') ? [] : state.numbers);
       case 'getBilling':
         return send(res, 200, b.has('wallet-empty') ? { ...example(), balance: 0 } : example());
@@ -339,10 +352,15 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         const first = state.messages[0];
         let list = b.has('history-over-100') && first ? Array.from({ length: 101 }, (_, i) => ({ ...first, id: `msg_${i}` })) : state.messages;
         if (b.has('message-list-oldest-first')) list = [...list].reverse();
+        if (b.has('message-channel-unknown')) list = list.map((m) => ({ ...m, channel: 'telegram' }));
+        if (b.has('message-source-unknown')) list = list.map((m) => ({ ...m, source: 'carrier' }));
+        if (b.has('full-key-in-message')) list = list.map((m, i) => (i === 0 ? { ...m, body: `your key is ${OTHER_ACCOUNT_KEY}` } : m));
         return send(res, 200, fake.quirks.has('messages-wrapped') ? { data: list } : list);
       }
       case 'listCalls':
-        return send(res, 200, state.callList);
+        return send(res, 200, b.has('call-termination-unknown') ? state.callList.map((c) => ({ ...c, terminationType: 'exploded' })) : state.callList);
+      case 'listGroups':
+        return send(res, 200, b.has('group-channel-unknown') ? (example() as Json[]).map((g) => ({ ...g, channel: 'telegram' })) : example());
       case 'waitForEvent': {
         const timeout = (body as Json)?.timeout;
         const filters = (body as Json)?.filters ?? {};
@@ -350,6 +368,11 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         // Out of range only gets here when the range break accepts it: answer at once.
         if (typeof timeout !== 'number' || timeout < 1 || timeout > 60 || b.has('wait-408-early')) return send(res, 408, responseExample(document, op, 408));
         if (b.has('wait-ignores-filter')) return send(res, 200, envelope('call.completed', null, {}));
+        if (b.has('wait-event-version-2')) return send(res, 200, { ...envelope('call.completed', null, {}), version: 2 });
+        if (b.has('wait-event-source-unknown')) {
+          const received = responseExample(document, op, 200) as Json;
+          return send(res, 200, { ...received, data: { ...received.data, source: 'carrier' } });
+        }
         const queued = state.queue.findIndex((e) => matches(filters, e));
         if (queued >= 0) return send(res, 200, state.queue.splice(queued, 1)[0]);
         const waiter = {
@@ -401,7 +424,8 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         const request = body as Json;
         const number = state.numbers.find((n) => n.id === request.fromNumberId) ?? state.numbers[0];
         const message = { ...example(), id: newId('msg_'), phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
-        storeMessage(message);
+        // A body accepted only because of 'negative-accepted' is answered, not kept: the list stays valid for later checks.
+        if (!bodyInvalid()) storeMessage(message);
         send(res, b.has('send-message-200') ? 200 : 201, message);
         if (!b.has('no-status-event')) {
           const renamed = fake.quirks.has('status-data-renamed');
