@@ -4,15 +4,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { anyKeyNotApplicable, readAnnouncement } from './announcement.js';
 import { configFromEnv, DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
 import { planScenarios, scenariosMatching, type Plan } from './plan.js';
+import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runProxy } from './proxy.js';
 import { SLICE_COUNT } from './suite/slices.js';
 import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
+import { reportFiles, writeReports } from './reporters/files.js';
+import { stoppedReport, type ConformanceReport } from './reporters/report.js';
 
 export const USAGE = `Usage:
   numbers-api conformance [options]      test a deployment against the contract
@@ -40,15 +43,18 @@ Options:
   --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
   --verbose               also list passing scenarios and every finding
   --any-key-valid         the deployment accepts any well-formed key (a mock without accounts,
-                          such as numbers-api mock): skip the unknown-key 401 checks
+                          such as numbers-api mock --stateless): the unknown-key 401 checks of
+                          part 5.1 are reported as not applicable. Not needed for numbers-api
+                          mock, which announces it (GET /__mock/about)
   --proxy                 start the validating proxy instead of the suite
   --port <n>              proxy port (default 4010)
   --host <host>           proxy host (default 127.0.0.1)
   --errors                proxy: answer a contract violation with an error instead of logging it
   -h, --help              this text
 
-Exit codes: 0 all required checks passed, 1 a check failed, 2 usage error (also a base URL that
-is not this API, or a key it refuses).`;
+Exit codes: 0 all required checks passed (advisories never fail a run), 1 a check failed, 2 usage
+error (also a base URL that is not this API, a key it refuses, or an account --level writes
+cannot run on: no line to send from, no credit). The reports are written on every exit.`;
 
 const OPTIONS = {
   'base-url': { type: 'string' },
@@ -95,12 +101,15 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     mode = 'proxy';
     args = args.slice(1);
   }
+  const secret = flagValue(args, 'api-key') ?? process.env.CONFORMANCE_API_KEY ?? '';
   let values: Record<string, string | boolean | undefined>;
   try {
     const parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
     values = parsed.values as Record<string, string | boolean | undefined>;
   } catch (error) {
-    process.stderr.write(`${(error as Error).message.replace(/\. To specify a positional.*$/s, '.')}\n\n${USAGE}\n`);
+    const message = (error as Error).message.replace(/\. To specify a positional.*$/s, '.');
+    process.stderr.write(`${redact(message, [secret])}\n\n${USAGE}\n`);
+    if (mode === 'suite' && !args.includes('--help') && !args.includes('-h')) stopReports(flagValue(args, 'report-dir'), {}, 2, message, secret);
     return 2;
   }
   if (values.help) {
@@ -108,8 +117,6 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.proxy) mode = 'proxy';
-  const env = process.env;
-  const secret = (values['api-key'] as string | undefined) ?? env.CONFORMANCE_API_KEY ?? '';
   const restoreOut = guardStream(process.stdout, secret);
   const restoreErr = guardStream(process.stderr, secret);
   try {
@@ -118,17 +125,48 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof TargetError) {
       process.stderr.write(`${error.message}\n`);
+      if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 2, error.message, secret);
       return 2;
     }
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\nRun with --help for the options.\n`);
+      if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 2, error.message, secret);
       return 2;
     }
-    process.stderr.write(`${redact(String((error as Error)?.stack ?? error), [secret])}\n`);
+    const text = redact(String((error as Error)?.stack ?? error), [secret]);
+    process.stderr.write(`${text}\n`);
+    if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 1, text, secret);
     return 1;
   } finally {
     restoreOut();
     restoreErr();
+  }
+}
+
+/** A flag's value read straight from argv, for when parseArgs refused the line. */
+function flagValue(args: string[], flag: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === `--${flag}`) return args[i + 1];
+    if (arg.startsWith(`--${flag}=`)) return arg.slice(flag.length + 3);
+  }
+  return undefined;
+}
+
+/**
+ * The reports of a run that stopped (exit 2, or a crash): written all the same, with the reason,
+ * where the run would have written them. A report directory that cannot be written is said, not
+ * thrown: the exit code already tells the story.
+ */
+function stopReports(dirFlag: string | undefined, values: Record<string, string | boolean | undefined>, exitCode: number, message: string, secret: string): void {
+  const dir = path.resolve(dirFlag ?? process.env.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
+  const baseUrl = (values['base-url'] as string | undefined) ?? process.env.CONFORMANCE_BASE_URL;
+  const level = (values.level as string | undefined) ?? process.env.CONFORMANCE_LEVEL ?? 'contract';
+  try {
+    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level, exitCode, message: redact(message, [secret]) }));
+    process.stdout.write(`Reports: ${files.json}, ${files.junit}\n`);
+  } catch (error) {
+    process.stderr.write(`The reports could not be written to ${dir}: ${(error as Error).message}\n`);
   }
 }
 
@@ -160,13 +198,23 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
   }
   if (values['any-key-valid']) process.env.CONFORMANCE_ANY_KEY_VALID = '1';
   const shard = parseShard(values.shard as string | undefined);
-  const config = configFromEnv();
+  let config = configFromEnv();
   process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);
   process.env.CONFORMANCE_DESCRIPTION = path.resolve(config.descriptionPath);
   const document = loadDescription(config.descriptionPath);
   const plan = planScenarios(document, config.level);
   const filter = typeof values.filter === 'string' ? parseFilter(values.filter, plan, planScenarios(document, 'writes')) : undefined;
   await probeDeployment(document, config.baseUrl, config.apiKey, config.timeoutMs);
+  if (!config.anyKeyValid) {
+    // Believed only as announced (announcement.ts): an unannounced deployment is judged in full.
+    const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
+    if (announced?.keys === 'any') {
+      process.env.CONFORMANCE_ANY_KEY_VALID = '1';
+      process.env.CONFORMANCE_ANY_KEY_REASON = anyKeyNotApplicable(config.baseUrl, announced);
+      config = configFromEnv();
+    }
+  }
+  if (config.level === 'writes') await checkWritesPreconditions(document, config);
   const reportDir = path.resolve(config.reportDir);
   const reporter = new ConformanceReporter({
     document,
@@ -174,12 +222,10 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     baseUrl: config.baseUrl,
     level: config.level,
     maxSends: config.level === 'writes' ? config.maxSends : undefined,
-    jsonFile: path.join(reportDir, 'conformance-report.json'),
     verbose: values.verbose === true,
     progress: (mark) => process.stdout.write(mark),
   });
   const { startVitest } = await import('vitest/node');
-  const junit = await quietJUnit(path.join(reportDir, 'junit.xml'));
   const previousExitCode = process.exitCode;
   const vitest = await startVitest(
     'test',
@@ -194,22 +240,34 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     },
     {
       test: {
-        reporters: [junit, reporter],
+        reporters: [reporter],
       },
     },
   );
   await vitest.close();
   const failed = vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0 || reporter.crashed > 0 || (reporter.report?.totals.fail ?? 0) > 0;
-  const ran = reporter.report ? Object.values(reporter.report.totals).reduce((a, b) => a + b, 0) : 0;
   process.exitCode = previousExitCode;
-  process.stdout.write(`Reports: ${path.join(reportDir, 'conformance-report.json')}, ${path.join(reportDir, 'junit.xml')}\n`);
-  if (ran === 0 && !failed) {
+  const report: ConformanceReport =
+    reporter.report ?? stoppedReport({ baseUrl: config.baseUrl, level: config.level, exitCode: 1, message: 'The suite produced no report (vitest ended before its reporter ran).' });
+  const ran = Object.values(report.totals).reduce((a, b) => a + b, 0);
+  // A flow that met an account without credit or without a line: what the account needs, not a finding.
+  const precondition = report.operations.flatMap((o) => o.scenarios).find((s) => s.precondition)?.precondition;
+  let code = failed ? 1 : 0;
+  if (precondition) {
+    report.stopped = { exitCode: 2, message: preconditionLine(precondition) };
+    process.stderr.write(`${report.stopped.message}\n`);
+    code = 2;
+  } else if (ran === 0 && !failed) {
     // -t matched something (parseFilter checked it), but nothing in this shard.
     const where = shard ? ` in shard ${shard}${filter ? ` that -t "${values.filter}" selects` : ''}` : '';
-    process.stderr.write(`No scenario ran: there is none${where}.\n`);
-    return 2;
+    report.stopped = { exitCode: 2, message: `No scenario ran: there is none${where}.` };
+    process.stderr.write(`${report.stopped.message}\n`);
+    code = 2;
   }
-  return failed ? 1 : 0;
+  writeReports(reportDir, report);
+  const files = reportFiles(reportDir);
+  process.stdout.write(`Reports: ${files.json}, ${files.junit}\n`);
+  return code;
 }
 
 /** `--shard i/n`, checked here so that a bad one is one line and exit 2, not vitest's stack trace. */
@@ -247,29 +305,4 @@ function parseFilter(raw: string, plan: Plan, everything: Plan): RegExp {
   const shown = operations.length > 8 ? `${operations.slice(0, 8).join(', ')}, ...` : operations.join(', ');
   process.stdout.write(`-t "${raw}" matches ${matched.length} scenario(s) of ${operations.length} operation(s): ${shown}.\n`);
   return pattern;
-}
-
-/** vitest's JUnit reporter, minus its "JUNIT report written to" line: the run prints one "Reports:" line. */
-async function quietJUnit(outputFile: string): Promise<Reporter> {
-  const { JUnitReporter } = await import('vitest/reporters');
-  class QuietJUnitReporter extends JUnitReporter {
-    private vitest?: Vitest;
-
-    override async onInit(ctx: Vitest): Promise<void> {
-      this.vitest = ctx;
-      await super.onInit(ctx);
-    }
-
-    override async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
-      const logger = this.vitest?.logger;
-      const log = logger?.log;
-      if (logger) logger.log = () => {};
-      try {
-        await super.onTestRunEnd(testModules);
-      } finally {
-        if (logger && log) logger.log = log;
-      }
-    }
-  }
-  return new QuietJUnitReporter({ outputFile });
 }

@@ -22,6 +22,11 @@ export interface ConformanceConfig {
    */
   anyKeyValid: boolean;
   /**
+   * Why `anyKeyValid` holds, as the report says it: the deployment announced it (the numbers-api
+   * mock's GET /__mock/about, announcement.ts) or the user passed --any-key-valid.
+   */
+  anyKeyValidReason?: string;
+  /**
    * The most requests the `writes` level may send that create or change something (messages sent
    * or injected, call attempts, account changes and their restores). A check that would go past
    * it is skipped, not sent.
@@ -90,6 +95,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     descriptionPath: env.CONFORMANCE_DESCRIPTION || defaultDescriptionPath(),
     reportDir: env.CONFORMANCE_REPORT_DIR || 'conformance-report',
     anyKeyValid: env.CONFORMANCE_ANY_KEY_VALID === '1' || env.CONFORMANCE_ANY_KEY_VALID === 'true',
+    anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
     maxSends: wholeNumber('--max-sends', env.CONFORMANCE_MAX_SENDS, DEFAULT_MAX_SENDS),
     eventWindowMs: positiveNumber('--event-window', env.CONFORMANCE_EVENT_WINDOW, 20) * 1000,
   };

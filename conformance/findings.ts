@@ -1,6 +1,8 @@
 // What a check concludes about one request: pass, fail, advisory (an inferred part, or a rule the
-// suite could only partly judge) or skip (rate limited past the budget, or nothing to judge).
-export type Verdict = 'pass' | 'fail' | 'advisory' | 'skip';
+// suite could only partly judge), skip (rate limited past the budget, or nothing to judge) or
+// not-applicable (the rule does not apply to this deployment, by what it announced or what the
+// user said: the package's own mock accepting any key, see announcement.ts).
+export type Verdict = 'pass' | 'fail' | 'advisory' | 'skip' | 'not-applicable';
 
 export interface Finding {
   /** The check's name, e.g. `response-schema-conformance` or `usage-days-fallback`. */
@@ -33,11 +35,21 @@ export interface ScenarioOutcome {
   scenarioId: string;
   operationId: string;
   title: string;
+  /** The named check the scenario proves, and the part it cites (JUnit suites are named by them). */
+  check: string;
+  part?: string;
+  /** Wall time of the scenario, for JUnit. */
+  durationMs?: number;
   /** The level the scenario belongs to (`contract` scenarios also run at `writes`). */
   level: 'contract' | 'writes';
   verdict: Verdict;
-  /** Why the scenario was skipped, when it was. */
+  /** Why the scenario was skipped (or is not applicable), when it was. */
   skipReason?: string;
+  /**
+   * What the account lacks for this flow (no credit, no line to send from): not a finding of the
+   * deployment; the run stops with exit 2 and says it (preconditions.ts).
+   */
+  precondition?: string;
   findings: Finding[];
   exchanges: ExchangeRecord[];
   /** State the suite changed and put back (PATCH /account read first, restored after). */
@@ -46,9 +58,9 @@ export interface ScenarioOutcome {
   sends: SendRecord[];
 }
 
-export function overallVerdict(findings: Finding[], skipReason?: string): Verdict {
+export function overallVerdict(findings: Finding[], skipReason?: string, notApplicable = false): Verdict {
   if (findings.some((f) => f.verdict === 'fail')) return 'fail';
-  if (skipReason) return 'skip';
+  if (skipReason) return notApplicable ? 'not-applicable' : 'skip';
   if (findings.some((f) => f.verdict === 'advisory')) return 'advisory';
   return 'pass';
 }

@@ -32,6 +32,10 @@ export interface Scenario {
 }
 
 export class Skip extends Error {}
+/** The rule does not apply to this deployment (what it announced, or what the user said). */
+export class NotApplicable extends Skip {}
+/** The account lacks what the flow needs (credit, a line to send from): not a finding, exit 2. */
+export class PreconditionUnmet extends Skip {}
 
 /** Everything a run shares: the description, the validator, the HTTP client, discovered fixtures. */
 export interface Environment {
@@ -74,7 +78,7 @@ export class ScenarioContext {
     } finally {
       for (const ex of seen) {
         this.exchanges.push(ex);
-        this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex));
+        this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex, this.env.config.apiKey));
       }
     }
   }
@@ -99,6 +103,8 @@ export class ScenarioContext {
     this.sends.push(sent);
     const ex = await this.send(op, spec);
     sent.status = ex.status;
+    // Part 7: 402 is insufficient credit. The account cannot run this flow; that is no finding.
+    if (ex.status === 402) throw new PreconditionUnmet(creditNeeded(ex));
     return ex;
   }
 
@@ -142,24 +148,49 @@ export class ScenarioContext {
   skip(reason: string): never {
     throw new Skip(reason);
   }
+
+  notApplicable(reason: string): never {
+    throw new NotApplicable(reason);
+  }
+
+  precondition(reason: string): never {
+    throw new PreconditionUnmet(reason);
+  }
+}
+
+/** What to do about a 402 on a write of the `writes` level, in one line. */
+export function creditNeeded(ex: Pick<Exchange, 'method' | 'target'>): string {
+  return (
+    `the account has no credit: ${ex.method.toUpperCase()} ${ex.target.split('?')[0]} answered 402 (part 7: insufficient credit). ` +
+    'Top up its wallet (on the numbers-api mock: PUT /__mock/wallet {"balance": 50}), then run again.'
+  );
 }
 
 export async function runScenario(env: Environment, scenario: Scenario): Promise<ScenarioOutcome> {
   const ctx = new ScenarioContext(env, scenario);
+  const started = Date.now();
   let skipReason: string | undefined;
+  let precondition: string | undefined;
+  let notApplicable = false;
   try {
     await (scenario.exclusive ? env.locks.run(scenario.exclusive, () => scenario.run(ctx)) : scenario.run(ctx));
   } catch (error) {
     if (error instanceof Skip || error instanceof RateLimited) skipReason = error.message;
     else if (error instanceof NoResponse) ctx.record('fail', error.message, undefined, 'response-received');
     else throw error;
+    if (error instanceof PreconditionUnmet) precondition = error.message;
+    notApplicable = error instanceof NotApplicable;
   }
   const outcome: ScenarioOutcome = {
     scenarioId: scenario.id,
     operationId: scenario.operationId,
     title: scenario.title,
-    verdict: overallVerdict(ctx.findings, skipReason),
+    check: scenario.check,
+    part: scenario.part,
+    durationMs: Date.now() - started,
+    verdict: overallVerdict(ctx.findings, skipReason, notApplicable),
     skipReason,
+    ...(precondition ? { precondition } : {}),
     findings: ctx.findings,
     exchanges: ctx.exchanges.map((ex) => ({ operationId: ex.operationId, status: ex.status, request: describeRequest(ex) })),
     notes: ctx.notes,

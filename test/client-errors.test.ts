@@ -142,13 +142,18 @@ describe('the API key', () => {
 });
 
 describe('createClient options', () => {
-  it('defaults to the base address of the description; legacy and mock are one option away', () => {
+  it('needs a base URL: without one it says what to pass, and never falls back to a placeholder address', () => {
     const { servers } = readGenerated();
     expect(serverUrls.base).toBe(servers.base);
     expect(serverUrls.legacy).toBe(servers.legacy);
     expect(serverUrls.mock).toBe(servers.mock);
-    expect(createClient({ apiKey }).baseUrl).toBe(servers.base);
-    expect(createClient({ apiKey, baseUrl: 'legacy' }).baseUrl).toBe(servers.legacy);
+    const noBaseUrl = /^createClient needs a baseUrl: your deployment's address \(an http\(s\) URL\), or 'mock' for this package's local mock \(http:\/\/127\.0\.0\.1:4010\)/;
+    expect(() => createClient({ apiKey } as never)).toThrow(noBaseUrl);
+    expect(() => createClient({ apiKey, baseUrl: '' })).toThrow(noBaseUrl);
+    // The description's {base_url} and {legacy_base_url} are placeholders (example.com): naming them is refused.
+    for (const name of ['base', 'legacy'] as const) {
+      expect(() => createClient({ apiKey, baseUrl: name })).toThrow(new RegExp(`^baseUrl '${name}' names a server whose address the contract does not give \\(its ${servers[name].replace(/[.]/g, '\\.')} is a placeholder`));
+    }
     expect(createClient({ apiKey, baseUrl: 'mock' }).baseUrl).toBe(servers.mock);
     expect(createClient({ apiKey, baseUrl: 'http://127.0.0.1:9/' }).baseUrl).toBe('http://127.0.0.1:9');
   });
@@ -162,11 +167,11 @@ describe('createClient options', () => {
   });
 
   it('refuses bad options with a clear message', () => {
-    expect(() => createClient({ apiKey, baseUrl: 'not a url' })).toThrow(/baseUrl must be 'base', 'legacy', 'mock' or an http\(s\) URL, got "not a url"/);
+    expect(() => createClient({ apiKey, baseUrl: 'not a url' })).toThrow(/baseUrl must be 'mock' or an http\(s\) URL, got "not a url"/);
     expect(() => createClient({ apiKey, baseUrl: 'ftp://example.com' })).toThrow(/baseUrl must use http: or https:/);
-    expect(() => createClient({ apiKey: '' })).toThrow(/apiKey must be a non-empty string/);
-    expect(() => createClient({ apiKey, retry: { maxAttempts: 0 } })).toThrow(/retry.maxAttempts must be an integer of at least 1/);
-    expect(() => createClient({ apiKey, retry: { baseDelayMs: -1 } })).toThrow(/retry.baseDelayMs must be a non-negative number/);
+    expect(() => createClient({ apiKey: '', baseUrl: 'mock' })).toThrow(/apiKey must be a non-empty string/);
+    expect(() => createClient({ apiKey, baseUrl: 'mock', retry: { maxAttempts: 0 } })).toThrow(/retry.maxAttempts must be an integer of at least 1/);
+    expect(() => createClient({ apiKey, baseUrl: 'mock', retry: { baseDelayMs: -1 } })).toThrow(/retry.baseDelayMs must be a non-negative number/);
   });
 
   it('uses the fetch it is given', async () => {

@@ -2,6 +2,7 @@
 // rule, and fails against the same deployment told to break that one rule. A check that cannot
 // fail is a defect.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { anyKeyNotApplicable, readAnnouncement } from '../conformance/announcement.js';
 import { loadDescription } from '../conformance/description.js';
 import { startFakeDeployment, type Break, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { failedChecks, runScenarioById, TEST_KEY, expectCheckFailsWhenBroken } from './helpers/conformance-harness.js';
@@ -54,6 +55,19 @@ const CASES: Case[] = [
   { check: 'key-previews-not-full-keys', scenario: 'getAccount/key-previews-not-full-keys', breaks: 'key-preview-full' },
   { check: 'call-duration-range', scenario: 'updateAccount/call-duration-range', breaks: 'account-duration-range' },
   { check: 'call-duration-range', scenario: 'updateNumber/call-duration-range', breaks: 'number-duration-range' },
+  // Severity follows the rule, not the container: a documented value (part 2, 3, 6) broken inside
+  // an inferred envelope (the lists' array shape, an inferred operation, the events/wait answer)
+  // is a failure, one case per documented field.
+  { check: 'response-schema-conformance', scenario: 'listMessages/read', breaks: 'message-channel-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listMessages/read', breaks: 'message-source-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listCalls/read', breaks: 'call-termination-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listGroups/read', breaks: 'group-channel-unknown' },
+  { check: 'response-schema-conformance', scenario: 'listNumbers/read', breaks: 'number-billing-mode-unknown' },
+  { check: 'response-schema-conformance', scenario: 'waitForEvent/events-wait-timeout', breaks: 'wait-event-source-unknown' },
+  { check: 'response-schema-conformance', scenario: 'waitForEvent/events-wait-timeout', breaks: 'wait-event-version-2' },
+  // Part 5.3: a full-length key in any answer, not only the caller's own, in any field.
+  { check: 'no-full-key-in-answers', scenario: 'listMessages/read', breaks: 'full-key-in-message' },
+  { check: 'no-full-key-in-answers', scenario: 'getAccount/read', breaks: 'key-preview-full' },
   // The writes level's flows: test/conformance-writes.test.ts.
 ];
 
@@ -179,12 +193,46 @@ describe('429 is never a failure (Retry-After honoured)', () => {
 });
 
 describe('--any-key-valid (a mock without accounts)', () => {
-  it('skips the unknown-key 401 check with the reason, and only that one', async () => {
+  it('reports the unknown-key 401 check as not applicable with the reason, and only that one', async () => {
     fake.breaks.add('malformed-key-accepted');
     const unknown = await runScenarioById(fake, 'listCalls/auth-required/unknown-key', { config: { anyKeyValid: true } });
-    expect(unknown.verdict).toBe('skip');
+    expect(unknown.verdict).toBe('not-applicable');
     expect(unknown.skipReason).toMatch(/accepts every well-formed key/);
     const malformed = await runScenarioById(fake, 'listCalls/auth-required/malformed', { config: { anyKeyValid: true } });
     expect(malformed.verdict).toBe('fail');
+  });
+});
+
+// Part 5.1 on the package's own mock: believed as announced (GET /__mock/about), never inferred
+// from behaviour. Both fakes below accept any well-formed key; only the one that announces it is
+// spared the unknown-key check.
+describe('the mock announcement (GET /__mock/about)', () => {
+  afterEach(() => fake.quirks.clear());
+
+  it('is read only when the answer is the control description\'s MockAbout', async () => {
+    expect(await readAnnouncement(fake.url, 2000)).toBeUndefined();
+    fake.quirks.add('announces-any-key');
+    expect(await readAnnouncement(fake.url, 2000)).toEqual({ keys: 'any', request: 'GET /__mock/about' });
+    fake.quirks.clear();
+    fake.quirks.add('announces-strict-keys');
+    expect((await readAnnouncement(fake.url, 2000))?.keys).toBe('strict');
+  });
+
+  it('a deployment that accepts unknown keys and announces nothing still fails part 5.1', async () => {
+    fake.breaks.add('unknown-key-accepted');
+    expect(await readAnnouncement(fake.url, 2000)).toBeUndefined();
+    const outcome = await runScenarioById(fake, 'listCalls/auth-required/unknown-key');
+    expect(outcome.verdict).toBe('fail');
+    expect(failedChecks(outcome)).toEqual(['auth-required']);
+  });
+
+  it('an announcing mock that accepts any key: the unknown-key check is not applicable, in one line that says what to pass', async () => {
+    fake.breaks.add('unknown-key-accepted');
+    fake.quirks.add('announces-any-key');
+    const reason = anyKeyNotApplicable(fake.url, (await readAnnouncement(fake.url, 2000))!);
+    expect(reason).not.toContain('\n');
+    expect(reason).toMatch(/announces itself as the numbers-api mock accepting any well-formed key \(GET \/__mock\/about\).*--strict-keys/);
+    const outcome = await runScenarioById(fake, 'listCalls/auth-required/unknown-key', { config: { anyKeyValid: true, anyKeyValidReason: reason } });
+    expect(outcome).toMatchObject({ verdict: 'not-applicable', skipReason: reason });
   });
 });

@@ -1,6 +1,8 @@
 // The conformance command end to end, as a user runs it (a child process through tsx, vitest
 // started inside it): exit codes 0/1/2, the console summary by operation, the JSON and JUnit
-// reports, the coverage table, -t and --shard, and the API key kept out of every output.
+// reports (written on every exit, named by part and check), the coverage table, -t and --shard,
+// the API key kept out of every output, no warning that is not the suite's own, part 5.1 on a
+// mock that announces it accepts any key, and an account --level writes cannot run on.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { ResponseValidator } from '../conformance/validator.js';
 import type { ConformanceReport } from '../conformance/reporters/report.js';
 import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
+import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const reportRoot = mkdtempSync(path.join(tmpdir(), 'conformance-cli-'));
@@ -47,26 +50,48 @@ function reportFiles(dir: string): string {
 let fake: FakeDeployment;
 let broken: FakeDeployment;
 let writesFake: FakeDeployment;
+let anyKeyFake: FakeDeployment;
+let announcingFake: FakeDeployment;
+let noCreditFake: FakeDeployment;
+let mock: StatefulMock;
 // The runs start together (each is a child process), so the file takes about one run's time.
 let conformingRun: Promise<Run>;
 let brokenRun: Promise<Run>;
 let shardRun: Promise<Run>;
 let writesRun: Promise<Run>;
+let unannouncedRun: Promise<Run>;
+let announcedRun: Promise<Run>;
+let emptyWalletRun: Promise<Run>;
+let noCreditRun: Promise<Run>;
 beforeAll(async () => {
   fake = await startFakeDeployment({ apiKey: TEST_KEY });
   broken = await startFakeDeployment({ apiKey: TEST_KEY });
   writesFake = await startFakeDeployment({ apiKey: TEST_KEY });
+  anyKeyFake = await startFakeDeployment({ apiKey: TEST_KEY });
+  announcingFake = await startFakeDeployment({ apiKey: TEST_KEY });
+  noCreditFake = await startFakeDeployment({ apiKey: TEST_KEY });
+  mock = await startStatefulMock();
   broken.breaks.add('usage-days');
   broken.breaks.add('key-preview-full');
+  // Both accept any well-formed key; only one says so.
+  anyKeyFake.breaks.add('unknown-key-accepted');
+  announcingFake.breaks.add('unknown-key-accepted');
+  announcingFake.quirks.add('announces-any-key');
+  noCreditFake.breaks.add('no-credit');
+  const brokeKey = newKey('broke');
+  expect((await client(mock.url, brokeKey)('PUT', '/__mock/wallet', { balance: 0 })).status).toBe(200);
   conformingRun = runCli([], { CONFORMANCE_BASE_URL: fake.url, CONFORMANCE_API_KEY: TEST_KEY });
   brokenRun = runCli(['--base-url', broken.url, '--api-key', TEST_KEY, '-t', 'getUsage|getAccount']);
   shardRun = runCli(['--shard', '1/4', '--base-url', fake.url], { CONFORMANCE_API_KEY: TEST_KEY });
   writesRun = runCli(['--base-url', writesFake.url, '--level', 'writes', '--to', '+14155550199', '--max-sends', '9'], { CONFORMANCE_API_KEY: TEST_KEY });
-});
+  unannouncedRun = runCli(['--base-url', anyKeyFake.url, '-t', 'auth-required'], { CONFORMANCE_API_KEY: TEST_KEY });
+  announcedRun = runCli(['--base-url', announcingFake.url, '-t', 'auth-required'], { CONFORMANCE_API_KEY: TEST_KEY });
+  emptyWalletRun = runCli(['--base-url', mock.url, '--level', 'writes', '--to', '+14155550199'], { CONFORMANCE_API_KEY: brokeKey });
+  noCreditRun = runCli(['--base-url', noCreditFake.url, '--level', 'writes', '--to', '+14155550199'], { CONFORMANCE_API_KEY: TEST_KEY });
+}, 60_000);
 afterAll(async () => {
-  await fake.close();
-  await broken.close();
-  await writesFake.close();
+  for (const server of [fake, broken, writesFake, anyKeyFake, announcingFake, noCreditFake]) await server?.close();
+  await mock?.close();
   rmSync(reportRoot, { recursive: true, force: true });
 });
 
@@ -78,8 +103,9 @@ describe('against a conforming deployment (key from the environment only)', () =
     report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
   }, 240_000);
 
-  it('exits 0 and prints the summary by operation and the coverage table', () => {
-    expect(run.stderr).not.toMatch(/Error/);
+  it('exits 0 and prints the summary by operation and the coverage table, and no warning that is not its own', () => {
+    // Nothing foreign on stderr (vitest once warned that importing "vitest/reporters" is deprecated).
+    expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^PASS +getUsage +GET \/api\/v1\/usage +\[part 4\.3\]$/m);
     expect(run.stdout).toMatch(/^NOT SENT deleteAccount +DELETE \/api\/v1\/account +\[part [^\]]+\] +\(not sent: deletes the account/m);
@@ -98,10 +124,14 @@ describe('against a conforming deployment (key from the environment only)', () =
     expect(report.totals.fail).toBe(0);
   });
 
-  it('writes a JUnit report with skipped never-sent operations and advisory properties', () => {
+  it('writes a JUnit report: suites named by part and check, cases by operation and scenario, skipped never-sent operations, advisory properties', () => {
     const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/^<\?xml/);
-    expect(junit).toMatch(/<testcase classname="slice-\d\.conformance\.ts" name="deleteAccount &gt; never sent: deletes the account/);
+    expect(junit).not.toMatch(/slice-\d|\.conformance\./);
+    expect(junit).toMatch(/<testsuite name="auth-required \(part 5\.1\)" tests="\d+" failures="0"/);
+    expect(junit).toMatch(/<testsuite name="usage-days-fallback \(part 4\.3\)"/);
+    expect(junit).toMatch(/<testcase classname="auth-required \(part 5\.1\)" name="getAccount: answers 401 without Authorization \(part 5\.1\)"/);
+    expect(junit).toMatch(/<testcase classname="never sent \(safety policy\)" name="deleteAccount: never sent: deletes the account[^"]*" time="0\.000">\n\s*<skipped message="deletes the account/);
     expect(junit).toMatch(/<property name="advisory" value="history-list-limit-order: /);
     expect(junit).not.toMatch(/<failure/);
   });
@@ -188,6 +218,9 @@ describe('against a deployment that breaks rules (key as a flag)', () => {
 
   it('exits 1 and names the failed check, its part, the reason and the request', () => {
     expect(run.code).toBe(1);
+    const junit = readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuite name="usage-days-fallback \(part 4\.3\)" tests="1" failures="1"/);
+    expect(junit).toMatch(/<failure message="days=45 \(not 7\/30\/90\): periodDays is 45, expected 30\." type="ConformanceFailure">/);
     expect(run.stdout).toMatch(/^FAIL +getUsage/m);
     expect(run.stdout).toContain('FAIL [usage-days-fallback, part 4.3] days=45 (not 7/30/90): periodDays is 45, expected 30.');
     expect(run.stdout).toContain('request: GET /api/v1/usage?days=45 (with the API key)');
@@ -207,6 +240,52 @@ describe('against a deployment that breaks rules (key as a flag)', () => {
   });
 });
 
+describe('part 5.1 on a deployment that accepts any well-formed key', () => {
+  it('fails it when the deployment does not announce it: the behaviour alone never excuses it', async () => {
+    const run = await unannouncedRun;
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/FAIL \[auth-required, part 5\.1\] Authentication ignored: 200 with a well-formed unknown key/);
+    expect(run.stdout).not.toMatch(/Not applicable/);
+  }, 240_000);
+
+  it('reports the unknown-key checks as not applicable, in one line saying what to pass, when it announces it (GET /__mock/about)', async () => {
+    const run = await announcedRun;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(/FAIL/);
+    const lines = run.stdout.split('\n').filter((line) => /Not applicable/.test(line));
+    expect(lines).toEqual([
+      expect.stringMatching(/^Not applicable \(\d+ scenarios\): http:\/\/127\.0\.0\.1:\d+ announces itself as the numbers-api mock accepting any well-formed key \(GET \/__mock\/about\), so the unknown-key 401 checks of part 5\.1 do not apply to it; start the mock with --strict-keys to run them\.$/),
+    ]);
+    expect(run.stdout).toMatch(/Scenarios: \d+ passed, 0 failed, 0 advisory, 0 skipped, \d+ not applicable/);
+    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    expect(report.totals['not-applicable']).toBeGreaterThan(20);
+  }, 240_000);
+});
+
+describe('--level writes on an account it cannot run on: exit 2, one line saying what the account needs', () => {
+  it('the mock, with an empty wallet: found before anything is sent', async () => {
+    const run = await emptyWalletRun;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^--level writes cannot run on this account: the account has no credit: GET \/api\/v1\/billing shows a wallet balance of 0, .*Top up its wallet \(on the numbers-api mock: PUT \/__mock\/wallet \{"balance": 50\}\), then run again\.\n$/);
+    expect(run.stdout).not.toMatch(/FAIL|answered 402/);
+    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    expect(report.stopped).toEqual({ exitCode: 2, message: run.stderr.trim() });
+    expect(readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8')).toMatch(/<error message="--level writes cannot run on this account: the account has no credit/);
+  }, 240_000);
+
+  it('a deployment whose sends answer 402 although its reads showed credit: no failure, the same line', async () => {
+    const run = await noCreditRun;
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^--level writes cannot run on this account: the account has no credit: POST \/api\/v1\/(messages|calls) answered 402 \(part 7: insufficient credit\)\. Top up its wallet/)]);
+    expect(run.stdout).not.toMatch(/^FAIL/m);
+    expect(run.stdout).toMatch(/Scenarios: \d+ passed, 0 failed/);
+    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    expect(report.totals.fail).toBe(0);
+    expect(report.stopped?.exitCode).toBe(2);
+  }, 240_000);
+});
+
 describe('--shard', () => {
   it('runs one shard of the slices', async () => {
     const run = await shardRun;
@@ -220,9 +299,11 @@ describe('--shard', () => {
 
 describe('usage errors exit 2 with a clear message', () => {
   const saved = { ...process.env };
+  let lastReportDir = '';
   async function usage(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; err: string; out: string }> {
     for (const key of Object.keys(process.env)) if (key.startsWith('CONFORMANCE_')) delete process.env[key];
-    Object.assign(process.env, env);
+    lastReportDir = mkdtempSync(path.join(reportRoot, 'usage-'));
+    Object.assign(process.env, { CONFORMANCE_REPORT_DIR: lastReportDir, ...env });
     let err = '';
     let out = '';
     const write = process.stderr.write.bind(process.stderr);
@@ -266,6 +347,18 @@ describe('usage errors exit 2 with a clear message', () => {
     expect(err).toMatch(message);
     expect(err).not.toMatch(/^\s+at /m); // no stack trace
     expect(err).not.toContain(TEST_KEY);
+    // The reports are written on exit 2 too, with the usage error in them.
+    const report: ConformanceReport = JSON.parse(readFileSync(path.join(lastReportDir, 'conformance-report.json'), 'utf8'));
+    expect(report.stopped?.exitCode).toBe(2);
+    expect(report.stopped?.message).toMatch(message);
+    expect(readFileSync(path.join(lastReportDir, 'junit.xml'), 'utf8')).toMatch(/<testsuite name="conformance run" tests="1" failures="0" errors="1" skipped="0"[^>]*>\n\s*<testcase classname="conformance run" name="stopped with exit code 2"[^>]*>\n\s*<error message="/);
+  });
+
+  it('--report-dir given on a line that does not parse is still where the reports go', async () => {
+    const dir = path.join(mkdtempSync(path.join(reportRoot, 'flag-')), 'reports');
+    const { code } = await usage(['--report-dir', dir, '--bogus']);
+    expect(code).toBe(2);
+    expect(JSON.parse(readFileSync(path.join(dir, 'conformance-report.json'), 'utf8')).stopped.message).toMatch(/Unknown option '--bogus'/);
   });
 
   it('-t that matches nothing says so, with what the names look like, and sends nothing', async () => {
@@ -274,7 +367,7 @@ describe('usage errors exit 2 with a clear message', () => {
     expect(err).toMatch(/^-t "nomatchatall" matches no scenario\. Names are "<operationId> <title> \[<check>\]", e\.g\. -t getUsage/);
     expect(err).toMatch(/^Checks: .*auth-required.*usage-days-fallback\.$/m);
     expect(err).toMatch(/^With --level writes also: .*call-idempotent-replay.*message-send-then-list/m);
-    expect(out).toBe('');
+    expect(out).toMatch(/^Reports: \S+conformance-report\.json, \S+junit\.xml\n$/);
   });
 
   describe('a base URL that is not this API stops the run in one line', () => {
@@ -298,7 +391,7 @@ describe('usage errors exit 2 with a clear message', () => {
       expect(err).toMatch(new RegExp(`^${url.replace(/[.]/g, '\\.')} does not look like this API: GET /api/v1/account `));
       expect(err).toMatch(message);
       expect(err.trimEnd().split('\n')).toHaveLength(1);
-      expect(out).toBe('');
+      expect(out).toMatch(/^Reports: \S+conformance-report\.json, \S+junit\.xml\n$/);
     });
 
     it('a key the deployment refuses', async () => {

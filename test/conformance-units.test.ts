@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../conformance/checks/response.js';
-import { deref, documentedResponse, findOperation, listOperations, loadDescription } from '../conformance/description.js';
+import { deref, documentedResponse, findOperation, listOperations, loadDescription, type Json } from '../conformance/description.js';
 import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
 import { relaxSchema } from '../conformance/inferred.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
@@ -75,6 +75,13 @@ describe('inferred parts (x-inferred)', () => {
     durationMs: 1,
   });
 
+  it('keeps a documented component\'s values inside an inferred envelope, without what it requires', () => {
+    const relaxed = relaxSchema({ type: 'array', 'x-inferred': true, maxItems: 2, items: { $ref: '#/components/schemas/Message' } });
+    expect(relaxed).toEqual({ 'x-inferred': true, items: { $ref: '#/components/schemas/Message.underInferred' } });
+    const under = relaxSchema({ type: 'object', required: ['a'], properties: { a: { enum: ['x'] } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] }, 'under-inferred');
+    expect(under).toEqual({ type: 'object', properties: { a: { enum: ['x'] } }, anyOf: [{}, {}] });
+  });
+
   it('relaxes an inferred schema and drops inferred properties from `required`', () => {
     const relaxed = relaxSchema({
       type: 'object',
@@ -94,13 +101,30 @@ describe('inferred parts (x-inferred)', () => {
     expect(inferred.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
   });
 
-  it('advises, not fails, on a whole inferred response or operation', () => {
-    const send = findOperation(operations, 'sendMessage')!; // its 201 response is inferred
-    const findings = checkResponse(document, validator, send, exchange('sendMessage', 201, { id: 5 }));
-    expect(findings.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
+  it('on a whole inferred response or operation, advises on what the inference assumes and fails a documented value', () => {
+    const send = findOperation(operations, 'sendMessage')!; // its 201 response is inferred: "the message record of part 2 is assumed"
+    const partial = checkResponse(document, validator, send, exchange('sendMessage', 201, { id: 'msg_1' }));
+    expect(partial.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
+    const wrongValue = checkResponse(document, validator, send, exchange('sendMessage', 201, { id: 'msg_1', channel: 'telegram' }));
+    const schema = wrongValue.find((f) => f.check === 'response-schema-conformance');
+    expect(schema?.verdict).toBe('fail');
+    expect(schema?.reason).toMatch(/inside an answer whose shape is inferred.*\/channel must be equal to one of the allowed values/);
     const groups = findOperation(operations, 'listGroups')!; // the operation is inferred
     const undocumented = checkResponse(document, validator, groups, exchange('listGroups', 418, {}));
     expect(undocumented.find((f) => f.check === 'status-code-conformance')?.verdict).toBe('advisory');
+  });
+
+  it.each([
+    ['listGroups', (body: Json[]) => body.map((g) => ({ ...g, id: 42 })), /\/0\/id must be string/], // a group's fields are inferred (part 2: not shown)
+    ['listNumbers', (body: Json[]) => body.map((n) => ({ ...n, capabilities: 'lots' })), /\/0\/capabilities must be array/], // its shape is inferred
+    ['listMessages', (body: Json[]) => ({ data: body }), /\(body\) must be array/], // the list's envelope is inferred
+  ])('%s: a break inside what is itself inferred stays advisory', (operationId, breakIt, message) => {
+    const op = findOperation(operations, operationId)!;
+    const examples = documentedResponse(document, op, 200)!.response.content['application/json'].examples;
+    const body = breakIt(structuredClone(deref(document, Object.values(examples)[0]).value));
+    const schema = checkResponse(document, validator, op, exchange(operationId, 200, body)).find((f) => f.check === 'response-schema-conformance');
+    expect(schema?.verdict).toBe('advisory');
+    expect(schema?.reason).toMatch(message);
   });
 
   it('checks formats (ajv-formats): a date-time that is not one fails', () => {
@@ -128,6 +152,7 @@ describe('the report', () => {
     scenarioId: `${operationId}/x`,
     operationId,
     title: `scenario of ${operationId}`,
+    check: 'x',
     verdict,
     findings: [],
     exchanges: statuses.map((status) => ({ operationId, status, request: `GET ${operationId}` })),

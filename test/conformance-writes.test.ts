@@ -2,8 +2,10 @@
 // and fails against one that breaks it. Then what the flows must never do (exceed --max-sends,
 // leave the account changed), and what a sound deployment may do that they must tolerate.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkWritesPreconditions, PreconditionError } from '../conformance/preconditions.js';
+import { createEnvironment } from '../conformance/environment.js';
 import { startFakeDeployment, type Break, type FakeDeployment, type Quirk } from './helpers/conformance-fake-deployment.js';
-import { failedChecks, runScenarioById, TEST_KEY, expectCheckFailsWhenBroken } from './helpers/conformance-harness.js';
+import { failedChecks, runScenarioById, TEST_KEY, testConfig, expectCheckFailsWhenBroken } from './helpers/conformance-harness.js';
 
 let fake: FakeDeployment;
 beforeAll(async () => {
@@ -219,5 +221,50 @@ describe('tolerates what a sound deployment may do', () => {
     const flow = await runScenarioById(fake, SEND_THEN_LIST);
     expect(failedChecks(flow)).toEqual([]);
     expect(flow.findings.some((f) => /Newest first/.test(f.reason) && f.verdict === 'pass')).toBe(true);
+  });
+});
+
+// An account the writes level cannot run on (no line, no credit) is not a finding about the
+// deployment: the run stops with exit 2 and says what the account needs (conformance-cli.test.ts
+// runs the command); here, the rule's two halves.
+describe('preconditions of the account, not findings', () => {
+  const FLOWS = [SEND_THEN_LIST, IDEMPOTENT_CALL, STATUS_CHANGED];
+
+  it.each(FLOWS)('%s: a 402 on a send is "the account has no credit", never a failure', async (scenario) => {
+    fake.breaks.add('no-credit');
+    fake.breaks.add('no-test-helper');
+    const outcome = await runScenarioById(fake, scenario);
+    expect(failedChecks(outcome)).toEqual([]);
+    expect(outcome.verdict).toBe('skip');
+    expect(outcome.precondition).toMatch(/^the account has no credit: POST \/api\/v1\/(messages|calls) answered 402 .*Top up its wallet \(on the numbers-api mock: PUT \/__mock\/wallet/);
+  });
+
+  it('an account with no number: the flows say so instead of failing', async () => {
+    fake.breaks.add('no-numbers');
+    const outcome = await runScenarioById(fake, SEND_THEN_LIST);
+    expect(failedChecks(outcome)).toEqual([]);
+    expect(outcome.precondition).toMatch(/no number to send from: GET \/api\/v1\/numbers lists none/);
+  });
+
+  it('is found before anything is sent, from reads: no line, or a pay-as-you-go line on an empty wallet', async () => {
+    const env = createEnvironment(testConfig(fake));
+    const before = fake.requests.length;
+    await expect(checkWritesPreconditions(env.document, env.config)).resolves.toBeUndefined();
+    fake.breaks.add('no-numbers');
+    await expect(checkWritesPreconditions(env.document, env.config)).rejects.toThrow(/^--level writes cannot run on this account: the account has no number to send from/);
+    fake.breaks.delete('no-numbers');
+    fake.breaks.add('wallet-empty');
+    const noCredit = checkWritesPreconditions(env.document, env.config);
+    await expect(noCredit).rejects.toThrow(PreconditionError);
+    await expect(noCredit).rejects.toThrow(/the account has no credit: GET \/api\/v1\/billing shows a wallet balance of 0, and its line \+13125550187 is pay-as-you-go .*PUT \/__mock\/wallet/);
+    fake.breaks.delete('wallet-empty');
+    expect(fake.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('a 402 that is the rule is still judged where a check expects it (a send the deployment must refuse is no precondition)', async () => {
+    // The contract level never writes: its sends go through ctx.send, and a 402 there is judged.
+    fake.breaks.add('no-credit');
+    const outcome = await runScenarioById(fake, 'sendMessage/negative-data-rejected');
+    expect(outcome.precondition).toBeUndefined();
   });
 });

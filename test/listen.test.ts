@@ -1,8 +1,9 @@
 // The local listening agent (`numbers-api listen`, part 6 fan-out rules, part 5.9) against the
 // real stateful mock and real loopback targets: every event's raw JSON to every target, signed
 // and with a bearer token; one retry then dropped; the per-attempt timeout; targets added and
-// removed while it runs; 429 waited out; a lost connection resumed; bad usage exits 2; SIGTERM
-// stops it with a summary.
+// removed while it runs; 429 waited out; a lost connection resumed; bad usage exits 2; a base URL
+// where nothing answers exits 2 at once, in one line; the base URL read from NUMBERS_API_BASE_URL
+// as the key is from NUMBERS_API_KEY; the control port printed; SIGTERM stops it with a summary.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -15,6 +16,7 @@ import { startControlServer } from '../src/listen/control.js';
 import { activeWaits } from '../src/simulator/resources/events.js';
 import type { JsonObject } from '../src/simulator/types.js';
 import { captureIo, startTarget, type Target } from './helpers/event-source-target.js';
+import { freePort } from './helpers/mock-process.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 let mock: StatefulMock;
@@ -227,6 +229,14 @@ describe('numbers-api listen: the connection to the deployment', () => {
     await running.stop();
   });
 
+  it('a base URL that refuses the first connection stops the agent (unreachable), not a retry loop that says "lost"', async () => {
+    const port = await freePort();
+    const lines: string[] = [];
+    const running = agent('sk_live_fake', { baseUrl: new URL(`http://127.0.0.1:${port}`), backoffMs: { initial: 10, max: 40 }, log: (line) => lines.push(line) });
+    expect(await running.done).toEqual({ reason: 'unreachable', message: expect.stringMatching(/ECONNREFUSED/) });
+    expect(lines.join('\n')).not.toMatch(/lost/);
+  });
+
   it('a 401 stops the agent: the CLI exits 1 saying the key was refused', async () => {
     const fake = await deployment([(res) => res.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"Invalid API key"}')]);
     const io = captureIo();
@@ -273,11 +283,49 @@ describe('numbers-api listen: usage', () => {
 });
 
 describe('numbers-api listen: the command', () => {
-  it('runs as a process: one line per delivery, targets changed with `listen targets`, SIGTERM stops it with a summary (exit 0)', async () => {
+  /** `numbers-api listen <argv>` as a process, to its end. */
+  function listen(argv: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string; ms: number }> {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'listen', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err, ms: Date.now() - started })));
+  }
+
+  it('a base URL where nothing listens: exit 2 at once, one line naming it and where it came from (NUMBERS_API_BASE_URL)', async () => {
+    const port = await freePort();
+    const run = await listen(['--forward-to', 'http://127.0.0.1:3000/hooks'], { NUMBERS_API_KEY: newKey('listen'), NUMBERS_API_BASE_URL: `http://127.0.0.1:${port}` });
+    expect(run.code).toBe(2);
+    expect(run.err).toBe(
+      `numbers-api listen: nothing answers at http://127.0.0.1:${port} (ECONNREFUSED), the base URL from NUMBERS_API_BASE_URL. ` +
+        'Start the mock (npx numbers-api mock, or npm start in the repository) or give the deployment with --base-url or NUMBERS_API_BASE_URL.\n',
+    );
+    expect(run.out).toBe('');
+    expect(run.ms).toBeLessThan(15_000);
+  }, 30_000);
+
+  it('--base-url wins over NUMBERS_API_BASE_URL, and a bad NUMBERS_API_BASE_URL is a usage error that names it', async () => {
+    const port = await freePort();
+    const io = captureIo();
+    const stop = new AbortController();
+    const code = runListenCli(['--base-url', mock.url], io, { env: { NUMBERS_API_KEY: newKey('listen'), NUMBERS_API_BASE_URL: `http://127.0.0.1:${port}` }, stop: stop.signal, onReady: () => stop.abort() });
+    expect(await code).toBe(0);
+    expect(io.out()).toContain(`events of ${new URL(mock.url).origin}`);
+    const bad = captureIo();
+    expect(await runListenCli([], bad, { env: { NUMBERS_API_KEY: 'sk_live_x', NUMBERS_API_BASE_URL: 'localhost:4010' } })).toBe(2);
+    expect(bad.err()).toMatch(/^numbers-api listen: NUMBERS_API_BASE_URL "localhost:4010" must use http:\/\/ or https:\/\//);
+  });
+
+  it('runs as a process (base URL from NUMBERS_API_BASE_URL): prints its control port, one line per delivery, targets changed with `listen targets`, SIGTERM stops it with a summary (exit 0)', async () => {
     const key = newKey('listen');
     const hooks = await target([]);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'listen', '--base-url', mock.url, '--forward-to', hooks.url, '--wait', '5'], {
-      env: { ...process.env, NUMBERS_API_KEY: key },
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'listen', '--forward-to', hooks.url, '--wait', '5'], {
+      env: { ...process.env, NUMBERS_API_KEY: key, NUMBERS_API_BASE_URL: mock.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     cleanups.push(async () => {
@@ -288,7 +336,9 @@ describe('numbers-api listen: the command', () => {
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await until(() => /--control (\d+)/.test(out));
-    const port = /--control (\d+)/.exec(out)![1]!;
+    const port = /^Control port: (\d+)\. /m.exec(out)![1]!;
+    expect(out).toContain(`events of ${new URL(mock.url).origin}`);
+    expect(out).toContain(`--control ${port}`);
     await untilWaiting(key);
 
     const event = emit(key, 'msg_cli');

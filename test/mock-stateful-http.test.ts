@@ -65,6 +65,11 @@ describe('the control surface (generated/mock-control.json)', () => {
     expect(Object.keys(readGeneratedJson('openapi.json').paths).some((p) => p.startsWith('/__mock/'))).toBe(false);
   });
 
+  it('announces itself and its key mode (GET /__mock/about), without a key', async () => {
+    const about = await client(mock.url, null)('GET', '/__mock/about');
+    expect(about).toMatchObject({ status: 200, body: { mock: 'numbers-api', keys: 'any' } });
+  });
+
   it('advances the simulated clock, and validates its own requests', async () => {
     const call = client(mock.url, null);
     const before = await call('GET', '/__mock/clock');
@@ -101,6 +106,7 @@ describe('from the command line', () => {
       const url = `http://127.0.0.1:${port}`;
       expect((await client(url, 'sk_live_seeded_one')('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(777);
       expect((await client(url, 'sk_live_stranger')('GET', '/api/v1/account')).status).toBe(401);
+      expect((await client(url, null)('GET', '/__mock/about')).body).toEqual({ mock: 'numbers-api', keys: 'strict' });
     } finally {
       cli.child.kill('SIGTERM');
       await cli.exited;

@@ -189,9 +189,9 @@ describe('events', () => {
 });
 
 describe("the guide's vitest example (docs/guides/mock-in-process.md)", () => {
-  it('the typed client against the default base URL: a send, then the message in the list', async () => {
+  it("the typed client against the mock's base URL: a send, then the message in the list", async () => {
     use();
-    const client = createClient({ apiKey: newKey('guide') });
+    const client = createClient({ apiKey: newKey('guide'), baseUrl: 'mock' });
     const { data: numbers } = await client.GET('/api/v1/numbers');
     const { data: sent } = await client.POST('/api/v1/messages', {
       body: { to: '+14155550123', body: 'Hello', fromNumberId: numbers[0]!.id },

@@ -13,10 +13,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmptyProject, installTarballs, listInstalled, packPackages } from '../scripts/packages.mjs';
+import { parse as parseYaml } from 'yaml';
+import { createEmptyProject, installTarballs, listInstalled, npmEnv, packPackages } from '../scripts/packages.mjs';
 import { relativeLinks } from '../scripts/readme-links.mjs';
 import { repoRoot } from './helpers/contract.js';
 import { freePort } from './helpers/mock-process.js';
+import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
+import { TEST_KEY } from './helpers/conformance-harness.js';
+import { startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const run = promisify(execFile);
 const CONTRACT = 'numbers-api-contract';
@@ -112,6 +116,31 @@ describe.each([CONTRACT, TOOLS])('the %s tarball', (name) => {
       expect(packed[name]!.files, `bin ${bin}`).toContain(target.replace(/^\.\//, ''));
       expect(readFileSync(path.join(installedDir(tools, name), target), 'utf8').startsWith('#!/usr/bin/env node'), `bin ${bin} has a node shebang`).toBe(true);
     }
+  });
+});
+
+// README's "Installing" states what each install weighs; a fresh install must still agree (a
+// dependency bump that changes it is a README change too). Packages within 10%, size within 20%.
+describe("README's installed sizes", () => {
+  const table = /<!-- installed-size:start -->([\s\S]*?)<!-- installed-size:end -->/.exec(readme)?.[1] ?? '';
+  const stated = (label: RegExp) => {
+    const row = table.split('\n').find((line) => label.test(line));
+    const m = /\|\s*(\d+)\s*\|\s*([\d.]+) MB\s*\|\s*$/.exec(row ?? '');
+    return m ? { packages: Number(m[1]), megabytes: Number(m[2]) } : undefined;
+  };
+  const measured = (project: string) => {
+    const installed = listInstalled(project) as { bytes: number }[];
+    return { packages: installed.length, megabytes: installed.reduce((sum, p) => sum + p.bytes, 0) / 1e6 };
+  };
+  it.each([
+    ['numbers-api-contract alone', /^\| `numbers-api-contract` alone \|/, () => lean],
+    ['numbers-api with numbers-api-contract', /^\| `numbers-api` with `numbers-api-contract` \|/, () => tools],
+  ])('%s: the packages and size README states are what an install brings', (_name, label, project) => {
+    const claim = stated(label);
+    expect(claim, 'README.md states it in the installed-size table').toBeDefined();
+    const actual = measured(project());
+    expect(Math.abs(actual.packages - claim!.packages) / claim!.packages, `${actual.packages} packages installed`).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(actual.megabytes - claim!.megabytes) / claim!.megabytes, `${actual.megabytes.toFixed(1)} MB installed`).toBeLessThanOrEqual(0.2);
   });
 });
 
@@ -377,4 +406,82 @@ console.log(JSON.stringify({ status, data }));
       mock.kill('SIGTERM');
     }
   }, 120_000);
+});
+
+// The conformance guide's CI jobs (conformance/README.md, "On a schedule in CI"), read from the
+// guide and run as written: their shell lines in a fresh copy of a project that has both packages
+// (its package.json and lockfile, as a CI checkout has them), the secrets as the environment the
+// job gives them, against the mock; then against a deployment that breaks a rule.
+describe("the conformance guide's CI jobs, run as written", () => {
+  const guide = readFileSync(path.join(repoRoot, 'conformance', 'README.md'), 'utf8');
+  const jobs = [...guide.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => parseYaml(m[1]!) as Record<string, any>);
+  const github = jobs.find((j) => j.jobs)?.jobs.conformance as { steps: { run?: string; uses?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> }[] } | undefined;
+  const gitlab = jobs.find((j) => j.conformance?.script)?.conformance as { script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } | undefined;
+  const secrets = (env: Record<string, string> = {}) =>
+    Object.fromEntries(Object.entries(env).map(([name, value]) => [name, /^\$\{\{ secrets\.(\w+) \}\}$/.exec(value)?.[1] ?? '']));
+
+  it('GitHub Actions and GitLab CI run the same lines, read the base URL and key from secrets, and keep both reports whatever the outcome', () => {
+    expect(github && gitlab, 'conformance/README.md has both jobs').toBeTruthy();
+    const lines = github!.steps.filter((s) => s.run).map((s) => s.run!.trim());
+    expect(gitlab!.script).toEqual(lines);
+    const run = github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
+    expect(secrets(run.env)).toEqual({ CONFORMANCE_BASE_URL: 'CONFORMANCE_BASE_URL', CONFORMANCE_API_KEY: 'CONFORMANCE_API_KEY' });
+    const upload = github!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
+    expect(upload.if).toBe('always()');
+    const kept = String(upload.with?.path).trim().split('\n');
+    expect(kept).toEqual(gitlab!.artifacts.paths);
+    expect(gitlab!.artifacts.when).toBe('always');
+    expect(kept).toContain(gitlab!.artifacts.reports.junit);
+  });
+
+  describe('their lines in a fresh checkout of a project with numbers-api', () => {
+    let project: string;
+    let mock: StatefulMock;
+    let broken: FakeDeployment;
+    const runLines = async (baseUrl: string, apiKey: string) => {
+      const runStep = github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
+      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep.env)).map((name) => [name, name === 'CONFORMANCE_BASE_URL' ? baseUrl : apiKey])) };
+      const results: { line: string; code: number; out: string }[] = [];
+      for (const line of gitlab!.script) {
+        // As a CI runner does: each line in a shell, the job failing at the first non-zero exit.
+        const result = await run('sh', ['-c', line], { cwd: project, env, maxBuffer: 64 * 1024 * 1024 }).then(
+          (r) => ({ line, code: 0, out: r.stdout + r.stderr }),
+          (error: { code?: number; stdout?: string; stderr?: string }) => ({ line, code: error.code ?? 1, out: `${error.stdout}\n${error.stderr}` }),
+        );
+        results.push(result);
+        if (result.code !== 0) break;
+      }
+      return results;
+    };
+
+    beforeAll(async () => {
+      project = createEmptyProject(path.join(work, 'ci-checkout'));
+      // What a CI checkout of the project holds: its manifest and lockfile (both packages from their tarballs).
+      for (const file of ['package.json', 'package-lock.json']) writeFileSync(path.join(project, file), readFileSync(path.join(tools, file)));
+      mock = await startStatefulMock();
+      broken = await startFakeDeployment({ apiKey: TEST_KEY });
+      broken.breaks.add('usage-days');
+    }, 120_000);
+    afterAll(async () => {
+      await mock?.close();
+      await broken?.close();
+    });
+
+    it('install, then pass against the mock (advisories do not fail it), the reports where the artifacts are kept', async () => {
+      const results = await runLines(mock.url, 'sk_live_ci_scheduled');
+      expect(results.map((r) => [r.line, r.code]), results.map((r) => r.out).join('\n')).toEqual(gitlab!.script.map((line) => [line, 0]));
+      const last = results.at(-1)!.out;
+      expect(last).toMatch(/Scenarios: \d+ passed, 0 failed, [1-9]\d* advisory/);
+      for (const file of gitlab!.artifacts.paths) expect(existsSync(path.join(project, file)), file).toBe(true);
+      expect(readFileSync(path.join(project, gitlab!.artifacts.reports.junit), 'utf8')).toMatch(/<testsuite name="auth-required \(part 5\.1\)"/);
+    }, 300_000);
+
+    it('a failed check fails the job (exit 1), and the reports are still there to keep', async () => {
+      rmSync(path.join(project, 'conformance-report'), { recursive: true, force: true });
+      const results = await runLines(broken.url, TEST_KEY);
+      expect(results.at(-1)!.code, results.at(-1)!.out).toBe(1);
+      expect(results.at(-1)!.out).toMatch(/FAIL \[usage-days-fallback, part 4\.3\]/);
+      for (const file of gitlab!.artifacts.paths) expect(existsSync(path.join(project, file)), file).toBe(true);
+    }, 300_000);
+  });
 });

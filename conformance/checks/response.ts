@@ -6,6 +6,7 @@ import { deref, documentedResponse, type Json, type Operation } from '../descrip
 import type { Finding } from '../findings.js';
 import { describeRequest, type Exchange } from '../http.js';
 import type { ResponseValidator } from '../validator.js';
+import { checkKeyExposure, KEY_EXPOSURE_CHECK } from './key-exposure.js';
 
 export const GENERIC_CHECKS = {
   serverError: 'not-a-server-error',
@@ -13,6 +14,7 @@ export const GENERIC_CHECKS = {
   contentType: 'content-type-conformance',
   headers: 'response-headers-conformance',
   schema: 'response-schema-conformance',
+  keyExposure: KEY_EXPOSURE_CHECK,
 } as const;
 
 function mediaTypeOf(header: string | undefined): string | undefined {
@@ -29,9 +31,10 @@ function isJsonMedia(type: string): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-export function checkResponse(document: Json, validator: ResponseValidator, op: Operation, ex: Exchange): Finding[] {
+/** `apiKey`: the run's own key, looked for in every answer beside any full-length key (part 5.3). */
+export function checkResponse(document: Json, validator: ResponseValidator, op: Operation, ex: Exchange, apiKey?: string): Finding[] {
   const request = describeRequest(ex);
-  const findings: Finding[] = [];
+  const findings: Finding[] = [...checkKeyExposure(document, op, ex, apiKey)];
   const add = (check: string, verdict: Finding['verdict'], reason: string, part?: string) =>
     findings.push({ check, verdict, reason, operationId: op.operationId, request, status: ex.status, part });
   const doc = documentedResponse(document, op, ex.status);
@@ -87,11 +90,14 @@ export function checkResponse(document: Json, validator: ResponseValidator, op: 
   }
   const pointer = `${doc.pointer}/content/${matched.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
   const result = validator.validate(pointer, ex.body);
+  // Severity follows the rule broken, not the container (inferred.ts): a documented value breaks
+  // the contract even inside an inferred envelope or an inferred answer.
   if (result.errors.length === 0) add(GENERIC_CHECKS.schema, 'pass', `Body validates against the ${doc.key} schema.`);
-  else if (result.documentedErrors.length > 0 && !inferred) {
-    add(GENERIC_CHECKS.schema, 'fail', `Body does not validate against the ${doc.key} schema: ${result.documentedErrors.slice(0, 5).join('; ')}.`);
+  else if (result.documentedErrors.length > 0) {
+    const within = inferred ? ' (inside an answer whose shape is inferred, x-inferred: the values it breaks are documented)' : '';
+    add(GENERIC_CHECKS.schema, 'fail', `Body does not validate against the ${doc.key} schema${within}: ${result.documentedErrors.slice(0, 5).join('; ')}.`);
   } else {
-    const where = inferred ? 'the response is inferred (x-inferred)' : 'only inferred parts (x-inferred) are broken';
+    const where = inferred ? 'what it breaks is inferred with the response (x-inferred)' : 'only inferred parts (x-inferred) are broken';
     add(GENERIC_CHECKS.schema, 'advisory', `Body does not match the ${doc.key} schema, but ${where}: ${result.errors.slice(0, 5).join('; ')}.`);
   }
   return findings;

@@ -1,8 +1,6 @@
-// A vitest reporter that collects the scenario outcomes from the tests' meta and writes the
-// console summary by operation, the coverage table and the JSON report. JUnit XML comes from
-// vitest's own junit reporter, configured beside this one by the CLI.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+// A vitest reporter that collects the scenario outcomes from the tests' meta into the report and
+// writes the console summary by operation and the coverage table. The CLI writes the report files
+// (files.ts: JSON and JUnit), on every exit.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { Json } from '../description.js';
 import type { ScenarioOutcome } from '../findings.js';
@@ -16,7 +14,6 @@ export interface ConformanceReporterOptions {
   level: string;
   /** The `writes` level's --max-sends, shown beside the sends made. */
   maxSends?: number;
-  jsonFile: string;
   verbose?: boolean;
   /** Receives a progress mark per finished scenario. */
   progress?: (mark: string) => void;
@@ -34,7 +31,7 @@ export class ConformanceReporter implements Reporter {
   onTestCaseResult(test: TestCase): void {
     if (!this.options.progress) return;
     const outcome = test.meta().conformance;
-    const mark = outcome ? { pass: '.', advisory: 'a', skip: 's', fail: 'F' }[outcome.verdict] : test.result().state === 'failed' ? 'E' : 's';
+    const mark = outcome ? { pass: '.', advisory: 'a', skip: 's', 'not-applicable': '-', fail: 'F' }[outcome.verdict] : test.result().state === 'failed' ? 'E' : 's';
     this.options.progress(mark);
   }
 
@@ -52,7 +49,5 @@ export class ConformanceReporter implements Reporter {
     this.report = buildReport({ document, outcomes, notSent, baseUrl, level, maxSends });
     const write = this.options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
     write(`\n${formatSummary(this.report, { verbose: this.options.verbose })}\n\n${formatCoverage(this.report)}\n`);
-    mkdirSync(path.dirname(this.options.jsonFile), { recursive: true });
-    writeFileSync(this.options.jsonFile, `${JSON.stringify(this.report, null, 2)}\n`);
   }
 }

@@ -40,6 +40,12 @@ export interface ConformanceReport {
   restored: string[];
   /** What the `writes` level created or changed, against its --max-sends. */
   sends: SendSummary;
+  /**
+   * Set when the run stopped instead of judging (exit 2): a usage error, a base URL that is not
+   * this API, a key it refuses, or an account the `writes` level cannot run on; `message` says
+   * what to change, as the console did.
+   */
+  stopped?: { exitCode: number; message: string };
 }
 
 export interface SendSummary {
@@ -52,8 +58,25 @@ export interface SendSummary {
 
 /** An operation fails if any scenario failed; it is skipped only if nothing could be judged. */
 function operationVerdict(verdicts: Verdict[]): Verdict {
-  for (const v of ['fail', 'advisory', 'pass'] as const) if (verdicts.includes(v)) return v;
-  return 'skip';
+  for (const v of ['fail', 'advisory', 'pass', 'skip'] as const) if (verdicts.includes(v)) return v;
+  return 'not-applicable';
+}
+
+const noTotals = (): Record<Verdict, number> => ({ pass: 0, fail: 0, advisory: 0, skip: 0, 'not-applicable': 0 });
+
+/** The report of a run that stopped before judging anything (exit 2): the reason, and nothing else. */
+export function stoppedReport(input: { baseUrl?: string; level?: string; exitCode: number; message: string }): ConformanceReport {
+  return {
+    baseUrl: input.baseUrl ?? '',
+    level: input.level ?? '',
+    generatedAt: new Date().toISOString(),
+    totals: noTotals(),
+    operations: [],
+    coverage: [],
+    restored: [],
+    sends: { total: 0, byOperation: {}, requests: [] },
+    stopped: { exitCode: input.exitCode, message: input.message },
+  };
 }
 
 function statusMatches(documented: string, status: number): boolean {
@@ -63,7 +86,7 @@ function statusMatches(documented: string, status: number): boolean {
 
 export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]; notSent: NotSent[]; baseUrl: string; level: string; maxSends?: number }): ConformanceReport {
   const operations = listOperations(input.document);
-  const totals: Record<Verdict, number> = { pass: 0, fail: 0, advisory: 0, skip: 0 };
+  const totals = noTotals();
   for (const o of input.outcomes) totals[o.verdict]++;
   const opReports: OperationReport[] = operations.map((op) => {
     const scenarios = input.outcomes.filter((o) => o.operationId === op.operationId);
@@ -119,7 +142,7 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
   };
 }
 
-const MARKS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not sent': 'NOT SENT', 'not run': 'NOT RUN' };
+const MARKS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not-applicable': 'N/A', 'not sent': 'NOT SENT', 'not run': 'NOT RUN' };
 
 function findingLine(f: Finding): string {
   return `      ${MARKS[f.verdict]} [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n        request: ${f.request}` : ''}`;
@@ -133,7 +156,7 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
     lines.push(`${MARKS[op.verdict]?.padEnd(8)} ${op.operationId}  ${op.method} ${op.path}${parts}${op.notSentReason ? `  (not sent: ${op.notSentReason})` : ''}`);
     for (const s of op.scenarios) {
       // Skips are summarised once at the end (one reason often covers many operations).
-      if ((s.verdict === 'pass' || s.verdict === 'skip') && !options.verbose) continue;
+      if ((s.verdict === 'pass' || s.verdict === 'skip' || s.verdict === 'not-applicable') && !options.verbose) continue;
       lines.push(`    ${MARKS[s.verdict]} ${s.title}${s.skipReason ? `: ${s.skipReason}` : ''}`);
       for (const f of s.findings) if (f.verdict === 'fail' || f.verdict === 'advisory' || options.verbose) lines.push(findingLine(f));
       for (const n of s.notes) lines.push(`      NOTE ${n}`);
@@ -147,13 +170,20 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
     lines.push('', 'Skipped:');
     for (const [reason, which] of skips) lines.push(`  - ${reason}`, ...(which.length > 3 ? [`      ${which.length} scenarios`] : which.map((w) => `      ${w}`)));
   }
+  // A rule that does not apply to this deployment: one line per reason, whatever the count.
+  const notApplicable = new Map<string, number>();
+  for (const op of report.operations) {
+    for (const s of op.scenarios) if (s.verdict === 'not-applicable') notApplicable.set(s.skipReason ?? '', (notApplicable.get(s.skipReason ?? '') ?? 0) + 1);
+  }
+  if (notApplicable.size) lines.push('');
+  for (const [reason, count] of notApplicable) lines.push(`Not applicable (${count} scenarios): ${reason}`);
   if (report.restored.length) {
     lines.push('', 'State the suite changed (a change it made, or one the deployment wrongly accepted), and what it did:');
     for (const n of report.restored) lines.push(`  - ${n}`);
   }
   if (report.sends.limit !== undefined) lines.push('', formatSends(report.sends));
   const t = report.totals;
-  lines.push('', `Scenarios: ${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t.skip} skipped`);
+  lines.push('', `Scenarios: ${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t.skip} skipped${t['not-applicable'] ? `, ${t['not-applicable']} not applicable` : ''}`);
   return lines.join('\n');
 }
 

@@ -20,7 +20,9 @@ export function authRequiredScenarios(op: Operation): Scenario[] {
     title: `answers 401 ${describeAuth(auth)} (part 5.1)`,
     async run(ctx) {
       if (auth === 'unknown-key' && ctx.config.anyKeyValid) {
-        return ctx.skip('--any-key-valid: this deployment accepts every well-formed key (a mock without accounts); part 5.1 still applies to a live one.');
+        return ctx.notApplicable(
+          ctx.config.anyKeyValidReason ?? '--any-key-valid: this deployment accepts every well-formed key (a mock without accounts), so the unknown-key 401 checks of part 5.1 do not apply to it; they still apply to a live one.',
+        );
       }
       const policy = NEGATIVE_BODIES[op.operationId];
       // Path ids that cannot exist and a body that is invalid or anchored to nothing: a deployment

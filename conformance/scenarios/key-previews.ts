@@ -1,12 +1,11 @@
 // Parts 2 and 5.3: the account shows each API key only as a preview, never the full value. The
-// key the suite holds must not appear anywhere in the account; a string that looks like a whole
-// key (`sk_live_` with no elision) is reported as advisory, since the key format is not shown.
+// key the suite holds must not appear anywhere in the account. Any other full-length key, there or
+// in any other answer, fails the generic check no-full-key-in-answers (checks/key-exposure.ts).
 import { findOperation, type Operation } from '../description.js';
 import { allStrings } from '../records.js';
 import type { Scenario } from '../scenario.js';
 
 const OPERATION = 'getAccount';
-const WHOLE_KEY = /^sk_live_[A-Za-z0-9]{16,}$/;
 
 export function keyPreviewScenarios(operations: Operation[]): Scenario[] {
   const op = findOperation(operations, OPERATION);
@@ -26,8 +25,6 @@ export function keyPreviewScenarios(operations: Operation[]): Scenario[] {
         // Judged on the raw text too, so a key in an unexpected place or encoding is caught.
         const leaked = ex.bodyText.includes(key) || allStrings(ex.body).some((s) => s.includes(key));
         ctx.expect(!leaked, leaked ? 'The account answer contains the full API key used for this run (shown here redacted).' : 'The API key used for this run does not appear in the account.', ex);
-        const lookalikes = allStrings(ex.body).filter((s) => WHOLE_KEY.test(s) && s !== key);
-        if (lookalikes.length) ctx.advisory(`${lookalikes.length} value(s) look like whole keys (sk_live_ with no elision).`, ex);
       },
     },
   ];

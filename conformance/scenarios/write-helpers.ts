@@ -14,10 +14,13 @@ export function needFields(ctx: ScenarioContext, op: Operation, fields: string[]
   if (missing.length) ctx.skip(`The request schema of ${op.operationId} no longer has ${missing.join(', ')}.`);
 }
 
+/** What an account without a line needs, in one line (preconditions.ts says it before the run). */
+export const NO_LINE = 'the account has no number to send from: GET /api/v1/numbers lists none. Provision one (POST /api/v1/numbers), then run again.';
+
 /** The account's first number: the line the flows send from and inject to. */
 export async function senderNumber(ctx: ScenarioContext): Promise<NumberFixture> {
   const number = await ctx.env.fixtures.firstNumber();
-  if (!number) return ctx.skip('The account lists no number to send from.');
+  if (!number) return ctx.precondition(NO_LINE);
   return number;
 }
 

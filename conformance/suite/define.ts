@@ -1,7 +1,7 @@
 // Turns the planned scenarios into vitest tests: one `describe` per operation, one concurrent test
 // per scenario. Requests stay bounded by the HTTP client's limiter (files run one at a time, so
-// one limiter covers the run). Findings travel to the reporters in the test's `meta`; advisory
-// findings also become annotations (JUnit <properties>), skips carry their reason.
+// one limiter covers the run). Findings travel to the reporter in the test's `meta`, from which
+// the report, the console summary and both report files are made (reporters/).
 import { describe, test } from 'vitest';
 import { configFromEnv } from '../config.js';
 import { createEnvironment } from '../environment.js';
@@ -62,16 +62,12 @@ export function defineConformanceSlice(index: number, count: number): void {
         test.concurrent(scenarioTestName(scenario), async (ctx) => {
           const outcome = await runScenario(env, scenario);
           ctx.task.meta.conformance = outcome;
-          for (const f of outcome.findings) {
-            if (f.verdict === 'advisory') await ctx.annotate(`${f.check}: ${f.reason}${f.request ? ` (${f.request})` : ''}`, 'advisory');
-          }
-          for (const note of outcome.notes) await ctx.annotate(note, 'restored');
           if (outcome.verdict === 'fail') {
             const error = new ConformanceFailure(failureMessage(outcome));
             error.stack = `${error.name}: ${error.message}`;
             throw error;
           }
-          if (outcome.verdict === 'skip') ctx.skip(outcome.skipReason);
+          if (outcome.verdict === 'skip' || outcome.verdict === 'not-applicable') ctx.skip(outcome.skipReason);
         });
       }
     });

@@ -8,6 +8,8 @@ import { listOperations } from './contract.mjs';
 
 export const CLIENT_MODULE = 'numbers-api-contract/client';
 const KEY_ENV = 'NUMBERS_API_KEY';
+// The client needs an address (the service's is not shown, part 5.8): the deployment's, or the mock.
+const BASE_URL = "process.env.NUMBERS_API_BASE_URL ?? 'mock'";
 
 /**
  * The sample languages, in tab order. Redoc 3 shows only the `x-codeSamples` whose label is in its
@@ -101,9 +103,9 @@ export function typescriptSample(op, doc) {
 
   const lines = [`import { ApiError, createClient } from '${CLIENT_MODULE}';`, ''];
   if (isPublic(op, doc)) {
-    lines.push('// Sign-up needs no API key (part 5.1).', 'const api = createClient({ apiKey: null });');
+    lines.push('// Sign-up needs no API key (part 5.1).', `const api = createClient({ apiKey: null, baseUrl: ${BASE_URL} });`);
   } else {
-    lines.push(`const api = createClient({ apiKey: process.env.${KEY_ENV}! });`);
+    lines.push(`const api = createClient({ apiKey: process.env.${KEY_ENV}!, baseUrl: ${BASE_URL} });`);
   }
   lines.push('');
   if (example?.summary) lines.push(`// ${example.summary} (example "${example.name}")`);

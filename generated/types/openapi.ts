@@ -1199,6 +1199,12 @@ export type components = {
          *         "groupId": "grp_01JD2R5K8M3N6P9Q2S4T7V0W1X"
          *       }
          *     }
+         * @example {
+         *       "timeout": 30,
+         *       "filters": {
+         *         "type": "message.received"
+         *       }
+         *     }
          */
         EventWaitRequest: {
             /**
@@ -1208,7 +1214,10 @@ export type components = {
             timeout?: number;
             /**
              * @description Which events match, such as `{groupId: <group id>}` for the messages of one group
-             *     conversation. Other filter keys are not shown in the interface specification.
+             *     conversation (part 4.5). Other filter keys are not shown in the interface specification, so
+             *     the object stays open; `type`, `messageId` and `channel` are the ones this package's mock
+             *     honours beside `groupId` (on the mock, any other key must equal the same-named field of the
+             *     event's `data`, and an event without that field does not match).
              */
             filters?: {
                 /**
@@ -1216,6 +1225,23 @@ export type components = {
                  * @example grp_01JD2R5K8M3N6P9Q2S4T7V0W1X
                  */
                 groupId?: string;
+                /**
+                 * @description Only events of this type, the envelope's `type` (part 6), such as `message.received`.
+                 * @example message.received
+                 */
+                type?: string;
+                /**
+                 * @description Only events about this message (`data.messageId`), such as its `message.status_changed`.
+                 * @example msg_01JD3X7W2C9R4T6Y8U0I1O3P5A
+                 */
+                messageId?: string;
+                /**
+                 * @description Only events of messages on this channel (`data.channel`), such as `whatsapp`.
+                 * @example whatsapp
+                 */
+                channel?: string;
+            } & {
+                [key: string]: unknown;
             };
         };
         /**

@@ -1,6 +1,6 @@
 // numbers-api-contract/client: a thin typed client on openapi-fetch.
 //
-//   const api = createClient({ apiKey: process.env.NUMBERS_API_KEY! });
+//   const api = createClient({ apiKey: process.env.NUMBERS_API_KEY!, baseUrl: 'https://your-deployment.example' });
 //   const { data: message } = await api.POST('/api/v1/messages', { body: { to, fromNumberId, body } });
 //
 // Paths, parameters, bodies and responses are typed from the generated `paths`. A 2xx answer
@@ -31,11 +31,15 @@ export interface CreateClientOptions {
    */
   apiKey: string | null;
   /**
-   * `'base'` (the default: the service base address), `'legacy'` (the address older clients
-   * default to, parts 5.8 and 9.3), `'mock'` (this package's local mock), or any http(s) URL.
+   * Where the API is: your deployment's http(s) URL, or `'mock'` (this package's local mock,
+   * `http://127.0.0.1:4010`). Required: the interface specification does not show the service's
+   * address (`{base_url}`, part 5.8), so there is no default to fall back on. `'base'` and
+   * `'legacy'` name the description's `{base_url}` and `{legacy_base_url}` servers (parts 5.8,
+   * 9.3); they resolve only to a real address, and the description gives them placeholders
+   * (`example.com`, reserved for documentation by RFC 2606), so today naming them throws.
    * The named addresses come from `servers` in the bundled description (see `serverUrls`).
    */
-  baseUrl?: keyof typeof serverUrls | (string & {});
+  baseUrl: keyof typeof serverUrls | (string & {});
   /** The fetch to send requests with (default: the global fetch). */
   fetch?: (request: Request) => Promise<Response>;
   /** Retry tuning, or `false` to never retry. Which requests are retried is fixed by part 7. */
@@ -87,14 +91,36 @@ export interface NumbersApiClient {
   DELETE: ClientMethod<'delete'>;
 }
 
-/** The base URL a `baseUrl` option names, checked: a bad one is refused here, not on first use. */
-export function resolveBaseUrl(baseUrl: CreateClientOptions['baseUrl']): string {
-  const chosen = baseUrl === undefined ? serverUrls.base : Object.hasOwn(serverUrls, baseUrl) ? serverUrls[baseUrl as keyof typeof serverUrls] : baseUrl;
+/** A host reserved for documentation (RFC 2606): an address that stands for one, never a service. */
+function isPlaceholderHost(hostname: string): boolean {
+  return /(^|\.)example\.(com|net|org)$/i.test(hostname) || /\.example$/i.test(hostname);
+}
+
+/**
+ * The base URL a `baseUrl` option names, checked: a missing or bad one is refused here, with what
+ * to pass, not on first use (and never replaced by a placeholder address).
+ */
+export function resolveBaseUrl(baseUrl: CreateClientOptions['baseUrl'] | undefined): string {
+  if (baseUrl === undefined || baseUrl === null || (typeof baseUrl === 'string' && baseUrl.trim() === '')) {
+    throw new TypeError(
+      `createClient needs a baseUrl: your deployment's address (an http(s) URL), or 'mock' for this package's local mock (${serverUrls.mock}). ` +
+        'The service address is not given by the interface specification (part 5.8), so there is no default.',
+    );
+  }
+  if (typeof baseUrl !== 'string') throw new TypeError(`baseUrl must be a string, got ${typeof baseUrl}`);
+  const named = Object.hasOwn(serverUrls, baseUrl);
+  const chosen = named ? serverUrls[baseUrl as keyof typeof serverUrls] : baseUrl;
   let parsed: URL;
   try {
     parsed = new URL(chosen);
   } catch {
-    throw new TypeError(`baseUrl must be 'base', 'legacy', 'mock' or an http(s) URL, got ${JSON.stringify(chosen)}`);
+    throw new TypeError(`baseUrl must be 'mock' or an http(s) URL, got ${JSON.stringify(chosen)}`);
+  }
+  if (named && isPlaceholderHost(parsed.hostname)) {
+    throw new TypeError(
+      `baseUrl '${baseUrl}' names a server whose address the contract does not give (its ${chosen} is a placeholder, parts 5.8 and 9.3): ` +
+        `pass your deployment's address instead, or 'mock' for the local mock.`,
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new TypeError(`baseUrl must use http: or https:, got ${JSON.stringify(chosen)}`);
@@ -103,7 +129,7 @@ export function resolveBaseUrl(baseUrl: CreateClientOptions['baseUrl']): string 
 }
 
 export function createClient(options: CreateClientOptions): NumbersApiClient {
-  if (options === null || typeof options !== 'object') throw new TypeError('createClient needs an options object: { apiKey, baseUrl?, fetch? }');
+  if (options === null || typeof options !== 'object') throw new TypeError('createClient needs an options object: { apiKey, baseUrl, fetch? }');
   const { apiKey } = options;
   if (apiKey !== null && (typeof apiKey !== 'string' || apiKey.trim() === '')) {
     throw new TypeError('apiKey must be a non-empty string (or null for the sign-up operations only)');

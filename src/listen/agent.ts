@@ -6,7 +6,9 @@
 //   event is logged and dropped for that target; nothing is queued (rule 3; src/event-source/deliver.ts);
 // - targets are loopback URLs only (rule 1) and can be added, listed and removed while it runs (rule 5);
 // - a 408 is the expected end of an empty window: wait again; a 429 is waited out as `Retry-After`
-//   says; a lost connection (or a 5xx) is resumed with backoff.
+//   says; a lost connection (or a 5xx) is resumed with backoff;
+// - a base URL that refuses the very first connection (nothing listens there, or its host does not
+//   resolve) stops the agent at once: it is a wrong address, not an outage to wait out.
 import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../event-source/deliver.js';
 import { parseTargetUrl } from '../event-source/loopback-url.js';
 
@@ -42,6 +44,20 @@ export interface ListenSummary {
   byTarget: Record<string, TargetStats>;
 }
 
+export interface ListenOutcome {
+  reason: 'stopped' | 'unauthorized' | 'unreachable';
+  message?: string;
+}
+
+/** Network errors that mean no server is there at all, as opposed to one that went away. */
+const NOTHING_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+/** The cause of a failed fetch, as `ECONNREFUSED 127.0.0.1:4010`. */
+export function connectionCause(error: unknown): { code?: string; text: string } {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  return { code: cause?.code, text: String(cause?.message ?? cause ?? (error as Error)?.message ?? error) };
+}
+
 export interface ListenAgent {
   addTarget(url: string): URL;
   /** False when the URL was not a target. */
@@ -54,8 +70,11 @@ export interface ListenAgent {
   idle(): Promise<void>;
   /** Stops reading events, lets deliveries in progress end, resolves with the summary. */
   stop(): Promise<ListenSummary>;
-  /** Resolves when the agent stops for good: on `stop`, or a fatal answer (401). */
-  done: Promise<{ reason: 'stopped' | 'unauthorized'; message?: string }>;
+  /**
+   * Resolves when the agent stops for good: on `stop`, a fatal answer (401), or a base URL that
+   * refused the first connection (`unreachable`, with the cause).
+   */
+  done: Promise<ListenOutcome>;
 }
 
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
@@ -119,9 +138,10 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
     }
   }
 
-  async function run(): Promise<{ reason: 'stopped' | 'unauthorized'; message?: string }> {
+  async function run(): Promise<ListenOutcome> {
     let delay = backoff.initial;
     let connected = false;
+    let answered = false;
     const body = JSON.stringify({ timeout: waitSeconds, filters: options.filters ?? {} });
     while (!controller.signal.aborted) {
       let response: Response;
@@ -136,12 +156,15 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
         response = await sent;
       } catch (error) {
         if (controller.signal.aborted) break;
-        log(`connection to ${options.baseUrl.origin} lost (${(error as Error).cause ?? (error as Error).message}); retrying in ${delay / 1000} s`);
+        const cause = connectionCause(error);
+        if (!answered && cause.code && NOTHING_THERE.has(cause.code)) return { reason: 'unreachable', message: cause.text };
+        log(`connection to ${options.baseUrl.origin} ${answered ? 'lost' : 'failed'} (${cause.text}); retrying in ${delay / 1000} s`);
         connected = false;
         await sleep(delay, controller.signal);
         delay = Math.min(backoff.max, delay * 2);
         continue;
       }
+      answered = true;
       let text: string;
       try {
         text = await response.text();

@@ -1,6 +1,8 @@
 // `numbers-api listen` (also `npm run listen -- …`): the local listening agent of part 6, and
 // `numbers-api listen targets list|add|remove` to change its targets while it runs.
-// Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the deployment refused the key, 2 bad usage.
+// Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the deployment refused the key, 2 bad usage or a
+// base URL where nothing answers (the first connection refused: a wrong address, said at once).
+import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { CliIo } from '../mock/cli.js';
 import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, type DeliveryOptions } from '../event-source/deliver.js';
@@ -10,6 +12,8 @@ import { startControlServer } from './control.js';
 
 /** Where the key comes from: never a flag, so it stays out of the shell history and `ps`. */
 export const API_KEY_ENV = 'NUMBERS_API_KEY';
+/** Where the base URL comes from when --base-url is not given (as the key does). */
+export const BASE_URL_ENV = 'NUMBERS_API_BASE_URL';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 export const LISTEN_USAGE = `Usage:
@@ -22,10 +26,12 @@ fan-out rules of part 6: Content-Type: application/json; a 2xx is delivered; any
 connection error or a timeout gets one retry, then the event is logged and dropped (nothing is
 queued); requests to one target run side by side, so handlers must tolerate duplicates.
 
-The API key is read from ${API_KEY_ENV}.
+The API key is read from ${API_KEY_ENV}; the base URL from --base-url, else ${BASE_URL_ENV},
+else the mock (${DEFAULT_BASE_URL}). When nothing answers there (the first connection is
+refused), it stops at once with exit code 2.
 
 Options:
-  --base-url <url>            the deployment (default ${DEFAULT_BASE_URL}, the mock)
+  --base-url <url>            the deployment (or ${BASE_URL_ENV}; default ${DEFAULT_BASE_URL}, the mock)
   --forward-to <url>          a target: http or https on 127.0.0.1, 0.0.0.0, localhost, ::1 or [::1]
                               (repeatable; anything else is refused)
   --secret <secret>           sign the raw body: HMAC-SHA256, hex, in ${DEFAULT_SIGNATURE_HEADER}
@@ -33,7 +39,8 @@ Options:
   --bearer <token>            send Authorization: Bearer <token> (combinable with --secret)
   --timeout <seconds>         per delivery attempt (default ${DEFAULT_TIMEOUT_SECONDS})
   --wait <seconds>            how long each long poll waits, 1 to 60 (default 30)
-  --control-port <port>       the loopback port of the targets API (default: any free port, printed)
+  --control-port <port>       the loopback port of the targets API (default: any free port; the
+                              port is printed at start either way)
   -h, --help                  this help
 
 While it runs, change the targets without a restart:
@@ -64,16 +71,42 @@ function positiveSeconds(flag: string, value: string): number {
   return seconds;
 }
 
-function parseBaseUrl(input: string): URL {
+function parseBaseUrl(input: string, from: string): URL {
   let url: URL;
   try {
     url = new URL(input);
   } catch {
-    throw new UsageError(`--base-url "${input}" is not a URL; give one such as ${DEFAULT_BASE_URL}.`);
+    throw new UsageError(`${from} "${input}" is not a URL; give one such as ${DEFAULT_BASE_URL}.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url "${input}" must use http:// or https://.`);
-  if (url.username || url.password) throw new UsageError(`--base-url must not carry credentials; the key is read from ${API_KEY_ENV}.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${from} "${input}" must use http:// or https://.`);
+  if (url.username || url.password) throw new UsageError(`${from} must not carry credentials; the key is read from ${API_KEY_ENV}.`);
   return url;
+}
+
+/**
+ * Whether anything accepts a connection at the base URL's host and port: a wrong address (nothing
+ * listens, the host does not resolve) is said at once instead of being retried forever.
+ */
+function firstConnection(url: URL, timeoutMs = 5000): Promise<string | undefined> {
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (problem: string | undefined) => {
+      socket.destroy();
+      resolve(problem);
+    };
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+  });
+}
+
+function unreachableLine(baseUrl: URL, cause: string, from: string): string {
+  return (
+    `numbers-api listen: nothing answers at ${baseUrl.origin} (${cause}), the base URL from ${from}. ` +
+    `Start the mock (npx numbers-api mock, or npm start in the repository) or give the deployment with --base-url or ${BASE_URL_ENV}.\n`
+  );
 }
 
 function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv) {
@@ -95,7 +128,9 @@ function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv) {
   });
   if (values.help) return { help: true as const };
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}"; targets are given with --forward-to.`);
-  const baseUrl = parseBaseUrl(values['base-url'] ?? DEFAULT_BASE_URL);
+  const fromEnv = env[BASE_URL_ENV];
+  const baseUrlFrom = values['base-url'] !== undefined ? '--base-url' : fromEnv ? BASE_URL_ENV : 'the default';
+  const baseUrl = parseBaseUrl(values['base-url'] ?? (fromEnv || DEFAULT_BASE_URL), baseUrlFrom === 'the default' ? '--base-url' : baseUrlFrom);
   const targets = (values['forward-to'] ?? []).map((url) => parseTargetUrl(url));
   const delivery: DeliveryOptions = {};
   if (values.secret !== undefined) {
@@ -124,7 +159,7 @@ function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv) {
   }
   const apiKey = env[API_KEY_ENV];
   if (!apiKey) throw new UsageError(`No API key: set ${API_KEY_ENV} (a key beginning sk_live_).`);
-  return { help: false as const, baseUrl, targets, delivery, waitSeconds, controlPort, apiKey };
+  return { help: false as const, baseUrl, baseUrlFrom, targets, delivery, waitSeconds, controlPort, apiKey };
 }
 
 async function run(argv: string[], io: CliIo, context: ListenCliContext): Promise<number> {
@@ -141,6 +176,11 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   if (parsed.help) {
     io.stdout(LISTEN_USAGE);
     return 0;
+  }
+  const refused = await firstConnection(parsed.baseUrl);
+  if (refused) {
+    io.stderr(unreachableLine(parsed.baseUrl, refused, parsed.baseUrlFrom));
+    return 2;
   }
   const stamp = (): string => new Date().toISOString().slice(11, 23);
   const agent = startListenAgent({
@@ -161,7 +201,7 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   }
   io.stdout(
     `numbers-api listen: events of ${parsed.baseUrl.origin} to ${agent.targets().length ? agent.targets().join(', ') : 'no target yet'}\n` +
-      `Targets: numbers-api listen targets list|add <url>|remove <url> --control ${control.port}  (${control.url}/targets)\n` +
+      `Control port: ${control.port}. Targets: numbers-api listen targets list|add <url>|remove <url> --control ${control.port}  (${control.url}/targets)\n` +
       'Ctrl-C stops it.\n',
   );
   context.onReady?.({ controlUrl: control.url });
@@ -183,6 +223,11 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   const outcome = await Promise.race([stopRequested.then(() => ({ reason: 'stopped' as const, message: undefined })), agent.done]);
   const summary = await agent.stop();
   await control.close();
+  if (outcome.reason === 'unreachable') {
+    // Refused between the check above and the first wait: the same answer.
+    io.stderr(unreachableLine(parsed.baseUrl, outcome.message ?? 'refused', parsed.baseUrlFrom));
+    return 2;
+  }
   if (outcome.reason === 'unauthorized') {
     io.stderr(`numbers-api listen: ${parsed.baseUrl.origin} refused the key in ${API_KEY_ENV} (401)${outcome.message ? `: ${outcome.message.trim()}` : ''}.\n`);
     io.stdout(formatSummary(summary));

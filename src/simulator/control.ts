@@ -38,6 +38,9 @@ export function controlSurface(simulator: Simulator, document: JsonObject): Cont
       if (contract.needsKey(matched.operationId) && !account) return { status: 401, body: contract.example(matched.operationId, 401) };
       if (violations.length > 0) return fieldErrorsResponse(violations);
       switch (matched.operationId) {
+        case 'mockAbout':
+          // The announcement the conformance suite reads: what accepts a key is said, not guessed.
+          return { status: 200, body: { mock: 'numbers-api', keys: simulator.options.strictKeys ? 'strict' : 'any' } };
         case 'mockReset':
           simulator.reset();
           return { status: 200, body: { reset: true } };

@@ -25,6 +25,7 @@ export type Break =
   | 'slow' // GET /account never answers in time
   | 'auth-ignored' // requests without a key are served
   | 'malformed-key-accepted' // any Bearer value is served
+  | 'unknown-key-accepted' // any well-formed key (Bearer sk_live_...) is served, as the mock's own accounts do
   | 'signup-demands-key' // sign-up operations answer 401 without a key
   | 'body-before-key' // invalid bodies answer 400 before the key is checked
   | 'negative-accepted' // invalid bodies are accepted (201/200)
@@ -57,7 +58,20 @@ export type Break =
   | 'account-cap-answer-stale' // PATCH /account stores the cap but answers the account as it was
   | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
   | 'echo-key' // the ids of created messages and calls contain the caller's key
-  | 'message-ids-repeat'; // every created message is answered the same id
+  | 'message-ids-repeat' // every created message is answered the same id
+  // Documented values (part 2, 3, 6) broken inside an inferred envelope: failures all the same.
+  | 'message-channel-unknown' // the messages list's records say channel "telegram"
+  | 'message-source-unknown' // the messages list's records say source "carrier"
+  | 'call-termination-unknown' // the calls list's records say terminationType "exploded"
+  | 'group-channel-unknown' // the groups list's records say channel "telegram" (an inferred operation)
+  | 'number-billing-mode-unknown' // the numbers list's records say billingMode "WEEKLY"
+  | 'wait-event-source-unknown' // events/wait answers a message.received whose data.source is "carrier"
+  | 'wait-event-version-2' // events/wait answers an event of an undocumented type with envelope version 2
+  | 'full-key-in-message' // a message of the list carries another account's full key in its body
+  // Accounts the writes level cannot run on (preconditions, not findings).
+  | 'no-credit' // sends and calls answer 402, though the billing status shows no empty wallet
+  | 'wallet-empty' // the billing status shows a balance of 0, and sends and calls answer 402
+  | 'no-numbers'; // the account lists no number
 
 /** What a sound deployment may do, and the suite must tolerate. */
 export type Quirk =
@@ -67,7 +81,10 @@ export type Quirk =
   | 'extra-headers' // headers the contract does not mention
   | 'unknown-event' // an event of a type the contract does not document after every event
   | 'status-data-renamed' // message.status_changed names the message as data.message_id (an inferred field)
-  | 'messages-wrapped'; // the messages list as {data: [...]} (its shape is inferred)
+  | 'messages-wrapped' // the messages list as {data: [...]} (its shape is inferred)
+  // What the package's own mock announces at GET /__mock/about (spec/mock-control.yaml).
+  | 'announces-any-key' // {mock: 'numbers-api', keys: 'any'}
+  | 'announces-strict-keys'; // {mock: 'numbers-api', keys: 'strict'}
 
 export interface FakeDeployment {
   url: string;
@@ -83,6 +100,9 @@ export interface FakeDeployment {
   clearEvents(): void;
   close(): Promise<void>;
 }
+
+/** A full-length key of some other account (part 5.3: never in any answer). */
+export const OTHER_ACCOUNT_KEY = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
 
 function firstExample(document: Json, media: Json): Json | undefined {
   if (!media) return undefined;
@@ -220,6 +240,10 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     }
     fake.requests.push({ method: method.toUpperCase(), url: url.pathname + url.search, authorization: req.headers.authorization, body, operationId: op?.operationId });
     if (op?.operationId === 'injectTestInboundMessage' && fake.breaks.has('no-test-helper')) op = undefined;
+    if (!op && method === 'get' && url.pathname === '/__mock/about') {
+      if (fake.quirks.has('announces-any-key')) return send(res, 200, { mock: 'numbers-api', keys: 'any' });
+      if (fake.quirks.has('announces-strict-keys')) return send(res, 200, { mock: 'numbers-api', keys: 'strict' });
+    }
     if (!op) return error(res, 404, 'No such route');
     const b = fake.breaks;
     const id = op.operationId;
@@ -241,7 +265,11 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     };
     if (b.has('body-before-key') && bodyInvalid()) return error(res, 400, 'Invalid request body');
     if (op.authenticated) {
-      const accepted = validKey || (b.has('auth-ignored') && !authorization) || (b.has('malformed-key-accepted') && authorization?.startsWith('Bearer '));
+      const accepted =
+        validKey ||
+        (b.has('auth-ignored') && !authorization) ||
+        (b.has('malformed-key-accepted') && authorization?.startsWith('Bearer ')) ||
+        (b.has('unknown-key-accepted') && authorization?.startsWith('Bearer sk_live_'));
       if (!accepted) return error(res, 401, 'Invalid API key');
     } else if (b.has('signup-demands-key') && !authorization) return error(res, 401, 'Invalid API key');
 
@@ -295,7 +323,10 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 200, { ...state.account, maxCallDurationSeconds: value });
       }
       case 'listNumbers':
-        return send(res, 200, state.numbers);
+        if (b.has('number-billing-mode-unknown')) return send(res, 200, state.numbers.map((n) => ({ ...n, billingMode: 'WEEKLY' })));
+        return send(res, 200, b.has('no-numbers') ? [] : state.numbers);
+      case 'getBilling':
+        return send(res, 200, b.has('wallet-empty') ? { ...example(), balance: 0 } : example());
       case 'updateNumber': {
         const number = state.numbers.find((n) => n.id === params[0]) ?? state.numbers[0];
         if ((body as Json) && 'maxCallDurationSeconds' in (body as Json)) number.maxCallDurationSeconds = (body as Json).maxCallDurationSeconds;
@@ -321,10 +352,15 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         const first = state.messages[0];
         let list = b.has('history-over-100') && first ? Array.from({ length: 101 }, (_, i) => ({ ...first, id: `msg_${i}` })) : state.messages;
         if (b.has('message-list-oldest-first')) list = [...list].reverse();
+        if (b.has('message-channel-unknown')) list = list.map((m) => ({ ...m, channel: 'telegram' }));
+        if (b.has('message-source-unknown')) list = list.map((m) => ({ ...m, source: 'carrier' }));
+        if (b.has('full-key-in-message')) list = list.map((m, i) => (i === 0 ? { ...m, body: `your key is ${OTHER_ACCOUNT_KEY}` } : m));
         return send(res, 200, fake.quirks.has('messages-wrapped') ? { data: list } : list);
       }
       case 'listCalls':
-        return send(res, 200, state.callList);
+        return send(res, 200, b.has('call-termination-unknown') ? state.callList.map((c) => ({ ...c, terminationType: 'exploded' })) : state.callList);
+      case 'listGroups':
+        return send(res, 200, b.has('group-channel-unknown') ? (example() as Json[]).map((g) => ({ ...g, channel: 'telegram' })) : example());
       case 'waitForEvent': {
         const timeout = (body as Json)?.timeout;
         const filters = (body as Json)?.filters ?? {};
@@ -332,6 +368,11 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         // Out of range only gets here when the range break accepts it: answer at once.
         if (typeof timeout !== 'number' || timeout < 1 || timeout > 60 || b.has('wait-408-early')) return send(res, 408, responseExample(document, op, 408));
         if (b.has('wait-ignores-filter')) return send(res, 200, envelope('call.completed', null, {}));
+        if (b.has('wait-event-version-2')) return send(res, 200, { ...envelope('call.completed', null, {}), version: 2 });
+        if (b.has('wait-event-source-unknown')) {
+          const received = responseExample(document, op, 200) as Json;
+          return send(res, 200, { ...received, data: { ...received.data, source: 'carrier' } });
+        }
         const queued = state.queue.findIndex((e) => matches(filters, e));
         if (queued >= 0) return send(res, 200, state.queue.splice(queued, 1)[0]);
         const waiter = {
@@ -361,6 +402,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 200, example());
       }
       case 'createCall': {
+        if (b.has('no-credit') || b.has('wallet-empty')) return error(res, 402, 'Insufficient credit. Top up your wallet to continue.');
         const key = req.headers['idempotency-key'] as string | undefined;
         const replay = key ? state.byKey.get(key) : undefined;
         const place = () => {
@@ -378,10 +420,12 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         return send(res, 201, call);
       }
       case 'sendMessage': {
+        if (b.has('no-credit') || b.has('wallet-empty')) return error(res, 402, 'Insufficient credit. Top up your wallet to continue.');
         const request = body as Json;
         const number = state.numbers.find((n) => n.id === request.fromNumberId) ?? state.numbers[0];
         const message = { ...example(), id: newId('msg_'), phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
-        storeMessage(message);
+        // A body accepted only because of 'negative-accepted' is answered, not kept: the list stays valid for later checks.
+        if (!bodyInvalid()) storeMessage(message);
         send(res, b.has('send-message-200') ? 200 : 201, message);
         if (!b.has('no-status-event')) {
           const renamed = fake.quirks.has('status-data-renamed');

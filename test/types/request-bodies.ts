@@ -49,6 +49,8 @@ export async function accepted(): Promise<void> {
 
   // Events narrow by type.
   const waited = await api.POST('/api/v1/events/wait', { body: { timeout: 30, filters: { groupId: 'grp_1' } } });
+  // The filters the contract names (type, messageId, channel: inferred, honoured by the mock), and others: open.
+  await api.POST('/api/v1/events/wait', { body: { timeout: 30, filters: { type: 'message.received', messageId: 'msg_1', channel: 'whatsapp', status: 'delivered' } } });
   const event: AnyEvent = waited.data;
   if (isEventOfType(event, 'call.status_changed')) {
     const ended: EventOfType<'call.status_changed'>['data']['terminationType'] = event.data.terminationType;
@@ -71,6 +73,10 @@ export async function rejected(): Promise<void> {
   await api.PATCH('/api/v1/numbers/{id}', { body: { maxCallDurationSeconds: 900 } });
   // @ts-expect-error no such path
   await api.GET('/api/v1/nonexistent');
+  // @ts-expect-error TS2322 an event filter on type is a string
+  await api.POST('/api/v1/events/wait', { body: { timeout: 30, filters: { type: 5 } } });
+  // @ts-expect-error TS2345 a client needs a base URL: the service address is not shown (part 5.8)
+  createClient({ apiKey: 'sk_live_types' });
   // @ts-expect-error messages are not deleted
   await api.DELETE('/api/v1/messages');
   void [textCap, noInstruction, accountCap, audio];
