@@ -1,11 +1,12 @@
 // The bundled OpenAPI description (generated/openapi.json), read at run time, and small lookups
 // over it. The suite never restates a path, schema or status code: it finds them here.
 import { readFileSync } from 'node:fs';
+import { resolveRef, valueAt, type JsonNode } from '../src/contract/json-pointer.js';
 import { listOperations as listContractOperations, needsApiKey } from '../src/contract/operations.js';
 import { generatedPath } from '../src/mock/description.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
+/** A node of the parsed description or an answer: the package's one loose JSON type (src/contract/json-pointer.ts). */
+export type Json = JsonNode;
 
 export { HTTP_METHODS } from '../src/contract/operations.js';
 
@@ -45,39 +46,12 @@ export function loadDescription(file = defaultDescriptionPath()): Json {
   return JSON.parse(text);
 }
 
-export function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** Follows a local `$ref` (`#/components/...`) once, or chains of them. */
-export function deref(document: Json, node: Json): Json {
-  let current = node;
-  const seen = new Set<string>();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/') || seen.has(ref)) break;
-    seen.add(ref);
-    current = resolvePointer(document, ref);
-  }
-  return current;
-}
-
-export function resolvePointer(document: Json, pointer: string): Json {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
-  let node = document;
-  for (const raw of parts) {
-    if (node == null) return undefined;
-    node = node[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
-}
-
 /** Every operation under `paths`, in document order, as the package lists them (src/contract/operations.ts), with what the suite needs. */
 export function listOperations(document: Json): Operation[] {
   return listContractOperations(document).map(({ method, path: pathKey, operation, pathItem, pointer }) => {
     const byKey = new Map<string, Json>();
     for (const p of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])]) {
-      const param = deref(document, p);
+      const param = resolveRef(document, p);
       byKey.set(`${param.in}:${param.name}`, param);
     }
     return {
@@ -115,7 +89,7 @@ export function documentedResponse(document: Json, op: Operation, status: number
   const inferredAtUse = node?.['x-inferred'] === true;
   while (node && typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
     pointer = node.$ref;
-    node = resolvePointer(document, node.$ref);
+    node = valueAt(document, node.$ref);
   }
   return { key, response: node, pointer, inferred: inferredAtUse || node?.['x-inferred'] === true };
 }
@@ -127,15 +101,15 @@ export function documentedStatuses(op: Operation): string[] {
 
 /** The first example value of a request body's JSON media type (named `examples` or `example`). */
 export function requestExample(document: Json, op: Operation): Json | undefined {
-  const body = deref(document, op.operation.requestBody);
+  const body = resolveRef(document, op.operation.requestBody);
   const media = body?.content?.['application/json'];
   if (!media) return undefined;
   if (media.example !== undefined) return structuredClone(media.example);
   for (const ex of Object.values<Json>(media.examples ?? {})) {
-    const value = deref(document, ex)?.value;
+    const value = resolveRef(document, ex)?.value;
     if (value !== undefined) return structuredClone(value);
   }
-  const schema = deref(document, media.schema);
+  const schema = resolveRef(document, media.schema);
   if (Array.isArray(schema?.examples) && schema.examples.length) return structuredClone(schema.examples[0]);
   return undefined;
 }
@@ -144,10 +118,10 @@ export function requestExample(document: Json, op: Operation): Json | undefined 
 export function parameterExample(document: Json, param: Json): Json | undefined {
   if (param.example !== undefined) return param.example;
   for (const ex of Object.values<Json>(param.examples ?? {})) {
-    const value = deref(document, ex)?.value;
+    const value = resolveRef(document, ex)?.value;
     if (value !== undefined) return value;
   }
-  const schema = deref(document, param.schema);
+  const schema = resolveRef(document, param.schema);
   if (schema?.example !== undefined) return schema.example;
   if (Array.isArray(schema?.examples) && schema.examples.length) return schema.examples[0];
   if (schema?.default !== undefined) return schema.default;

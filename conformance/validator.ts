@@ -3,9 +3,10 @@
 // that many responses share is compiled once; `#/components/schemas/...` references are rewritten
 // to those ids. Unknown extra fields are allowed because the description keeps its schemas open.
 import _Ajv2020 from 'ajv/dist/2020.js';
+import { valueAt } from '../src/contract/json-pointer.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
-import { resolvePointer, type Json } from './description.js';
+import { type Json } from './description.js';
 import { documentedOnly } from './inferred.js';
 import { ID_PREFIX, rewriteRefs as rewriteComponentRefs } from '../src/simulator/validator.js';
 
@@ -46,7 +47,7 @@ class SchemaSet {
   validator(pointer: string): ValidateFunction {
     let fn = this.cache.get(pointer);
     if (!fn) {
-      const schema = resolvePointer(this.document, pointer);
+      const schema: Json = valueAt(this.document, pointer);
       if (schema === undefined) throw new Error(`No schema at ${pointer} in the description.`);
       const ref = typeof schema?.$ref === 'string' && schema.$ref.startsWith(COMPONENT) ? ID_PREFIX + schema.$ref.slice(COMPONENT.length) : undefined;
       fn = (ref && this.ajv.getSchema(ref)) || this.ajv.compile(rewriteRefs(schema));

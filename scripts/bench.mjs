@@ -22,7 +22,8 @@ const PREFIX = 'BENCH ';
 
 function runBench(file) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(benchDir, file)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // Under tsx: the benches import the package's own TypeScript modules.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(benchDir, file)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const rows = [];
     let pending = '';
     const consume = (line) => {

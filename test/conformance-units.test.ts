@@ -1,10 +1,11 @@
 // The conformance suite's small parts: bounded concurrency, Retry-After parsing, redaction, and
 // how a failure is attributed when the description marks a part `x-inferred`.
 import { createServer, type Server } from 'node:http';
+import { resolveRef } from '../src/contract/json-pointer.js';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../conformance/checks/response.js';
-import { deref, documentedResponse, findOperation, listOperations, loadDescription, type Json } from '../conformance/description.js';
+import { documentedResponse, findOperation, listOperations, loadDescription, type Json } from '../conformance/description.js';
 import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
 import { relaxSchema } from '../conformance/inferred.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
@@ -121,7 +122,7 @@ describe('inferred parts (x-inferred)', () => {
   ])('%s: a break inside what is itself inferred stays advisory', (operationId, breakIt, message) => {
     const op = findOperation(operations, operationId)!;
     const examples = documentedResponse(document, op, 200)!.response.content['application/json'].examples;
-    const body = breakIt(structuredClone(deref(document, Object.values(examples)[0]).value));
+    const body = breakIt(structuredClone(resolveRef(document, Object.values(examples)[0]).value));
     const schema = checkResponse(document, validator, op, exchange(operationId, 200, body)).find((f) => f.check === 'response-schema-conformance');
     expect(schema?.verdict).toBe('advisory');
     expect(schema?.reason).toMatch(message);
@@ -130,7 +131,7 @@ describe('inferred parts (x-inferred)', () => {
   it('checks formats (ajv-formats): a date-time that is not one fails', () => {
     const op = findOperation(operations, 'getUsage')!;
     const examples = documentedResponse(document, op, 200)!.response.content['application/json'].examples;
-    const body = structuredClone(deref(document, Object.values(examples)[0]).value) as { currentPeriod: { start: string } };
+    const body = structuredClone(resolveRef(document, Object.values(examples)[0]).value) as { currentPeriod: { start: string } };
     expect(checkResponse(document, validator, op, exchange('getUsage', 200, body)).find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('pass');
     body.currentPeriod.start = 'the first of the month';
     const broken = checkResponse(document, validator, op, exchange('getUsage', 200, body)).find((f) => f.check === 'response-schema-conformance');

@@ -3,7 +3,8 @@
 // the caller's own or any other, is a failure wherever it stands (inferred fields and
 // undocumented answers included: the rule is about the key, not the schema). The finding names
 // where the key stood, never the key.
-import { deref, documentedResponse, type Json, type Operation } from '../description.js';
+import { documentedResponse, type Json, type Operation } from '../description.js';
+import { childPointer, resolveRef } from '../../src/contract/json-pointer.js';
 import type { Finding } from '../findings.js';
 import { describeRequest, type Exchange } from '../http.js';
 
@@ -29,10 +30,10 @@ function documentedKeyFields(document: Json, op: Operation, status: number): Set
   const keyPattern = document.components?.schemas?.SignedIn?.properties?.apiKey?.pattern;
   const schema = documentedResponse(document, op, status)?.response?.content?.['application/json']?.schema;
   const visit = (raw: Json, depth: number) => {
-    const node = deref(document, raw);
+    const node = resolveRef(document, raw);
     if (!node || typeof node !== 'object' || depth > 6) return;
     for (const [name, property] of Object.entries<Json>(node.properties ?? {})) {
-      if (keyPattern && deref(document, property)?.pattern === keyPattern) fields.add(name);
+      if (keyPattern && resolveRef(document, property)?.pattern === keyPattern) fields.add(name);
     }
     for (const key of ['allOf', 'anyOf', 'oneOf']) (node[key] ?? []).forEach((s: Json) => visit(s, depth + 1));
   };
@@ -49,9 +50,8 @@ function locate(value: unknown, matches: (s: string) => boolean, allowed: Set<st
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (pointer === '' && allowed.has(k)) continue;
-      const segment = k.replace(/~/g, '~0').replace(/\//g, '~1');
-      if (matches(k)) out.push(`${pointer}/${segment} (as a field name)`);
-      locate(v, matches, allowed, `${pointer}/${segment}`, out);
+      if (matches(k)) out.push(`${childPointer(pointer, k)} (as a field name)`);
+      locate(v, matches, allowed, childPointer(pointer, k), out);
     }
   }
   return out;

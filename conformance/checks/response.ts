@@ -2,7 +2,8 @@
 // for that operation and status, for any API (the equivalents of Schemathesis's
 // not_a_server_error, status_code_conformance, content_type_conformance,
 // response_headers_conformance and response_schema_conformance).
-import { deref, documentedResponse, type Json, type Operation } from '../description.js';
+import { documentedResponse, type Json, type Operation } from '../description.js';
+import { childPointer, resolveRef } from '../../src/contract/json-pointer.js';
 import type { Finding } from '../findings.js';
 import { describeRequest, type Exchange } from '../http.js';
 import type { ResponseValidator } from '../validator.js';
@@ -57,7 +58,7 @@ export function checkResponse(document: Json, validator: ResponseValidator, op: 
 
   // response-headers-conformance: documented required headers present and valid.
   for (const [name, rawHeader] of Object.entries<Json>(doc.response?.headers ?? {})) {
-    const header = deref(document, rawHeader);
+    const header = resolveRef(document, rawHeader);
     const value = ex.headers[name.toLowerCase()];
     const headerInferred = inferred || header?.['x-inferred'] === true;
     if (value === undefined) {
@@ -66,7 +67,7 @@ export function checkResponse(document: Json, validator: ResponseValidator, op: 
       }
       continue;
     }
-    const schema = deref(document, header?.schema);
+    const schema = resolveRef(document, header?.schema);
     if (schema?.type === 'integer' && !/^\d+$/.test(value.trim()) && !(name.toLowerCase() === 'retry-after' && !Number.isNaN(Date.parse(value)))) {
       add(GENERIC_CHECKS.headers, headerInferred ? 'advisory' : 'fail', `Header ${name} is "${value}", not an integer.`);
     } else add(GENERIC_CHECKS.headers, 'pass', `Header ${name} present.`);
@@ -88,7 +89,7 @@ export function checkResponse(document: Json, validator: ResponseValidator, op: 
     add(GENERIC_CHECKS.schema, soften('fail'), ex.bodyText.length ? 'The body is not valid JSON.' : 'The body is empty; a JSON body is documented.');
     return findings;
   }
-  const pointer = `${doc.pointer}/content/${matched.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
+  const pointer = childPointer(doc.pointer, 'content', matched, 'schema');
   const result = validator.validate(pointer, ex.body);
   // Severity follows the rule broken, not the container (inferred.ts): a documented value breaks
   // the contract even inside an inferred envelope or an inferred answer.

@@ -6,7 +6,8 @@
 // - a wait whose filter matches nothing holds for its timeout, then answers 408.
 // The wait is a long poll, not a queue (whether an event between two waits is kept is not shown),
 // so the suite opens a wait before it acts and keeps one open until the event or the window ends.
-import { deref, findOperation, type Json, type Operation } from '../description.js';
+import { findOperation, type Json, type Operation } from '../description.js';
+import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Exchange } from '../http.js';
 import { nonexistentId } from '../policy.js';
 import { allStrings, listRecords } from '../records.js';
@@ -215,8 +216,8 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
     level: 'writes',
     title: 'a wait whose filter matches nothing holds for its timeout, then answers 408 (parts 4.5, 6, 8)',
     async run(ctx) {
-      const filters = deref(ctx.env.document, requestProperties(ctx.env.document, wait).get('filters'));
-      const groupId = deref(ctx.env.document, filters?.properties?.groupId);
+      const filters = resolveRef(ctx.env.document, requestProperties(ctx.env.document, wait).get('filters'));
+      const groupId = resolveRef(ctx.env.document, filters?.properties?.groupId);
       if (!groupId) return ctx.skip('The request schema of waitForEvent no longer has filters.groupId.');
       // A group id that cannot exist, shaped like the documented one: no event can match it.
       const example = Array.isArray(groupId.examples) ? groupId.examples[0] : groupId.example;

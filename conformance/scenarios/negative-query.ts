@@ -2,7 +2,8 @@
 // format, a pattern) set to a value the schema refuses must get a 4xx. Reads change nothing
 // (part 7.1), so this is harmless. Plain integers such as `days` and `limit` are left alone:
 // the interface specification says other values fall back or are clamped, not rejected.
-import { deref, type Json, type Operation } from '../description.js';
+import { type Json, type Operation } from '../description.js';
+import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Scenario } from '../scenario.js';
 import { exampleQuery, pathParamNames } from './shared.js';
 
@@ -17,7 +18,7 @@ function invalidValue(schema: Json): string | undefined {
 export function negativeQueryScenarios(document: Json, op: Operation): Scenario[] {
   if (op.method !== 'get' || pathParamNames(op).length) return [];
   return op.parameters
-    .filter((p) => p.in === 'query' && invalidValue(deref(document, p.schema)) !== undefined)
+    .filter((p) => p.in === 'query' && invalidValue(resolveRef(document, p.schema)) !== undefined)
     .map((param) => ({
       id: `${op.operationId}/negative-query-rejected/${param.name}`,
       operationId: op.operationId,
@@ -26,7 +27,7 @@ export function negativeQueryScenarios(document: Json, op: Operation): Scenario[
       level: 'contract' as const,
       title: `a \`${param.name}\` its schema refuses is rejected`,
       async run(ctx) {
-        const value = invalidValue(deref(ctx.env.document, param.schema)) as string;
+        const value = invalidValue(resolveRef(ctx.env.document, param.schema)) as string;
         if (ctx.env.validator.accepts(param.schema, value)) return ctx.skip(`The schema of \`${param.name}\` accepts "${value}".`);
         const ex = await ctx.send(op, { query: { ...exampleQuery(ctx.env.document, op), [param.name]: value } });
         if (ex.status >= 400 && ex.status < 500) ctx.pass(`\`${param.name}=${value}\` rejected with ${ex.status}.`, ex);

@@ -1,5 +1,6 @@
 // Request-building helpers shared by the scenarios, all reading the description.
-import { deref, parameterExample, requestExample, type Json, type Operation } from '../description.js';
+import { parameterExample, requestExample, type Json, type Operation } from '../description.js';
+import { resolveRef } from '../../src/contract/json-pointer.js';
 import { nonexistentId, type NegativeBody } from '../policy.js';
 import type { ScenarioContext } from '../scenario.js';
 
@@ -35,15 +36,15 @@ export function hasRequestBody(op: Operation): boolean {
 export function requestProperties(document: Json, op: Operation): Map<string, Json> {
   const properties = new Map<string, Json>();
   const visit = (raw: Json, depth: number) => {
-    const schema = deref(document, raw);
+    const schema = resolveRef(document, raw);
     if (!schema || typeof schema !== 'object' || depth > 5) return;
     for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
       // A `false` branch schema only forbids the field; keep the first real definition.
-      if (property !== false && !properties.has(name)) properties.set(name, deref(document, property));
+      if (property !== false && !properties.has(name)) properties.set(name, resolveRef(document, property));
     }
     for (const key of ['allOf', 'anyOf', 'oneOf']) (schema[key] ?? []).forEach((s: Json) => visit(s, depth + 1));
   };
-  const body = deref(document, op.operation.requestBody);
+  const body = resolveRef(document, op.operation.requestBody);
   visit(body?.content?.['application/json']?.schema, 0);
   return properties;
 }

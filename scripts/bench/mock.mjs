@@ -28,10 +28,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { register } from 'tsx/esm/api';
 import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep } from '../bench-support.mjs';
 
-register();
 const load = (file) => import(pathToFileURL(path.join(root, file)).href);
 
 const openapi = loadOpenApi();

@@ -3,9 +3,12 @@
 // operation is reported where a maintainer would edit it (`/components/schemas/Message/...`) and
 // a change to a shared schema reached from many operations collapses into one entry.
 
-/** A parsed JSON value of a description. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
+import { childPointer, unescapePointerSegment, valueAt, type JsonNode } from '../../src/contract/json-pointer.js';
+
+export { childPointer };
+
+/** A parsed JSON value of a description: the package's one loose JSON type. */
+export type Json = JsonNode;
 
 /** A node and the JSON pointer (in its document) of the object that defines it. */
 export interface Located {
@@ -26,16 +29,6 @@ export interface Located {
   core?: boolean;
 }
 
-const escapeSegment = (segment: string | number): string =>
-  String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** `ptr` + one more segment, escaped as RFC 6901 requires. */
-export function childPointer(ptr: string, ...segments: Array<string | number>): string {
-  return segments.reduce<string>((acc, s) => `${acc}/${escapeSegment(s)}`, ptr);
-}
-
-const unescapeSegment = (segment: string): string => segment.replace(/~1/g, '/').replace(/~0/g, '~');
-
 export const isObject = (value: unknown): value is Record<string, Json> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -48,14 +41,7 @@ export class Document {
 
   /** The value at a JSON pointer (`#/...` or `/...`), or undefined. */
   at(pointer: string): Json {
-    const ptr = pointer.startsWith('#') ? pointer.slice(1) : pointer;
-    if (ptr === '') return this.root;
-    let node: Json = this.root;
-    for (const raw of ptr.slice(1).split('/')) {
-      if (node === null || typeof node !== 'object') return undefined;
-      node = node[decodeURIComponent(unescapeSegment(raw))];
-    }
-    return node;
+    return valueAt(this.root, pointer);
   }
 
   /** A child of a located node (no `$ref` followed). */
@@ -102,7 +88,7 @@ export class Document {
 export function refName(node: Json): string | undefined {
   if (!isObject(node) || typeof node.$ref !== 'string') return undefined;
   const segments = node.$ref.split('/');
-  return unescapeSegment(segments[segments.length - 1] ?? '');
+  return unescapePointerSegment(segments[segments.length - 1] ?? '');
 }
 
 /** Deterministic JSON text, for comparing values whose key order may differ. */

@@ -3,9 +3,9 @@
 // in-process (MSW) transport in a browser, the conformance suite, the docs build and the tests
 // all list the operations the same way. Loading the bundle from disk is src/mock/description.ts.
 
-/** A parsed JSON value of an OpenAPI or AsyncAPI document. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type JsonObject = Record<string, any>;
+import { pointerOf, resolveRef, type JsonObject } from './json-pointer.js';
+
+export { escapePointerSegment, pointerOf, resolveRef, type JsonObject } from './json-pointer.js';
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -20,33 +20,6 @@ export interface Operation {
   section: 'paths' | 'webhooks';
   /** JSON pointer of the operation, e.g. `#/paths/~1api~1v1~1account/get`. */
   pointer: string;
-}
-
-/** Escape one segment of a JSON pointer (RFC 6901). */
-export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/** `['paths', '/api/v1/account', 'get']` -> `#/paths/~1api~1v1~1account/get`. */
-export function pointerOf(segments: ReadonlyArray<string | number>): string {
-  return `#/${segments.map(escapePointerSegment).join('/')}`;
-}
-
-/** Follows a local `$ref` (`#/components/...`) once per hop until a non-reference object. */
-export function resolveRef<T = JsonObject>(document: JsonObject, value: unknown): T {
-  let current = value as JsonObject | undefined;
-  const seen = new Set<string>();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/') || seen.has(ref)) throw new Error(`Cannot follow $ref ${ref}`);
-    seen.add(ref);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<JsonObject | undefined>((node, key) => node?.[key], document);
-  }
-  return current as T;
 }
 
 /**

@@ -4,7 +4,7 @@
 import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
-import { resolveRef, type JsonObject } from '../contract/operations.js';
+import { pointerSegments, resolveRef, type JsonObject } from '../contract/json-pointer.js';
 import type { SimContract } from './contract.js';
 import type { SimRequest, SimResponse, Violation } from './types.js';
 
@@ -29,7 +29,7 @@ export function rewriteRefs(node: unknown): unknown {
 
 function toViolations(where: string, errors: ErrorObject[] | null | undefined): Violation[] {
   return (errors ?? []).map((error) => {
-    const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = pointerSegments(error.instancePath);
     const missing = error.keyword === 'required' ? String((error.params as JsonObject).missingProperty) : undefined;
     return { location: [where, ...path, ...(missing && path.length > 0 ? [missing] : [])], message: error.message ?? error.keyword };
   });

@@ -6,10 +6,11 @@
 // flows can be judged; and `quirks` make it answer the way a sound deployment may
 // (`fake.quirks.add('gzip')`), which the suite must tolerate.
 import { randomUUID } from 'node:crypto';
+import { resolveRef } from '../../src/contract/json-pointer.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { deref, documentedResponse, listOperations, loadDescription, type Json, type Operation } from '../../conformance/description.js';
+import { documentedResponse, listOperations, loadDescription, type Json, type Operation } from '../../conformance/description.js';
 import { ResponseValidator } from '../../conformance/validator.js';
 
 /** The rules the fake can break, one per check (see the conformance tests). */
@@ -108,7 +109,7 @@ function firstExample(document: Json, media: Json): Json | undefined {
   if (!media) return undefined;
   if (media.example !== undefined) return structuredClone(media.example);
   for (const ex of Object.values<Json>(media.examples ?? {})) {
-    const value = deref(document, ex)?.value;
+    const value = resolveRef(document, ex)?.value;
     if (value !== undefined) return structuredClone(value);
   }
   return undefined;
@@ -136,7 +137,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
   const validator = new ResponseValidator(document);
   // Ids the examples mention are the resources this deployment holds; anything else is unknown.
   const knownIds = allStrings(document.components?.examples ?? {});
-  for (const op of operations) for (const [, r] of Object.entries<Json>(op.operation.responses ?? {})) allStrings(deref(document, r)?.content, knownIds);
+  for (const op of operations) for (const [, r] of Object.entries<Json>(op.operation.responses ?? {})) allStrings(resolveRef(document, r)?.content, knownIds);
   const byId = (id: string) => operations.find((o) => o.operationId === id) as Operation;
   const state = {
     account: responseExample(document, byId('getAccount'), 200),
@@ -255,11 +256,11 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     // Part 5.1: the key first.
     const authorization = req.headers.authorization;
     const validKey = authorization === `Bearer ${options.apiKey}`;
-    const bodySchema = deref(document, op.operation.requestBody)?.content?.['application/json']?.schema;
+    const bodySchema = resolveRef(document, op.operation.requestBody)?.content?.['application/json']?.schema;
     const bodyInvalid = () => {
       if (!bodySchema) return false;
       if (!bodyIsJson) return true;
-      if (body === undefined) return deref(document, op.operation.requestBody)?.required === true;
+      if (body === undefined) return resolveRef(document, op.operation.requestBody)?.required === true;
       const pointer = `${op.pointer}/requestBody/content/application~1json/schema`;
       return validator.validate(pointer, body).errors.length > 0;
     };
@@ -287,7 +288,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     if (!b.has('negative-accepted')) {
       for (const p of op.parameters) {
         const value = url.searchParams.get(p.name);
-        if (p.in !== 'query' || value === null || deref(document, p.schema)?.type !== 'string') continue;
+        if (p.in !== 'query' || value === null || resolveRef(document, p.schema)?.type !== 'string') continue;
         if (!validator.accepts(p.schema, value)) return error(res, 400, `Invalid query parameter ${p.name}`);
       }
     }

@@ -2,6 +2,7 @@
 // committed files in generated/, never the split sources in spec/ (the contract-first rule).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveRef, valueAt } from '../../src/contract/json-pointer.js';
 import { listOperations as listContractOperations, type Operation } from '../../src/contract/operations.js';
 import { readGeneratedJson } from '../../src/mock/description.js';
 
@@ -53,31 +54,17 @@ export function listOperations(document: JsonObject, section: 'paths' | 'webhook
 
 export { escapePointerSegment, pointerOf } from '../../src/contract/operations.js';
 
-/** The value at a local JSON pointer (`#/components/schemas/Error`). */
+/** The value at a local JSON pointer (`#/components/schemas/Error`); a pointer to nothing fails the test. */
 export function resolvePointer(document: JsonObject, pointer: string): unknown {
   if (!pointer.startsWith('#')) throw new Error(`Only local pointers are supported, got ${pointer}`);
-  const segments = pointer === '#' || pointer === '#/' ? [] : pointer.slice(2).split('/');
-  let node: unknown = document;
-  for (const raw of segments) {
-    const segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(segment in (node as JsonObject))) {
-      throw new Error(`Cannot resolve ${pointer}: no "${segment}"`);
-    }
-    node = (node as JsonObject)[segment];
-  }
-  return node;
+  const value = valueAt(document, pointer);
+  if (value === undefined) throw new Error(`Cannot resolve ${pointer}`);
+  return value;
 }
 
-/** Follow a chain of local `$ref`s (a response, parameter, example or header reference). */
+/** Follow a chain of local `$ref`s (a response, parameter, example or header reference): the package's one helper. */
 export function followRef<T = JsonObject>(document: JsonObject, node: T): T {
-  let current = node as unknown as JsonObject;
-  const seen = new Set<string>();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    if (seen.has(current.$ref)) throw new Error(`Reference cycle at ${current.$ref}`);
-    seen.add(current.$ref);
-    current = resolvePointer(document, current.$ref) as JsonObject;
-  }
-  return current as unknown as T;
+  return resolveRef<T>(document, node);
 }
 
 /**
