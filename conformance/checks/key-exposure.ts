@@ -6,7 +6,8 @@
 import { documentedResponse, type Json, type Operation } from '../description.js';
 import { childPointer, resolveRef } from '../../src/contract/json-pointer.js';
 import type { Finding } from '../findings.js';
-import { describeRequest, type Exchange } from '../http.js';
+import { describeRequest } from '../http.js';
+import type { ResponseCheck } from './check.js';
 
 export const KEY_EXPOSURE_CHECK = 'no-full-key-in-answers';
 
@@ -57,7 +58,7 @@ function locate(value: unknown, matches: (s: string) => boolean, allowed: Set<st
   return out;
 }
 
-export function checkKeyExposure(document: Json, op: Operation, ex: Exchange, apiKey?: string): Finding[] {
+export const noFullKeyInAnswers: ResponseCheck = ({ document, op, ex, apiKey }) => {
   const whole = wholeKeyPattern(document);
   const ownKey = apiKey && apiKey.length > keyPrefix(document).length ? apiKey : undefined;
   const matches = (s: string) => whole.test(s) || (ownKey !== undefined && s.includes(ownKey));
@@ -87,4 +88,4 @@ export function checkKeyExposure(document: Json, op: Operation, ex: Exchange, ap
       `The answer carries a full-length API key (${keyPrefix(document)} with nothing elided) at ${shown}; part 5.3 returns a key once, at sign-up, and shows only previews after (the key is not printed here).`,
     ),
   ];
-}
+};
