@@ -5,7 +5,7 @@
 // which keys it accepts. A deployment that accepts unknown keys without announcing it fails part
 // 5.1 as before. One read, no key, nothing changed.
 import { listOperations, type Json } from './description.js';
-import { readGeneratedJson } from '../src/mock/description.js';
+import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { ResponseValidator } from './validator.js';
 
 export interface Announcement {

@@ -1,4 +1,4 @@
-// `numbers-api conformance ...` and `numbers-api proxy ...` (src/cli.ts dispatches here), and
+// `numbers-api conformance ...` and `numbers-api proxy ...` (bin/numbers-api.ts dispatches here), and
 // `npm run conformance -- ...`. Exit codes: 0 every required check passed, 1 a check failed,
 // 2 usage error.
 import path from 'node:path';

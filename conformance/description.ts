@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolveRef, valueAt, type JsonNode } from '../src/contract/json-pointer.js';
 import { listOperations as listContractOperations, needsApiKey } from '../src/contract/operations.js';
-import { generatedPath } from '../src/mock/description.js';
+import { generatedPath } from '../src/contract/generated-files.js';
 
 /** A node of the parsed description or an answer: the package's one loose JSON type (src/contract/json-pointer.ts). */
 export type Json = JsonNode;
@@ -30,7 +30,7 @@ export interface Operation {
 /**
  * Where the contract keeps generated/openapi.json: the numbers-api-contract package (the
  * repository itself, or the dependency of the installed numbers-api package), found by the
- * package's one loader (src/mock/description.ts).
+ * package's one loader (src/contract/generated-files.ts).
  */
 export function defaultDescriptionPath(): string {
   return generatedPath('openapi.json');

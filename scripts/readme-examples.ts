@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadOpenApi } from '../src/mock/description.js';
+import { loadOpenApi } from '../src/contract/generated-files.js';
 import { listExampleNames, type OperationExamples } from '../src/mock/example-names.js';
 
 export const START = '<!-- example-names:start (npm run readme) -->';

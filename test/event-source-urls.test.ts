@@ -2,7 +2,7 @@
 // ::1 or [::1]; everything else refused with a clear message, look-alikes included.
 import { describe, expect, it } from 'vitest';
 import { runEventsCli } from '../src/event-source/cli.js';
-import { loopbackRule, parseTargetUrl, TargetUrlError } from '../src/event-source/loopback-url.js';
+import { loopbackRule, parseTargetUrl, TargetUrlError } from '../src/delivery/loopback-url.js';
 import { captureIo, startTarget } from './helpers/event-source-target.js';
 
 describe('the allowed hosts and schemes come from the AsyncAPI description', () => {

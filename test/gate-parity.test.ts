@@ -7,7 +7,7 @@
 // failed with the same messages (the `fieldErrors` of the documented 400, part 7). Prism's own
 // validator in-process (src/mock/prism-gate.ts, the bench's other option) is held to it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatedPath } from '../src/mock/description.js';
+import { generatedPath } from '../src/contract/generated-files.js';
 import { prismGate, prismVerdicts } from '../src/mock/prism-gate.js';
 import { startPrismPool, type PrismPool } from '../src/mock/prism-workers.js';
 import { ajvGate, type Gate } from '../src/simulator/gate.js';

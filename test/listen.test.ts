@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListenAgent, type ListenAgent, type ListenOptions } from '../src/listen/agent.js';
-import { main } from '../src/cli.js';
+import { main } from '../bin/numbers-api.js';
 import { runListenCli } from '../src/listen/cli.js';
 import { startControlServer } from '../src/listen/control.js';
 import { activeWaits } from '../src/simulator/resources/events.js';
@@ -286,7 +286,7 @@ describe('numbers-api listen: the command', () => {
   /** `numbers-api listen <argv>` as a process, to its end. */
   function listen(argv: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string; ms: number }> {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'listen', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/numbers-api.ts', 'listen', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     cleanups.push(async () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
@@ -324,7 +324,7 @@ describe('numbers-api listen: the command', () => {
   it('runs as a process (base URL from NUMBERS_API_BASE_URL): prints its control port, one line per delivery, targets changed with `listen targets`, SIGTERM stops it with a summary (exit 0)', async () => {
     const key = newKey('listen');
     const hooks = await target([]);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'listen', '--forward-to', hooks.url, '--wait', '5'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/numbers-api.ts', 'listen', '--forward-to', hooks.url, '--wait', '5'], {
       env: { ...process.env, NUMBERS_API_KEY: key, NUMBERS_API_BASE_URL: mock.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

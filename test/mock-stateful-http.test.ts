@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readGeneratedJson } from '../src/mock/description.js';
+import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
@@ -26,7 +26,7 @@ describe('bad input gets the documented 400 Error naming what failed', () => {
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['body']);
   });
 
-  it('a value the schema refuses, named by its field (the gate is Prism)', async () => {
+  it('a value the schema refuses, named by its field (the gate gives Prism's verdict)', async () => {
     const answer = await client(mock.url, newKey())('PATCH', '/api/v1/account', { maxCallDurationSeconds: 59 });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['maxCallDurationSeconds']);

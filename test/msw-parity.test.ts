@@ -1,5 +1,5 @@
 // One behaviour, two transports (issue 13): the same corpus of requests (valid, invalid, stateful
-// sequences) goes to the HTTP stateful mock (our front, real Prism as the gate, the simulator
+// sequences) goes to the HTTP stateful mock (node:http before the core pipeline, the simulator
 // core) and to the in-process MSW handlers (ajv as the gate, the same core) under setupServer;
 // both give the same statuses, the same `fieldErrors` keys and the same bodies apart from
 // generated ids, keys and times. Each transport gets its own fresh keys.

@@ -224,7 +224,7 @@ describe('the effective call cap (part 4.2 priority, part 8 free ceiling), kept 
   });
 });
 
-describe('on the real stateful mock (Prism as the gate)', () => {
+describe('on the real stateful mock over HTTP', () => {
   const mock = useStatefulMock();
 
   it('10 parallel POSTs with one Idempotency-Key create exactly one call', async () => {

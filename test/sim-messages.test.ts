@@ -1,8 +1,8 @@
 // Messages, groups, typing and test traffic (parts 2, 4.5, 6, 7, 8) in the simulator core
 // (in-process, deterministic clock and ids, every request through the contract's validator as the
-// gate and every answer checked against the contract), then on the real stateful mock (Prism as
-// the gate). Each test fails when its rule is taken out of src/simulator/resources/messages.ts or
-// test-helpers.ts.
+// gate and every answer checked against the contract), then on the real stateful mock over HTTP.
+// Each test fails when its rule is taken out of src/simulator/resources/messages.ts or
+// traffic-injection.ts.
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../src/simulator/simulator.js';
 import type { JsonObject } from '../src/simulator/types.js';
@@ -380,7 +380,7 @@ describe('test traffic (part 4.5 /api/v1/test/*, part 6)', () => {
   });
 });
 
-describe('on the real stateful mock (Prism as the gate)', () => {
+describe('on the real stateful mock over HTTP', () => {
   const mock = useStatefulMock();
 
   it('50 parallel sends on one key give 50 distinct listed messages', async () => {

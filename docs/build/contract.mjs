@@ -1,9 +1,9 @@
 // Reading the generated contract (never spec/): the bundles and the operation list derived from
-// them, through the package's own loader and listing (src/mock/description.ts,
+// them, through the package's own loader and listing (src/contract/generated-files.ts,
 // src/contract/operations.ts; the build runs under tsx), plus the links from an operation to its
 // place in the rendered reference.
 import { listOperations as listContractOperations } from '../../src/contract/operations.ts';
-import { readGeneratedJson } from '../../src/mock/description.ts';
+import { readGeneratedJson } from '../../src/contract/generated-files.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slug } from './html.mjs';

@@ -220,7 +220,7 @@ async function startMockVia(command, args, env = {}) {
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const tsxCli = (...args) => [process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'mock', ...args]];
+const tsxCli = (...args) => [process.execPath, ['--import', 'tsx', path.join(root, 'bin/numbers-api.ts'), 'mock', ...args]];
 const prismCli = path.join(root, 'node_modules/@stoplight/prism-cli/dist/index.js');
 
 /** The servers compared side by side, each started, warmed and measured on every endpoint in turn. */
@@ -257,7 +257,7 @@ async function stageCosts(endpoint) {
   const { contractValidator } = await load('src/simulator/validator.ts');
   const { readBody } = await load('src/simulator/request-body.ts');
   const { prismGate } = await load('src/mock/prism-gate.ts');
-  const { generatedPath, readGeneratedJson } = await load('src/mock/description.ts');
+  const { generatedPath, readGeneratedJson } = await load('src/contract/generated-files.ts');
   const core = createMockCore({ document: openapi, controlDocument: readGeneratedJson('mock-control.json'), answerCheck: 'off' });
   const contract = core.simulator.contract;
   const route = contract.match(endpoint.method, endpoint.path);
@@ -317,7 +317,7 @@ async function main() {
           answers[`${endpoint.method} ${endpoint.path}`] = { status: answer.status, type: answer.headers['content-type'], body: answer.body };
         }
       }
-      const pids = findProcesses(running.proc.child.pid, { server: /src\/cli\.ts mock|prism-cli\/dist\/index\.js/, prism: /prism-child/ });
+      const pids = findProcesses(running.proc.child.pid, { server: /bin\/numbers-api\.ts mock|prism-cli\/dist\/index\.js/, prism: /prism-child/ });
       // Warm every endpoint first, so that the first one measured does not pay for the JIT alone.
       for (const endpoint of endpoints) await runAutocannon(running.port, endpoint, 3);
       for (const endpoint of endpoints) results[endpoint.name][server.name] = await measure(server.label, running.port, endpoint, pids, false);
@@ -365,7 +365,7 @@ async function main() {
   // 4. Memory and history after 100,000 sends over 100 keys.
   {
     const held = await startMockVia(...tsxCli('--quiet'));
-    const mockPid = findProcesses(held.proc.child.pid, { server: /src\/cli\.ts mock/ }).server ?? held.proc.child.pid;
+    const mockPid = findProcesses(held.proc.child.pid, { server: /bin\/numbers-api\.ts mock/ }).server ?? held.proc.child.pid;
     const send = endpoints[2];
     const list = endpoints[1];
     const listLatency = async () => (await runAutocannon(held.port, list, undefined, 500)).latency.p50;

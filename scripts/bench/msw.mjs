@@ -164,7 +164,7 @@ async function loadMswEntry() {
 
 async function startHttpMock() {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli.ts'), 'mock', '--quiet', '--port', String(port)], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bin/numbers-api.ts'), 'mock', '--quiet', '--port', String(port)], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PORT: String(port) },

@@ -1,7 +1,7 @@
 // Reading an OpenAPI description already parsed into JSON: its operations, local `$ref`s, path
 // templates and security. Pure functions with no Node built-in, so the mock's HTTP transport, the
 // in-process (MSW) transport in a browser, the conformance suite, the docs build and the tests
-// all list the operations the same way. Loading the bundle from disk is src/mock/description.ts.
+// all list the operations the same way. Loading the bundle from disk is src/contract/generated-files.ts.
 
 import { pointerOf, resolveRef, type JsonObject } from './json-pointer.js';
 

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { processIo, type CliIo } from '../mock/cli.js';
-import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, deliverEvent, type Attempt, type DeliveryOptions } from './deliver.js';
+import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, deliverEvent, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
 import { distinctEvents, EventSelectionError, listEventExamples, selectEventExamples } from './event-examples.js';
-import { parseTargetUrl, TargetUrlError } from './loopback-url.js';
+import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 
 export const EVENTS_USAGE = `Usage:
   numbers-api events send <url> [<example-name | event-type> ...] [options]

@@ -2,7 +2,7 @@
 // examples of the OpenAPI `webhooks` deliveries (every example event, by its component name), then
 // any other named example of the AsyncAPI messages (stream, webhook and local fan-out). A name is
 // listed once; the first place it is found wins.
-import { loadAsyncApi, loadOpenApi, resolveRef, type JsonObject } from '../mock/description.js';
+import { loadAsyncApi, loadOpenApi, resolveRef, type JsonObject } from '../contract/generated-files.js';
 
 export interface EventExample {
   name: string;

@@ -3,14 +3,14 @@
 // polls, and POSTs each event's raw JSON to every registered loopback target.
 // - every target gets every event; deliveries run independently, never one after another (rule 4);
 // - a 2xx is delivered; any other status, a connection error or a timeout gets one retry, then the
-//   event is logged and dropped for that target; nothing is queued (rule 3; src/event-source/deliver.ts);
+//   event is logged and dropped for that target; nothing is queued (rule 3; src/delivery/deliver.ts);
 // - targets are loopback URLs only (rule 1) and can be added, listed and removed while it runs (rule 5);
 // - a 408 is the expected end of an empty window: wait again; a 429 is waited out as `Retry-After`
 //   says; a lost connection (or a 5xx) is resumed with backoff;
 // - a base URL that refuses the very first connection (nothing listens there, or its host does not
 //   resolve) stops the agent at once: it is a wrong address, not an outage to wait out.
-import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../event-source/deliver.js';
-import { parseTargetUrl } from '../event-source/loopback-url.js';
+import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
+import { parseTargetUrl } from '../delivery/loopback-url.js';
 
 export interface ListenOptions {
   /** The deployment, e.g. `http://127.0.0.1:4010` or the service's base URL. */

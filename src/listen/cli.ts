@@ -5,8 +5,8 @@
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { CliIo } from '../mock/cli.js';
-import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, type DeliveryOptions } from '../event-source/deliver.js';
-import { parseTargetUrl, TargetUrlError } from '../event-source/loopback-url.js';
+import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, type DeliveryOptions } from '../delivery/deliver.js';
+import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 import { formatSummary, startListenAgent } from './agent.js';
 import { startControlServer } from './control.js';
 

@@ -6,7 +6,7 @@
 // (`?url=` works in place of the body for DELETE.) `numbers-api listen targets ...` calls it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TargetUrlError } from '../event-source/loopback-url.js';
+import { TargetUrlError } from '../delivery/loopback-url.js';
 import type { ListenAgent } from './agent.js';
 
 export interface ControlServer {

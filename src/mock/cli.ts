@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
-import { loadOpenApi } from './description.js';
+import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';

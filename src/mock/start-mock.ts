@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { generatedPath, loadOpenApi, readGeneratedJson } from './description.js';
+import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
 import { createMockCore } from '../simulator/mock-core.js';
 import type { AnswerCheckMode } from '../simulator/pipeline.js';

@@ -9,8 +9,8 @@
 // recorded as `skipped`. The core (src/simulator/resources/events.ts) decides where an event goes
 // and records outcomes; the sending is node-only and lives here, injectable (`send`) so that
 // another transport can deliver through a callback.
-import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type Attempt } from '../event-source/deliver.js';
-import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../event-source/loopback-url.js';
+import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type Attempt } from '../delivery/deliver.js';
+import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../delivery/loopback-url.js';
 import { recordWebhookDelivery, webhookTargets, type WebhookDeliveryReport } from '../simulator/resources/events.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SimEvent } from '../simulator/types.js';

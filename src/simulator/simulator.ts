@@ -13,7 +13,7 @@ import { fieldErrorsResponse, routeNotFound } from './respond.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type Job, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
-import { matchTestValue } from './test-values.js';
+import { matchTestValue } from './documented-inputs.js';
 import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
 
 export interface SimulatorOptions {

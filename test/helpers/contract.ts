@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveRef, valueAt } from '../../src/contract/json-pointer.js';
 import { listOperations as listContractOperations, type Operation } from '../../src/contract/operations.js';
-import { readGeneratedJson } from '../../src/mock/description.js';
+import { readGeneratedJson } from '../../src/contract/generated-files.js';
 
 /** A parsed JSON/YAML value of an OpenAPI or AsyncAPI document (shapes are checked by the tests). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,7 +22,7 @@ export const generatedFiles = {
   asyncapiJson: path.join(generatedDir, 'asyncapi.json'),
 } as const;
 
-/** A generated JSON file, read once by the package's loader (src/mock/description.ts), as a deep copy: tests may not change what other tests in the same worker read. */
+/** A generated JSON file, read once by the package's loader (src/contract/generated-files.ts), as a deep copy: tests may not change what other tests in the same worker read. */
 function readJson(file: 'openapi.json' | 'openapi.dereferenced.json' | 'asyncapi.json'): JsonObject {
   return structuredClone(readGeneratedJson(file));
 }

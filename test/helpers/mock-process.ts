@@ -1,11 +1,11 @@
-// Running the real `numbers-api` command (src/cli.ts through tsx) as a process, for the CLI tests.
+// Running the real `numbers-api` command (bin/numbers-api.ts through tsx) as a process, for the CLI tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { repoRoot } from './contract.js';
 
-export const cliEntry = path.join(repoRoot, 'src', 'cli.ts');
+export const cliEntry = path.join(repoRoot, 'bin', 'numbers-api.ts');
 
 export interface CliProcess {
   child: ChildProcess;

@@ -1,10 +1,10 @@
 // The set-up the simulator tests (test/sim-*.test.ts) share: the simulator core in-process on a
 // manual clock with sequential ids, every request through the contract's validator as the gate
-// (as Prism is over HTTP) and every composed answer checked against the contract; the real
+// (the ajv gate the pipeline runs) and every composed answer checked against the contract; the real
 // stateful mock started once per `describe`; and the check that every event emitted matches the
 // contract's AnyEvent schema.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { loadOpenApi } from '../../src/mock/description.js';
+import { loadOpenApi } from '../../src/contract/generated-files.js';
 import type { MockOptions } from '../../src/mock/start-mock.js';
 import { manualClock, sequentialIds } from '../../src/simulator/clock.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/simulator.js';
@@ -78,7 +78,7 @@ export function inProcessSimulator({ seed, options, key: defaultKey }: InProcess
 export type InProcess = ReturnType<typeof inProcessSimulator>;
 
 /**
- * The real stateful mock (front, simulator core, Prism), started before the enclosing `describe`'s
+ * The real stateful mock (node:http before the core pipeline), started before the enclosing `describe`'s
  * tests and closed after them. Call it inside the `describe`; read the mock through the getter.
  */
 export function useStatefulMock(options?: MockOptions): () => StatefulMock {

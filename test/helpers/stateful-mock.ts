@@ -1,4 +1,4 @@
-// The real stateful mock (our front, the simulator core and real Prism) on a free loopback port,
+// The real stateful mock (node:http before the core pipeline, in this process) on a free loopback port,
 // and a small JSON client for it. Every test takes its own key (`newKey`), so its account starts
 // from the seed whatever other tests did.
 import { randomUUID } from 'node:crypto';

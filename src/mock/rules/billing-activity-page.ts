@@ -1,7 +1,7 @@
 // The page of GET /api/v1/billing/activity as the two billing-activity rules see it: the list
 // field (`items` is inferred, so it is read from the schema: the page's array property) and the
 // date-time field its items are ordered by (`occurredAt`, part 4.4).
-import { resolveRef, type JsonObject, type Operation } from '../description.js';
+import { resolveRef, type JsonObject, type Operation } from '../../contract/generated-files.js';
 
 export const BILLING_ACTIVITY_OPERATION_ID = 'listBillingActivity';
 const TIME_FIELD = 'occurredAt';

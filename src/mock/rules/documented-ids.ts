@@ -4,7 +4,7 @@
 // with the same prefix in a documented response example (a number's id in the number list, in the
 // billing status and in usage alike). A parameter whose example has no prefix knows only its own
 // examples and the values of response fields named like it.
-import { listOperations, resolveRef, type JsonObject } from '../description.js';
+import { listOperations, resolveRef, type JsonObject } from '../../contract/generated-files.js';
 
 const ID_FIELD = /^id$|Id$|_id$/;
 const ID_PREFIX = /^[A-Za-z]+_/;

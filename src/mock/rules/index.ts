@@ -1,6 +1,6 @@
 // The rules of the interface specification the mock keeps on top of Prism's examples, in the
 // order they apply to one answer (billing-activity-order before billing-activity-limit).
-import type { JsonObject, Operation } from '../description.js';
+import type { JsonObject, Operation } from '../../contract/generated-files.js';
 import { billingActivityLimit } from './billing-activity-limit.js';
 import { billingActivityOrder } from './billing-activity-order.js';
 import type { MockRule, OperationRule } from './rule.js';

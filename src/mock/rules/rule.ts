@@ -1,7 +1,7 @@
 // What a rule of the interface specification that the mock keeps looks like. Prism serves the
 // documented examples as they are; a rule adjusts, for one operation, either what the front asks
 // Prism for (a `Prefer: code=`) or Prism's JSON answer, and nothing else.
-import type { JsonObject, Operation } from '../description.js';
+import type { JsonObject, Operation } from '../../contract/generated-files.js';
 
 /** What a rule sees of a request: its decoded path parameters and its query. */
 export interface RuleRequest {

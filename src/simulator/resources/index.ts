@@ -10,7 +10,7 @@ import { lookupModule } from './lookup.js';
 import { messagesModule } from './messages.js';
 import { numbersModule } from './numbers.js';
 import { tenDlcModule } from './ten-dlc.js';
-import { testHelpersModule } from './test-helpers.js';
+import { trafficInjectionModule } from './traffic-injection.js';
 import { usageModule } from './usage.js';
 
 export const RESOURCE_MODULES: readonly ResourceModule[] = [
@@ -24,5 +24,5 @@ export const RESOURCE_MODULES: readonly ResourceModule[] = [
   callsModule,
   eventsModule,
   lookupModule,
-  testHelpersModule,
+  trafficInjectionModule,
 ];

@@ -18,7 +18,7 @@
 //   brand of someone else answers exactly as an unknown one (part 7).
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { AccountState } from '../state.js';
-import { matchTestValue } from '../test-values.js';
+import { matchTestValue } from '../documented-inputs.js';
 import { fieldErrorsResponse } from '../respond.js';
 import type { FormPart, JsonObject, SimResponse } from '../types.js';
 import { chargeWallet } from './billing.js';

@@ -4,7 +4,7 @@
 // `localFanOutTarget` channel), not restated here.
 import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { loadAsyncApi, resolveRef, type JsonObject } from '../mock/description.js';
+import { loadAsyncApi, resolveRef, type JsonObject } from '../contract/generated-files.js';
 
 export class TargetUrlError extends Error {}
 

@@ -1,6 +1,7 @@
-// Documented test values (`x-test-values` in the contract, spec/EXTENSIONS.md): inputs that reach
-// an outcome only a carrier or a registry decides in the real service (an embargoed region, a
-// recipient not on WhatsApp, a failed lookup ...), the way test card numbers work elsewhere.
+// Documented inputs (the contract's `x-test-values`, spec/EXTENSIONS.md): values a request can
+// carry to reach an outcome only a carrier or a registry decides in the real service (an embargoed
+// region, a recipient not on WhatsApp, a failed lookup ...), the way test card numbers work
+// elsewhere. The simulator matches them here; the contract lists them.
 import type { SimContract, TestValue } from './contract.js';
 import type { JsonObject, SimRequest } from './types.js';
 

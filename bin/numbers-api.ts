@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `numbers-api`: the package's command. Each command lives in its own module; this file only
-// dispatches and owns the exit code (0 done, 1 failed, 2 bad usage).
+// `numbers-api`: the package's command, above everything it runs: the mock, the event source and
+// the listening agent (src/) and the conformance suite (conformance/). Each command lives in its
+// own module; this file only dispatches and owns the exit code (0 done, 1 failed, 2 bad usage).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { runEventsCli } from './event-source/cli.js';
-import { runListenCli } from './listen/cli.js';
-import { processIo, runMockCli, type CliIo } from './mock/cli.js';
+import { runEventsCli } from '../src/event-source/cli.js';
+import { runListenCli } from '../src/listen/cli.js';
+import { processIo, runMockCli, type CliIo } from '../src/mock/cli.js';
 
 export const USAGE = `Usage: numbers-api <command> [options]
 

@@ -1,14 +1,16 @@
-// Where the bundled descriptions are, and reading them. Everything the mock and the event source
-// know about the API comes from generated/ (written by `npm run bundle`), never from spec/.
+// Where the bundled descriptions are, and reading them from disk (Node only; the rest of
+// src/contract/ is browser-safe). Everything the mock, the event source, the listening agent, the
+// conformance suite and the docs know about the API comes from generated/ (written by
+// `npm run bundle`), never from spec/.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { JsonObject } from '../contract/operations.js';
+import type { JsonObject } from './operations.js';
 
 // Reading the parsed description is src/contract/operations.ts, shared by every part of the package.
-export { HTTP_METHODS, listOperations, resolveRef, type HttpMethod, type JsonObject, type Operation } from '../contract/operations.js';
+export { HTTP_METHODS, listOperations, resolveRef, type HttpMethod, type JsonObject, type Operation } from './operations.js';
 
 const PACKAGE_NAME = 'numbers-api-contract';
 

@@ -1,4 +1,5 @@
-// Test traffic helpers (parts 2, 4.5, 6): `/api/v1/test/*` injects internal test traffic. An
+// Traffic injection (parts 2, 4.5, 6): the service's own helpers under `/api/v1/test/*` inject
+// internal traffic (`source` `internal`) into an account, as if a carrier had delivered it. An
 // injected inbound message is recorded with `source` `internal`, listed, and emitted as
 // `message.received` once per line of the account it arrives on (once per line in a group).
 import type { ResourceModule } from '../context.js';
@@ -6,8 +7,8 @@ import type { MessageChannel } from '../records.js';
 import { findNumber } from './numbers.js';
 import { receiveMessage } from './messages.js';
 
-export const testHelpersModule: ResourceModule = {
-  name: 'test-helpers',
+export const trafficInjectionModule: ResourceModule = {
+  name: 'traffic-injection',
   parts: '2, 4.5, 6',
   handlers: {
     injectTestInboundMessage(ctx) {
