@@ -26,7 +26,7 @@ describe('bad input gets the documented 400 Error naming what failed', () => {
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['body']);
   });
 
-  it('a value the schema refuses, named by its field (the gate gives Prism's verdict)', async () => {
+  it('a value the schema refuses, named by its field (the gate gives Prism’s verdict)', async () => {
     const answer = await client(mock.url, newKey())('PATCH', '/api/v1/account', { maxCallDurationSeconds: 59 });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['maxCallDurationSeconds']);
