@@ -5,6 +5,7 @@
 // which keys it accepts. A deployment that accepts unknown keys without announcing it fails part
 // 5.1 as before. One read, no key, nothing changed.
 import { listOperations, type Json } from './description.js';
+import { withoutPrototype } from '../src/contract/dict.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { ResponseValidator } from './validator.js';
 
@@ -29,7 +30,7 @@ export async function readAnnouncement(baseUrl: string, timeoutMs: number, contr
   try {
     const response = await fetch(`${baseUrl}${op.path}`, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     if (response.status !== 200) return undefined;
-    body = JSON.parse(await response.text());
+    body = JSON.parse(await response.text(), withoutPrototype);
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@
 // description, bounds concurrency, times out, waits out 429s (honouring Retry-After within a
 // budget) and returns the exchange with the key kept out of everything it records.
 import type { ConformanceConfig } from './config.js';
+import { dict, withoutPrototype } from '../src/contract/dict.js';
 import type { Operation } from './description.js';
 import { Limiter } from './limiter.js';
 import { redact } from './redact.js';
@@ -166,14 +167,15 @@ export class ConformanceHttp {
       const what = (error as Error).name === 'TimeoutError' ? `no answer within ${Math.round(timeoutMs / 1000)}s` : `request failed: ${networkCause(error)}`;
       throw new NoResponse(redact(`${describeRequest({ method: op.method, target, auth, requestBody: spec.body })}: ${what}`, this.secrets()));
     }
-    const responseHeaders: Record<string, string> = {};
+    // Names and keys the deployment chose: records without a prototype (src/contract/dict.ts).
+    const responseHeaders = dict<string>();
     response.headers.forEach((value, name) => {
       responseHeaders[name.toLowerCase()] = value;
     });
     let parsed: unknown;
     if (bodyText.length > 0) {
       try {
-        parsed = JSON.parse(bodyText);
+        parsed = JSON.parse(bodyText, withoutPrototype);
       } catch {
         parsed = undefined;
       }

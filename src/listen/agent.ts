@@ -10,6 +10,7 @@
 // - a base URL that refuses the very first connection (nothing listens there, or its host does not
 //   resolve) stops the agent at once: it is a wrong address, not an outage to wait out.
 import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
+import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
 
 export interface ListenOptions {
@@ -102,7 +103,7 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
   // Normalised href → URL; a Map keeps the order targets were added in.
   const targets = new Map<string, URL>();
   for (const url of options.targets ?? []) targets.set(url.href, url);
-  const stats: ListenSummary = { events: 0, delivered: 0, dropped: 0, byTarget: {} };
+  const stats: ListenSummary = { events: 0, delivered: 0, dropped: 0, byTarget: dict() };
   const inFlight = new Set<Promise<void>>();
   const controller = new AbortController();
   let markPolling: () => void = () => undefined;

@@ -3,6 +3,7 @@
 // into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with the
 // CORS headers a browser needs. One quiet log line per request, written once it is finished.
 import type http from 'node:http';
+import { dict } from '../contract/dict.js';
 import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
 import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
@@ -19,7 +20,7 @@ export interface HttpTransportOptions {
 export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array, tooLarge: boolean): Promise<SimRequest> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
-  const headers: Record<string, string | undefined> = {};
+  const headers = dict<string | undefined>();
   for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   const request: SimRequest = {
     method: (req.method ?? 'GET').toUpperCase(),

@@ -3,7 +3,7 @@
 // the state file: a rename is atomic, so a kill at any moment leaves the last complete state.
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { SimState } from '../simulator/state.js';
+import { withoutPrototype, type SimState } from '../simulator/state.js';
 import type { Simulator } from '../simulator/simulator.js';
 
 /** The state in `file`, or undefined when it does not exist yet; a file that is not a state is an error. */
@@ -17,7 +17,7 @@ export function readStateFile(file: string): SimState | undefined {
   }
   let state: SimState;
   try {
-    state = JSON.parse(text) as SimState;
+    state = JSON.parse(text, withoutPrototype) as SimState;
   } catch (error) {
     throw new Error(`The state file ${file} is not JSON: ${(error as Error).message}`);
   }

@@ -1,7 +1,8 @@
 // A Fetch `Request` (what an MSW resolver receives) as the simulator reads it: the browser-safe
-// twin of src/mock/simulator-http.ts `toSimRequest`; both read the body with
+// twin of src/mock/http-transport.ts `toSimRequest`; both read the body with
 // src/simulator/request-body.ts, so both answer a bad body alike.
 import { readBody } from '../simulator/request-body.js';
+import { dict } from '../contract/dict.js';
 import type { SimRequest } from '../simulator/types.js';
 
 /**
@@ -11,7 +12,7 @@ import type { SimRequest } from '../simulator/types.js';
  */
 export async function fetchToSimRequest(request: Request, pathname: string): Promise<SimRequest> {
   const url = new URL(request.url);
-  const headers: Record<string, string | undefined> = {};
+  const headers = dict<string | undefined>();
   request.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
   });

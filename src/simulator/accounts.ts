@@ -3,7 +3,7 @@
 // under `--strict-keys` only the keys the sign-up issued or the seed names open one. A key of a
 // deleted account answers 401 for good.
 import type { ResourceModule, RuleContext } from './context.js';
-import type { AccountState } from './state.js';
+import { copyWithoutPrototypes, dict, type AccountState } from './state.js';
 import type { AccountSeed, NamedAccountSeed, SeedFile } from './seed.js';
 import type { JsonObject } from './types.js';
 
@@ -16,6 +16,20 @@ export function apiKeyPrefix(ctx: Pick<RuleContext, 'contract'>): string {
 /** The key of `Authorization: Bearer <key>`, or undefined. */
 export function bearerKey(header: string | undefined): string | undefined {
   return header ? /^Bearer (\S+)$/.exec(header)?.[1] : undefined;
+}
+
+/**
+ * Whether `Authorization` holds a key that opens an account (part 5.1), without opening one: a
+ * `Bearer sk_live_…` key that was not revoked, and under `--strict-keys` one the sign-up issued or
+ * the seed names. Every way the mock answers asks this first (pipeline.ts), so no answer reaches
+ * a request the mock would refuse.
+ */
+export function acceptsKey(ctx: Pick<RuleContext, 'contract' | 'state' | 'options'>, header: string | undefined): boolean {
+  const key = bearerKey(header);
+  const prefix = apiKeyPrefix(ctx);
+  if (!key || !key.startsWith(prefix) || key.length === prefix.length) return false;
+  if (Object.hasOwn(ctx.state.keys, key)) return true;
+  return !Object.hasOwn(ctx.state.revokedKeys, key) && !ctx.options.strictKeys;
 }
 
 export function authenticate(ctx: RuleContext, header: string | undefined, create: (key: string) => AccountState): AccountState | undefined {
@@ -38,7 +52,7 @@ export function issueKey(ctx: RuleContext): string {
   return `${apiKeyPrefix(ctx)}${ctx.ids.next('').toLowerCase()}`;
 }
 
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const copy = copyWithoutPrototypes;
 
 /**
  * A new account. `named` is a seed account; an account opened by an unknown key starts from the
@@ -71,14 +85,14 @@ export function createAccountState(
       paymentMethods: copy(start.paymentMethods ?? []),
       deposits: copy(start.deposits ?? []),
       activity: newest(start.activity),
-      invoices: copy(start.invoices ?? {}),
+      invoices: copy(start.invoices ?? dict()),
     },
-    tenDlc: copy(start.tenDlc ?? {}),
-    idempotency: {},
-    meta: {},
-    daily: {},
+    tenDlc: copy(start.tenDlc ?? dict()),
+    idempotency: dict(),
+    meta: dict(),
+    daily: dict(),
     events: [],
-    extra: {},
+    extra: dict(),
   };
   ctx.state.accounts[account.id] = account;
   if (init.email) ctx.state.emails[init.email] = account.id;

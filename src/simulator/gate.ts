@@ -14,6 +14,7 @@
 // - an `enum` failure lists the allowed values (`...: all, usage`);
 // - a parameter sent empty (`?limit=`, `Idempotency-Key:`) counts as not sent (see `gateView`).
 import { resolveRef, type JsonObject } from '../contract/operations.js';
+import { dict } from '../contract/dict.js';
 import type { SimContract } from './contract.js';
 import type { SimRequest, Violation } from './types.js';
 import { contractValidator, type ContractValidator } from './validator.js';
@@ -74,7 +75,7 @@ function allowedValues(contract: SimContract, operationId: string, violation: Vi
 function gateView(request: SimRequest): SimRequest {
   const query = new URLSearchParams();
   for (const [name, value] of request.query) if (value !== '') query.append(name, value);
-  const headers: Record<string, string | undefined> = {};
+  const headers = dict<string | undefined>();
   for (const [name, value] of Object.entries(request.headers)) if (value !== '') headers[name] = value;
   return { ...request, query, headers };
 }

@@ -1,10 +1,10 @@
 // Named answers: a request that names its answer (`Prefer: code=<status>`, `example=<name>`) gets
 // exactly that documented example and touches no state, as `prism mock` answers it. The choice is
-// Prism's mocker's (prism-http mocker/index.js, negotiator/): a refused key gets the 401 example;
-// a request that breaks the contract gets the first example of its 422 or 400 answer (the named
-// one when `code=` names that status); a status or an example name the operation lacks gets Prism's
-// NOT_FOUND problem. One implementation for both transports (the HTTP mock no longer asks Prism).
-import { isAcceptedAuthorization } from '../contract/api-key.js';
+// Prism's mocker's (prism-http mocker/index.js, negotiator/): a request that breaks the contract
+// gets the first example of its 422 or 400 answer (the named one when `code=` names that status).
+// A status or an example name the operation lacks is refused with the documented `Error`, naming
+// what the operation does document (Prism answers its own NOT_FOUND problem there). The key was
+// checked before (pipeline.ts). One implementation for both transports and the example server.
 import { defaultStatus, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
 import type { SimContract } from './contract.js';
 import type { Gate } from './gate.js';
@@ -18,12 +18,19 @@ export function namesItsAnswer(request: SimRequest): boolean {
   return NAMES_ITS_ANSWER.test(request.headers.prefer ?? '');
 }
 
-/** Prism's answer when a request names a status or an example the operation lacks (its NOT_FOUND problem). */
-function prismNotFound(detail: string): SimResponse {
-  return {
-    status: 404,
-    body: { type: 'https://stoplight.io/prism/errors#NOT_FOUND', title: 'The server cannot find the requested content', status: 404, detail },
-  };
+/** What `Prefer` can name for an operation: each documented status with its example names. */
+export function preferableAnswers(contract: SimContract, operationId: string): string {
+  return Object.keys(contract.operation(operationId).responses ?? {})
+    .map((status) => {
+      const names = /^\d{3}$/.test(status) ? contract.exampleNames(operationId, Number(status)) : [];
+      return names.length > 0 ? `${status} (${names.join(', ')})` : status;
+    })
+    .join('; ');
+}
+
+/** The answer to `Prefer` naming a status or an example the operation does not document: 404, in the one Error shape. */
+export function unknownNamedAnswer(contract: SimContract, operationId: string, named: string): SimResponse {
+  return { status: 404, body: { error: `${operationId} documents no ${named}. Prefer can name code=<status> and example=<name> among: ${preferableAnswers(contract, operationId)}.` } };
 }
 
 /** The documented headers of an answer, each with its example value. */
@@ -44,9 +51,6 @@ export function namedAnswer(contract: SimContract, gate: Gate, request: SimReque
   const { operationId } = matched;
   const operation = contract.operation(operationId);
   const declaredAt = (status: number) => resolveRef<JsonObject | undefined>(document, operation.responses?.[String(status)]);
-  if (contract.needsKey(operationId) && !isAcceptedAuthorization(request.headers.authorization)) {
-    return { status: 401, body: contract.example(operationId, 401) };
-  }
   const prefer = request.headers.prefer ?? '';
   const code = /\bcode=(\d{3})\b/.exec(prefer)?.[1];
   const name = /\bexample=([^,;\s"]+)/.exec(prefer)?.[1];
@@ -60,11 +64,11 @@ export function namedAnswer(contract: SimContract, gate: Gate, request: SimReque
     status = invalid;
   }
   const declared = declaredAt(status);
-  if (!declared) return prismNotFound(`Requested status code ${status} is not defined in the document.`);
+  if (!declared) return unknownNamedAnswer(contract, operationId, `status ${status}`);
   const headers = exampleHeaders(document, declared);
   if (declared.content?.['application/json'] === undefined) return { status, headers };
   if (example !== undefined && !contract.exampleNames(operationId, status).includes(example)) {
-    return prismNotFound(`Response for contentType: application/json and exampleKey: ${example} does not exist.`);
+    return unknownNamedAnswer(contract, operationId, `example ${example} for status ${status}`);
   }
   return { status, headers, body: contract.example(operationId, status, example) };
 }

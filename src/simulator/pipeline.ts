@@ -2,8 +2,8 @@
 // its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
 // src/msw/handlers.ts), calls `serve`, and sends the SimResponse it resolves with. In order:
 //
-//   control surface (/__mock/...) → route (matched once) → named answer (`Prefer`) → gate →
-//   simulator → hold and settle (long polls) → composed-answer check
+//   control surface (/__mock/...) → route (matched once) → the key (part 5.1) → named answer
+//   (`Prefer`) → gate → simulator → hold and settle (long polls) → composed-answer check
 //
 // Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdict on the
 // request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
@@ -79,6 +79,10 @@ export function createPipeline({ simulator, control, runner, gate, answers }: Pi
         return controlled;
       }
       const route = contract.match(request.method, request.pathname);
+      // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
+      if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
+        return { status: 401, body: contract.example(route.operationId, 401) };
+      }
       if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
       // A body that could not be read is already a violation; the gate judges the rest.
       if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));

@@ -2,6 +2,7 @@
 // type, `multipart/form-data` into parts (the 10DLC submission, part 4.5), any other text as text.
 // A body that cannot be read is a violation of `body`, so it gets the documented 400 (part 7)
 // on the HTTP mock and in-process alike. Browser-safe (Fetch's Response parses the form).
+import { withoutPrototype } from './state.js';
 import type { FormPart, SimRequest } from './types.js';
 
 /** Requests larger than this are refused with the documented 400 (Prism reads up to 10 MB too). */
@@ -23,14 +24,15 @@ export async function readBody(request: SimRequest, bytes: Uint8Array, contentTy
   if (bytes.length === 0) return;
   if (isJsonType(contentType)) {
     try {
-      request.body = JSON.parse(new TextDecoder().decode(bytes));
+      // Objects without a prototype: a body key `__proto__` or `constructor` is a key like any other.
+      request.body = JSON.parse(new TextDecoder().decode(bytes), withoutPrototype);
     } catch (error) {
       request.violations.push({ location: ['body'], message: `is not valid JSON (${(error as Error).message})` });
     }
   } else if (contentType && /^multipart\/form-data/i.test(contentType)) {
     try {
       const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
-      request.form = {};
+      request.form = Object.create(null) as Record<string, FormPart>;
       for (const [name, value] of form as unknown as Iterable<[string, string | (Blob & { name: string })]>) {
         const part: FormPart =
           typeof value === 'string' ? { value } : { value: new Uint8Array(await value.arrayBuffer()), filename: value.name, contentType: value.type };

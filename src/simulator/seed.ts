@@ -3,6 +3,7 @@
 // history), so lists render at once; `--seed <file>` replaces it with your own data (a JSON
 // SeedFile). Accounts made by the sign-up flow start from nothing, as a new account does (part 3).
 import type { SimContract } from './contract.js';
+import { withoutPrototype } from './state.js';
 import type { components } from '../../generated/types/openapi.js';
 
 type SeededCall = components['schemas']['Call'];
@@ -87,7 +88,7 @@ export function demoSeed(contract: SimContract): SeedFile {
 export function parseSeed(text: string, source = 'seed'): SeedFile {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, withoutPrototype);
   } catch (error) {
     throw new Error(`${source} is not JSON: ${(error as Error).message}`);
   }

@@ -8,7 +8,7 @@ import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock
 import type { Handler, Precheck, RequestContext, ResourceModule, RuleContext, SimOptions } from './context.js';
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
-import { authenticate, createAccountState } from './accounts.js';
+import { acceptsKey, authenticate, createAccountState } from './accounts.js';
 import { fieldErrorsResponse, routeNotFound } from './respond.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type Job, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
@@ -56,6 +56,8 @@ export interface Simulator {
   onChange(listener: () => void): () => void;
   /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
   accountForKey(key: string | undefined): AccountState | undefined;
+  /** Whether `Authorization` holds a key `handle` would accept (part 5.1), changing nothing. */
+  acceptsKey(authorization: string | undefined): boolean;
   /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
   withContext<T>(fn: (ctx: RuleContext) => T): T;
   /** The module list the simulator routes to (for the docs and tests). */
@@ -246,6 +248,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);
     },
+    acceptsKey: (authorization) => acceptsKey({ contract, state, options }, authorization),
     accountForKey(key) {
       const ctx = ruleContext();
       return authenticate(ctx, key === undefined ? undefined : `Bearer ${key}`, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));

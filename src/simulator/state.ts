@@ -3,6 +3,9 @@
 // list answer is the records as they are; what the service tracks but never shows (a message's
 // delivery progress, a call's planned ending, a pending sign-up code) lives beside them.
 import type { AccountRecord, ActivityRecord, CallRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
+import type { Dict } from '../contract/dict.js';
+import { dict } from '../contract/dict.js';
+import type { JsonNode } from '../contract/json-pointer.js';
 import type { JsonObject, SimEvent } from './types.js';
 
 /** A step of a simulated process, due at `at` (simulated ms); see schedule.ts. */
@@ -44,20 +47,20 @@ export interface AccountState {
     deposits: DepositRecord[];
     /** Newest last. */
     activity: ActivityRecord[];
-    invoices: Record<string, InvoiceRecord>;
+    invoices: Dict<InvoiceRecord>;
   };
   /** 10DLC registrations by number id. */
-  tenDlc: Record<string, TenDlcRecord>;
+  tenDlc: Dict<TenDlcRecord>;
   /** `Idempotency-Key` → call id (part 7.2). */
-  idempotency: Record<string, string>;
+  idempotency: Dict<string>;
   /** Internal facts about records, by record id (delivery progress, planned ending ...). */
-  meta: Record<string, JsonObject>;
+  meta: Dict<JsonObject>;
   /** Per-day traffic counters for usage (part 4.3), `YYYY-MM-DD` → counts. */
-  daily: Record<string, { messages: number; calls: number; minutes: number }>;
+  daily: Dict<{ messages: number; calls: number; minutes: number }>;
   /** The account's event log, oldest first, the newest `EVENT_LOG_LIMIT` kept (see `trimOldest`); `seq` orders it. */
   events: Array<{ seq: number; event: SimEvent }>;
   /** Resource-specific state a module keeps (rate-limit windows ...). */
-  extra: JsonObject;
+  extra: Dict<JsonNode>;
 }
 
 /** A sign-up in progress (part 3): from the email code to the account. */
@@ -80,20 +83,20 @@ export interface SignupState {
 export interface SimState {
   /** Bumped when the shape changes, so an old `--state` file is refused rather than misread. */
   version: 1;
-  accounts: Record<string, AccountState>;
+  accounts: Dict<AccountState>;
   /** Full API key → account id. */
-  keys: Record<string, string>;
+  keys: Dict<string>;
   /** Keys that worked once and no longer do (a deleted account): 401 even without `--strict-keys`. */
-  revokedKeys: Record<string, true>;
+  revokedKeys: Dict<true>;
   /** Canonical email → account id. */
-  emails: Record<string, string>;
+  emails: Dict<string>;
   /** A verified phone number (E.164) → the account it is bound to, permanently (part 3). */
-  boundNumbers: Record<string, string>;
+  boundNumbers: Dict<string>;
   /** Numbers the service provisioned (E.164) → account id; they cannot register an account (part 5.5). */
-  serviceNumbers: Record<string, string>;
-  signups: Record<string, SignupState>;
+  serviceNumbers: Dict<string>;
+  signups: Dict<SignupState>;
   /** registrationId → verificationId. */
-  registrations: Record<string, string>;
+  registrations: Dict<string>;
   /** Due steps of simulated processes, ordered by `at`. */
   jobs: Job[];
   /** The last event sequence number handed out. */
@@ -101,6 +104,8 @@ export interface SimState {
   /** How far the simulated clock is ahead of the machine's (the control surface's advance). */
   clockOffsetMs: number;
 }
+
+export { copyWithoutPrototypes, dict, withoutPrototype, type Dict } from '../contract/dict.js';
 
 /** How many records the history lists answer at most, newest first (part 8: messages and calls). */
 export const LIST_LIMIT = 100;
@@ -113,14 +118,14 @@ export const EVENT_LOG_LIMIT = 1000;
 export function emptyState(): SimState {
   return {
     version: 1,
-    accounts: {},
-    keys: {},
-    revokedKeys: {},
-    emails: {},
-    boundNumbers: {},
-    serviceNumbers: {},
-    signups: {},
-    registrations: {},
+    accounts: dict(),
+    keys: dict(),
+    revokedKeys: dict(),
+    emails: dict(),
+    boundNumbers: dict(),
+    serviceNumbers: dict(),
+    signups: dict(),
+    registrations: dict(),
     jobs: [],
     eventSeq: 0,
     clockOffsetMs: 0,

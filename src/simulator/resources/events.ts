@@ -15,7 +15,7 @@
 //   event: handlers must tolerate duplicates (as part 6 rule 4 asks of fan-out targets).
 // - `webhook.ping` is never answered to a wait (part 6: it goes to its subscription only).
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import type { AccountState } from '../state.js';
+import { dict, type AccountState } from '../state.js';
 import type { JsonObject, SimEvent, SimResponse } from '../types.js';
 import type { WebhookRecord } from '../records.js';
 
@@ -52,8 +52,8 @@ export function matchesFilters(event: SimEvent, filters: JsonObject): boolean {
 }
 
 function cursors(account: AccountState): Record<string, number> {
-  const events = ((account.extra.events as JsonObject | undefined) ??= {});
-  return ((events.waitCursors as Record<string, number> | undefined) ??= {});
+  const events = ((account.extra.events as JsonObject | undefined) ??= dict());
+  return ((events.waitCursors as Record<string, number> | undefined) ??= dict());
 }
 
 function saveCursor(account: AccountState, name: string, seq: number): void {

@@ -7,7 +7,7 @@
 // and each documented channel outcome; any other number answers the `imessageReachable` channels
 // when its country calling code is +1, else the `whatsappOnly` channels.
 import type { ResourceModule, RuleContext } from '../context.js';
-import type { AccountState } from '../state.js';
+import { dict, type AccountState } from '../state.js';
 import type { JsonObject } from '../types.js';
 
 export const LOOKUP_BURST = { count: 5, windowMs: 10_000 };
@@ -22,7 +22,7 @@ interface LookupState {
 }
 
 function lookupState(account: AccountState): LookupState {
-  return ((account.extra.lookup as LookupState | undefined) ??= { counted: [], cache: {} });
+  return ((account.extra.lookup as LookupState | undefined) ??= { counted: [], cache: dict() });
 }
 
 /** The channels of the documented outcome named `example` of a 200 lookup. */

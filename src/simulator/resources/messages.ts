@@ -4,7 +4,7 @@
 // (`message.status_changed`, part 6). Inbound traffic (the test helpers) is recorded here too, so
 // that a reply lifts the limits that wait for one.
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import { HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState } from '../state.js';
+import { dict, HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState } from '../state.js';
 import type { GroupRecord, MediaRecord, MessageChannel, MessageRecord, NumberRecord } from '../records.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
@@ -37,12 +37,12 @@ interface MessagingState {
 }
 
 export function messagingState(account: AccountState): MessagingState {
-  const extra = (account.extra.messages ??= {}) as Partial<MessagingState>;
-  extra.whatsappLastAt ??= {};
-  extra.unanswered ??= {};
-  extra.imessageNew ??= {};
-  extra.contacts ??= {};
-  extra.groupLines ??= {};
+  const extra = (account.extra.messages ??= dict()) as Partial<MessagingState>;
+  extra.whatsappLastAt ??= dict();
+  extra.unanswered ??= dict();
+  extra.imessageNew ??= dict();
+  extra.contacts ??= dict();
+  extra.groupLines ??= dict();
   return extra as MessagingState;
 }
 
@@ -270,7 +270,7 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
   }
 
   const recipient = group ? undefined : String(body.to);
-  const contacts = (state.contacts[number.id] ??= {});
+  const contacts = (state.contacts[number.id] ??= dict());
   // Carrier and registry outcomes, by documented test value (spec/test-values.yaml).
   const refusal = ctx.testValue(['messageUnsupportedRegion']);
   if (refusal) return refusal;
@@ -382,7 +382,7 @@ export function receiveMessage(
       source: input.source,
     };
     storeMessage(account, record, { direction: 'inbound', createdAt: ctx.nowIso });
-    (state.contacts[line.id] ??= {})[input.from] = true;
+    (state.contacts[line.id] ??= dict())[input.from] = true;
     delete state.unanswered[`${line.id} ${input.group ? input.group.id : input.from}`];
     const { id, phoneNumberId: _line, ...data } = record;
     ctx.emit(account, 'message.received', { messageId: id, ...data }, { id, type: 'message', url: null });

@@ -17,7 +17,7 @@
 //   the number's own brand. A `brandId` is looked up among the caller's brands only, so a
 //   brand of someone else answers exactly as an unknown one (part 7).
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
-import type { AccountState } from '../state.js';
+import { dict, type AccountState } from '../state.js';
 import { matchTestValue } from '../documented-inputs.js';
 import { fieldErrorsResponse } from '../respond.js';
 import type { FormPart, JsonObject, SimResponse } from '../types.js';
@@ -41,10 +41,10 @@ interface Brand extends JsonObject {
 }
 
 function brands(account: AccountState): Record<string, Brand> {
-  return ((account.extra.tenDlcBrands ??= {}) as Record<string, Brand>);
+  return ((account.extra.tenDlcBrands ??= dict()) as Record<string, Brand>);
 }
 function feesPaid(account: AccountState): Record<string, true> {
-  return ((account.extra.tenDlcFeesPaid ??= {}) as Record<string, true>);
+  return ((account.extra.tenDlcFeesPaid ??= dict()) as Record<string, true>);
 }
 
 /** The one-time fee (part 8), read from the documented `feeNotCovered` answer so it is stated once. */

@@ -8,7 +8,7 @@
 // a demo account's usage agrees with its lists from the first request. A seeded call has no known
 // length: it counts as a call with 0 minutes and stays out of the call-duration statistics.
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
-import type { AccountState } from '../state.js';
+import { dict, type AccountState } from '../state.js';
 import type { JsonObject } from '../types.js';
 import type { UsageRecord } from '../records.js';
 
@@ -37,8 +37,8 @@ interface UsageState {
 }
 
 function usageState(account: AccountState): UsageState {
-  const state = (account.extra.usage ??= {}) as Partial<UsageState>;
-  state.days ??= {};
+  const state = (account.extra.usage ??= dict()) as Partial<UsageState>;
+  state.days ??= dict();
   state.durations ??= [];
   state.all ??= { messages: 0, calls: 0, minutes: 0 };
   return state as UsageState;
@@ -87,7 +87,7 @@ export function geography(serviceNumber: string | undefined, counterpart: string
 
 function cell(account: AccountState, day: string, numberId: string): Split {
   const days = usageState(account).days;
-  return ((days[day] ??= {})[numberId] ??= emptySplit());
+  return ((days[day] ??= dict())[numberId] ??= emptySplit());
 }
 
 function dayTotals(account: AccountState, day: string) {
