@@ -102,6 +102,12 @@ describe('docs build', () => {
     expect(JSON.stringify(inlined.servers)).not.toContain('`');
   });
 
+  it("the site's browser scripts (try-it, search) type-check against the DOM and this package", () => {
+    const tsc = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(repoRoot, 'docs/build/browser/tsconfig.json')], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
   it('rejects a bad flag with a clear message and a non-zero exit', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'docs/build/build.mjs'), '--outt', 'x'], { encoding: 'utf8' });
     expect(run.status).toBe(2);
