@@ -73,11 +73,40 @@ describe('docs build', () => {
   it('inlines Redoc and its assets: the Redoc pages name no CDN script or image', () => {
     for (const page of ['reference.html', 'asyncapi.html']) {
       const html = read(page);
-      expect(html, page).not.toMatch(/<script[^>]+src=/i);
+      // Scripts only from the site's own assets/ (search, and the try-it consoles on the reference).
+      const sources = [...html.matchAll(/<script[^>]+src="([^"]*)"/gi)].map((m) => m[1]);
+      expect(sources.filter((src) => !/^assets\/(search|try-it)\.js$/.test(src)), page).toEqual([]);
       expect(html, page).not.toContain('cdn.redoc.ly');
       expect(html, page).toContain('<nav class="site-nav"');
     }
   });
+
+  it('the landing page counts the operations as the contract has them, and shows how to try them', () => {
+    const index = read('index.html');
+    const operations = listOperations(openapi).length;
+    const webhooks = listOperations(openapi, 'webhooks').length;
+    expect(index).toContain(`(${operations} operations,`);
+    expect(index).toContain(`the ${webhooks} webhook delivery`);
+    expect(index).toContain('id="try-it"');
+  });
+
+  it('ships the try-it consoles and the search: the scripts, the service worker, an index of every kind of page', () => {
+    for (const file of ['assets/try-it.js', 'assets/search.js', 'assets/search-index.js', 'mockServiceWorker.js']) expect(() => read(file), file).not.toThrow();
+    const index = read('assets/search-index.js');
+    for (const kind of ['"guide"', '"operation"', '"event"', '"error code"', '"test value"']) expect(index, kind).toContain(`"kind":${kind}`);
+    // Every guide that says "Try it:" gets a console mount per operation it names.
+    expect((read('getting-a-key.html').match(/data-try-it="/g) ?? []).length).toBe(5);
+    expect(read('getting-a-key.html')).toContain('<script src="assets/try-it.js" defer></script>');
+    // The servers box of Redoc shows descriptions as plain text: no Markdown ticks in the copy it renders.
+    const inlined = JSON.parse(/const __redoc_definition = (.*);\n/.exec(read('reference.html'))![1]!) as JsonObject;
+    expect(JSON.stringify(inlined.servers)).not.toContain('`');
+  });
+
+  it("the site's browser scripts (try-it, search) type-check against the DOM and this package", () => {
+    const tsc = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', path.join(repoRoot, 'docs/build/browser/tsconfig.json')], { encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
 
   it('rejects a bad flag with a clear message and a non-zero exit', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'docs/build/build.mjs'), '--outt', 'x'], { encoding: 'utf8' });

@@ -180,7 +180,7 @@ describe('numbers-api-contract installed alone (types, client, event helpers)', 
       expect(files, file).toContain(file);
     }
     const misplaced = files.filter(
-      (f) => /^(src|test|scripts|spec|docs)\//.test(f) || /\.test\.(js|ts)$/.test(f) || /^dist\/(conformance|src\/(cli|mock|event-source))\b/.test(f),
+      (f) => (/^(src|test|scripts|spec|docs)\//.test(f) && !/^docs\/guides\/[\w-]+\.md$/.test(f)) || /\.test\.(js|ts)$/.test(f) || /^dist\/(conformance|src\/(cli|mock|event-source))\b/.test(f),
     );
     expect(misplaced).toEqual([]);
     expect(manifestOf(lean, CONTRACT).bin).toBeUndefined();

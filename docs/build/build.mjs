@@ -11,14 +11,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withCodeSamples, CODE_SAMPLE_LANGUAGES } from './code-samples.mjs';
-import { generatedDir, listOperations, loadContract, operationLinker, referenceTagRoute, repoRoot } from './contract.mjs';
+import { generatedDir, listOperations, loadContract, operationLinker, referenceRoute, referenceTagRoute, repoRoot } from './contract.mjs';
 import { eventsPage } from './events-page.mjs';
 import { renderGuide } from './guides.mjs';
 import { escapeHtml, markdownInline } from './html.mjs';
 import { inferredPage } from './inferred-page.mjs';
-import { pageHtml, SITE_PAGES } from './layout.mjs';
+import { pageHtml, SCRIPT, SITE_PAGES } from './layout.mjs';
 import { checkSite } from './link-check.mjs';
 import { buildRedocPage } from './redoc-page.mjs';
+import { buildBrowserBundles } from './browser-bundles.mjs';
+import { contractDocuments, searchIndexScript, sectionDocuments } from './search-index.mjs';
+import { tryItCatalog } from './try-it-catalog.mjs';
 
 const buildDir = path.join(repoRoot, 'docs/build');
 const guidesDir = path.join(repoRoot, 'docs/guides');
@@ -46,8 +49,10 @@ function parseArgs(argv) {
 class UsageError extends Error {}
 
 function indexPage({ openapi, asyncapi, counts, titles }) {
+  const signupCode = (openapi['x-test-values'] ?? []).find((t) => t.name === 'signupCode')?.value ?? '';
+  const routes = Object.fromEntries(listOperations(openapi).filter((op) => op.path).map((op) => [op.operationId, referenceRoute(op)]));
   const describe = {
-    'reference.html': `Every operation of the OpenAPI ${escapeHtml(openapi.openapi)} description (${counts.operations} operations, grouped as in the interface specification), with request and response examples and code samples that use this package's client.`,
+    'reference.html': `Every operation of the OpenAPI ${escapeHtml(openapi.openapi)} description (${counts.operations} operations, grouped as in the interface specification, and the ${counts.webhooks} webhook delivery), with request and response examples, code samples that use this package's client, and a console to try each one.`,
     'events.html': `The ${counts.channels} delivery channels of part 6 with their guarantees, the envelope, the ${counts.eventTypes} documented event types with examples, and the local fan-out target rules.`,
     'asyncapi.html': `The AsyncAPI ${escapeHtml(asyncapi.asyncapi)} document, rendered by Redoc.`,
     'unshown.html': `The ${counts.inferred} details the interface specification leaves unshown, and how this contract treats each (generated from every <code>x-inferred</code>).`,
@@ -68,6 +73,16 @@ function indexPage({ openapi, asyncapi, counts, titles }) {
 <ul>
 ${items}
 </ul>
+<h2 id="try-it">Try it, with nothing running but this page</h2>
+<p>Every operation page of the <a href="reference.html">API reference</a> has a <strong>Try it</strong> button, and the guides have consoles where they walk through a flow (<a href="getting-a-key.html">Getting a key</a> signs you up). By default a request goes to the stateful mock of this package running <em>in this page</em>: its MSW handlers under a service worker served with the site, so nothing leaves your machine. What you create stays for the whole visit, across pages, in this tab only.</p>
+<ol>
+<li>On <a href="getting-a-key.html">Getting a key</a>, send the sign-up steps (the mock's code is <code>${escapeHtml(signupCode)}</code>: click it under the form), then <em>Use this key</em>.</li>
+<li>On <a href="${escapeHtml(routes.sendMessage)}">Send a message</a>, send; on <a href="${escapeHtml(routes.listMessages)}">List recent messages</a>, see it listed.</li>
+<li>On <a href="${escapeHtml(routes.waitForEvent)}">Wait for an event</a>, start the wait, then <em>Advance clock</em>: the in-page mock's clock stands still until you move it, and the delivery answers the wait with <code>message.status_changed</code>.</li>
+</ol>
+<p>Each answer shows its status, headers and body, with the <code>curl</code> and TypeScript (this package's client) of exactly what was sent. <em>Reset mock</em> starts over. Switch the target to a local <code>npm start</code> (it allows any page's origin) or to a deployment's base URL with your key; the key stays in this tab's session only, never in a URL or in storage that outlives the tab. The in-page mock needs the site served over http(s) (any static server; a service worker cannot run from <code>file://</code>, where the consoles answer in the page without one).</p>
+<h2 id="search">Search</h2>
+<p>The box in the navigation bar (or <kbd>/</kbd>) searches the whole site at once: guides, the reference, events, error codes and the mock's test values, from an index built with the site.</p>
 <h2 id="reference-groups">The reference by part</h2>
 <ul>${groups}</ul>
 <h2 id="downloads">Machine-readable descriptions</h2>
@@ -92,6 +107,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     // 1. The API reference: a copy of the bundle with generated x-codeSamples, rendered by Redoc.
     // The bundle holds no boolean subschema Redoc cannot render (test/third-party-generators.test.ts).
     const { document, count: samples } = withCodeSamples(openapi, dereferenced);
+    plainServerDescriptions(document);
     const referenceInput = path.join(tmp, 'openapi.docs.json');
     await writeFile(referenceInput, JSON.stringify(document));
     // 2. The AsyncAPI document, rendered by Redoc too (it reads AsyncAPI 3.0 offline).
@@ -102,6 +118,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
         title: `${openapi.info.title}: API reference`,
         page: 'reference.html',
         kind: 'openapi',
+        scripts: ['try-it.js'],
         redocOptions: { codeSamples: { languages: CODE_SAMPLE_LANGUAGES }, scrollYOffset: 40 },
       }),
       buildRedocPage({
@@ -121,11 +138,13 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     // 4. The guides.
     const guideFiles = new Set((await readdir(guidesDir)).filter((f) => f.endsWith('.md')));
     const titles = new Map();
+    const guidePages = [];
     for (const page of SITE_PAGES.filter((p) => p.guide)) {
       if (!guideFiles.delete(page.guide)) throw new Error(`docs/guides/${page.guide} is missing`);
       const guide = await renderGuide(path.join(guidesDir, page.guide), { ...contract, linkOperation });
       titles.set(page.file, guide.title);
-      await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: guide.title, body: guide.body, toc: guide.toc }));
+      guidePages.push({ file: page.file, title: guide.title, body: guide.body });
+      await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: guide.title, body: guide.body, toc: guide.toc, scripts: guide.tryIt.length ? ['try-it.js'] : [] }));
     }
     if (guideFiles.size) throw new Error(`docs/guides has guides no page lists (add them to SITE_PAGES in docs/build/layout.mjs): ${[...guideFiles].join(', ')}`);
 
@@ -135,7 +154,8 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
 
     // 6. Overview, stylesheet, and the descriptions themselves for download.
     const counts = {
-      operations: listOperations(openapi).length,
+      operations: listOperations(openapi).filter((op) => op.path).length,
+      webhooks: listOperations(openapi).filter((op) => op.webhook).length,
       channels: Object.keys(asyncapi.channels).length,
       eventTypes: events.types.length,
       inferred: inferred.count,
@@ -145,15 +165,36 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     await writeFile(path.join(out, 'assets/site.css'), css);
     for (const file of ['openapi.yaml', 'openapi.json', 'asyncapi.yaml']) await copyFile(path.join(generatedDir, file), path.join(out, file));
 
-    // 7. No dead internal link or anchor, nothing loaded from another host.
+    // 7. The site's scripts (try-it consoles, search) and the search index over every page.
+    const bundles = await buildBrowserBundles(out, { catalog: tryItCatalog(dereferenced) });
+    const search = searchIndexScript([
+      ...guidePages.flatMap((g) => sectionDocuments(g.file, g.title, g.body)),
+      ...sectionDocuments('events.html', events.title, events.body, 'events'),
+      ...contractDocuments({ openapi, asyncapi }),
+    ]);
+    await writeFile(path.join(out, 'assets/search-index.js'), search.script);
+
+    // 8. No dead internal link or anchor, nothing loaded from another host.
     const links = await checkSite(out, { openapi });
     if (links.problems.length) {
       throw new Error(`link check failed:\n${links.problems.map((p) => `  ${p.page}: ${p.link} (${p.reason})`).join('\n')}`);
     }
 
-    return { out, pages: SITE_PAGES.map((p) => p.file), samples, counts, links: links.links, ms: Date.now() - started };
+    return { out, pages: SITE_PAGES.map((p) => p.file), samples, counts, links: links.links, searchDocuments: search.count, scripts: bundles, ms: Date.now() - started };
   } finally {
     await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Redoc shows a server's description (and its variables') as plain text in its servers box, so the
+ * docs copy drops the Markdown code ticks there (the bundle itself keeps them).
+ */
+function plainServerDescriptions(document) {
+  const plain = (text) => (typeof text === 'string' ? text.replaceAll('`', '') : text);
+  for (const server of document.servers ?? []) {
+    server.description = plain(server.description);
+    for (const variable of Object.values(server.variables ?? {})) variable.description = plain(variable.description);
   }
 }
 

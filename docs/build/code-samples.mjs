@@ -5,6 +5,9 @@
 // The TypeScript sample uses this package's client (`numbers-api-contract/client`, openapi-fetch
 // style: `api.POST('/api/v1/messages', { body })`); a curl sample shows the raw HTTP request.
 import { listOperations } from './contract.mjs';
+import { shellQuote, tsLiteral } from './snippet-syntax.mjs';
+
+export { tsLiteral };
 
 export const CLIENT_MODULE = 'numbers-api-contract/client';
 const KEY_ENV = 'NUMBERS_API_KEY';
@@ -20,30 +23,6 @@ export const CODE_SAMPLE_LANGUAGES = [
   { lang: 'TypeScript', label: 'TypeScript' },
   { lang: 'curl', label: 'curl' },
 ];
-
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A JSON value as a TypeScript literal: identifier keys unquoted, two-space indents. */
-export function tsLiteral(value, indent = '') {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const inner = indent + '  ';
-    return `[\n${value.map((v) => inner + tsLiteral(v, inner)).join(',\n')},\n${indent}]`;
-  }
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return '{}';
-    const inner = indent + '  ';
-    const lines = entries.map(([k, v]) => `${inner}${IDENTIFIER.test(k) ? k : `'${k.replaceAll("'", "\\'")}'`}: ${tsLiteral(v, inner)}`);
-    return `{\n${lines.join(',\n')},\n${indent}}`;
-  }
-  if (typeof value === 'string') {
-    // Single quotes, or double quotes when the text has an apostrophe (reads better than \').
-    if (value.includes("'") && !value.includes('"')) return JSON.stringify(value);
-    return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
-  }
-  return JSON.stringify(value);
-}
 
 /** The first request example of an operation (dereferenced): `{ name, summary, value, mediaType }`. */
 export function firstRequestExample(operation) {
@@ -127,11 +106,6 @@ export function typescriptSample(op, doc) {
     '}',
   );
   return lines.join('\n');
-}
-
-/** A shell-quoted single-quoted string. */
-function shellQuote(text) {
-  return `'${String(text).replaceAll("'", `'\\''`)}'`;
 }
 
 /** The curl sample of one operation, against the first server of the description. */

@@ -30,11 +30,17 @@ export function navHtml(current) {
     (p) =>
       `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${escapeHtml(p.nav)}</a>`,
   ).join('');
-  return `<nav class="site-nav" aria-label="Site"><a class="site-name" href="index.html">Numbers API</a><div class="site-links">${items}</div></nav>`;
+  return `<nav class="site-nav" aria-label="Site"><a class="site-name" href="index.html">Numbers API</a>${SEARCH_FORM}<div class="site-links">${items}</div></nav>${SCRIPT('search.js')}`;
 }
 
+/** The site-wide search box (docs/build/browser/search/main.ts fills in the results). */
+const SEARCH_FORM = '<form class="site-search" role="search" action="javascript:void 0"><input type="search" placeholder="Search guides, reference, events, errors (/)" aria-label="Search the whole site" autocomplete="off" spellcheck="false"></form>';
+
+/** A script of the site's assets/ folder, deferred (classic: pages open from disk too). */
+export const SCRIPT = (name) => `<script src="assets/${name}" defer></script>`;
+
 /** A complete page of the site in the shared layout. */
-export function pageHtml({ file, title, body, toc = [] }) {
+export function pageHtml({ file, title, body, toc = [], scripts = [] }) {
   const tocHtml = toc.length
     ? `<aside class="toc" aria-label="On this page"><p>On this page</p><ul>${toc
         .map((t) => `<li class="toc-${t.level ?? 2}"><a href="#${escapeHtml(t.id)}">${escapeHtml(t.text)}</a></li>`)
@@ -50,7 +56,7 @@ export function pageHtml({ file, title, body, toc = [] }) {
 <link rel="stylesheet" href="assets/site.css">
 </head>
 <body>
-${navHtml(file)}
+${navHtml(file)}${scripts.map(SCRIPT).join('')}
 <div class="page${toc.length ? ' with-toc' : ''}">
 ${tocHtml}
 <main class="content">

@@ -12,7 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { navHtml } from './layout.mjs';
+import { navHtml, SCRIPT } from './layout.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -44,7 +44,7 @@ function run(command, args, env) {
  * Build `output` (an HTML file in the site) from the description file `input` (OpenAPI or
  * AsyncAPI: `kind` says which). `page` is the page's file name, for the navigation bar.
  */
-export async function buildRedocPage({ input, output, title, page, kind, redocOptions }) {
+export async function buildRedocPage({ input, output, title, page, kind, redocOptions, scripts = [] }) {
   const navCss = await readFile(path.join(here, 'nav.css'), 'utf8');
   await run(
     process.execPath,
@@ -62,7 +62,7 @@ export async function buildRedocPage({ input, output, title, page, kind, redocOp
       '--templateOptions.navCss',
       navCss,
       '--templateOptions.navHtml',
-      navHtml(page),
+      navHtml(page) + scripts.map(SCRIPT).join(''),
       // No lint config is wanted here: the bundle is linted by `npm run lint`.
       '--lint-config',
       'off',

@@ -299,7 +299,7 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
 
   it('works from a static server on loopback too (events, a guide, reference routes opened directly)', async () => {
     const root = site.dir;
-    const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json', '.yaml': 'text/yaml' };
+    const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json', '.yaml': 'text/yaml' };
     server = createServer((req, res) => {
       const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       const file = path.join(root, pathname === '/' ? 'index.html' : pathname);

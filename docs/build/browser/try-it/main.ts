@@ -1,0 +1,84 @@
+// The try-it consoles of the docs site (assets/try-it.js): on a guide, one console where the guide
+// says "Try it:" (docs/build/guides.mjs leaves a mount point); on the API reference (Redoc), a
+// drawer that shows the console of the operation the reader is on.
+import { catalog, operationById, operationByRoute } from './catalog.js';
+import { onTargetChange, tryItConsole } from './console.js';
+import { inPageMock } from './in-page-mock.js';
+import { session } from './session.js';
+import css from './style.css';
+
+function mountGuideConsoles(): void {
+  for (const mount of document.querySelectorAll<HTMLElement>('[data-try-it]')) {
+    const op = operationById(mount.dataset.tryIt!);
+    if (!op) continue;
+    const console = tryItConsole(op);
+    console.dataset.mounted = 'true';
+    mount.replaceChildren(console);
+  }
+}
+
+/** The reference's drawer: a button, and the console of the operation of the current route. */
+function mountReferenceDrawer(): void {
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'try-it-toggle';
+  const drawer = document.createElement('aside');
+  drawer.className = 'try-it-drawer';
+  drawer.setAttribute('aria-label', 'Try it');
+  const body = document.createElement('div');
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'try-it-close';
+  close.textContent = 'Close';
+  close.addEventListener('click', () => session.update((d) => (d.drawer = false)));
+  drawer.append(close, body);
+  toggle.addEventListener('click', () => session.update((d) => (d.drawer = !d.drawer)));
+  document.body.append(toggle, drawer);
+
+  let shown = '';
+  const render = (): void => {
+    const op = operationByRoute(location.hash);
+    toggle.textContent = op ? `Try it: ${op.summary}` : 'Try it';
+    drawer.hidden = !session.data.drawer;
+    toggle.setAttribute('aria-expanded', String(session.data.drawer));
+    if (!session.data.drawer) return;
+    const id = op?.id ?? '';
+    if (id === shown && body.childElementCount) return;
+    shown = id;
+    if (!op) {
+      const hint = document.createElement('p');
+      hint.className = 'muted';
+      hint.textContent = `Pick an operation in the menu: each of the ${catalog.operations.length} operations can be sent from here.`;
+      body.replaceChildren(hint);
+      return;
+    }
+    const console = tryItConsole(op);
+    console.dataset.mounted = 'true';
+    body.replaceChildren(console);
+  };
+  addEventListener('hashchange', render);
+  session.subscribe(render);
+  render();
+}
+
+function start(): void {
+  const style = document.createElement('style');
+  style.textContent = css;
+  document.head.append(style);
+  if (document.querySelector('[data-try-it]')) mountGuideConsoles();
+  if (document.body.dataset.page === 'reference.html' || document.getElementById('redoc')) mountReferenceDrawer();
+  // The in-page mock starts with the page, so the first answer does not wait for it.
+  const follow = async (): Promise<void> => {
+    if (session.data.target === 'page') await (await inPageMock()).pause(false);
+    else if (document.querySelector('.try-it')) {
+      // Another target: the service worker must let requests to 127.0.0.1:4010 through.
+      const mock = await inPageMock();
+      await mock.pause(true);
+    }
+  };
+  void follow();
+  onTargetChange(() => void follow());
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
