@@ -107,6 +107,24 @@ describe('waitForEvent', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('past its window and grace it resolves null once, as a 408 would (a browser re-sending the 408 holds it no longer)', async () => {
+    // The answer comes long after the window: what a page sees when Chromium re-sends a 408.
+    server.script({ status: 408, json: { error: 'late' }, delayMs: 10_000 });
+    const started = Date.now();
+    await expect(waitForEvent(client(), { timeout: 1 }, { graceMs: 500 })).resolves.toBeNull();
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(9000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("the caller's own abort still throws, whatever the window", async () => {
+    server.script({ status: 408, json: { error: 'late' }, delayMs: 10_000 });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 200);
+    await expect(waitForEvent(client(), { timeout: 30 }, { signal: abort.signal })).rejects.toThrow();
+  });
+
   it('throws ApiError on 503 (stream not configured) and does not retry the POST', async () => {
     server.script({ status: 503, json: { error: 'The event stream is not configured' } }, { status: 200, json: example('message.received') });
     const error = await waitForEvent(client(), { timeout: 5 }).catch((e: unknown) => e);

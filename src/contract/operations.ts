@@ -87,6 +87,12 @@ export function defaultStatus(operation: JsonObject): number {
   return successes.includes(201) ? 201 : (successes[0] ?? 200);
 }
 
+/** A function giving the methods (upper case) the description has operations for at `pathname`. */
+export function pathMethods(document: JsonObject): (pathname: string) => string[] {
+  const routes = listOperations(document).map((entry) => ({ method: entry.method.toUpperCase(), regex: pathTemplateToRegExp(entry.path) }));
+  return (pathname) => [...new Set(routes.filter((route) => route.regex.test(pathname)).map((route) => route.method))];
+}
+
 export interface MatchedOperation {
   entry: Operation;
   operationId: string;

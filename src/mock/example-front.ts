@@ -1,7 +1,12 @@
 // The example server's front (`--stateless`): the smallest HTTP layer of our own before Prism, which
-// serves the documented examples. It does one thing Prism cannot (part 5.1: a key must begin
-// `sk_live_`; Prism accepts any bearer token) and leaves everything else (routing, validation,
-// examples, `Prefer`, CORS, the 401 body) to Prism:
+// serves the documented examples. Prism routes, validates and answers; the front keeps what Prism
+// cannot or does differently:
+//
+// - What a request gets whatever its operation is answered here, in the one `Error` shape of part
+//   7 and as the stateful mock answers it: a browser's preflight and CORS for a bearer-token API
+//   (browsers.ts, Prism's own CORS headers dropped), `OPTIONS`, a path or method the contract
+//   does not have (Prism: a 404/405/422 `problem+json`), a `Prefer` naming an undocumented status
+//   or example (Prism: its NOT_FOUND problem), protocol errors (client-errors.ts).
 //
 // - On an operation that needs a key, a request whose `Authorization` is not `Bearer sk_live_…` is
 //   passed on WITHOUT that header. Prism then answers exactly as for a missing key: 401 with the
@@ -19,7 +24,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAcceptedAuthorization } from '../contract/api-key.js';
+import type { SimContract } from '../simulator/contract.js';
+import { preferRefusal } from '../simulator/named-answers.js';
 import { isJsonType } from '../simulator/request-body.js';
+import { optionsAnswer, routeNotFound } from '../simulator/respond.js';
+import { browserHeaders, preflightAnswer } from './browsers.js';
+import { answerClientErrors } from './client-errors.js';
+import { writeAnswer } from './http-transport.js';
 import { requestLogLine } from './request-log.js';
 import type { RouteFacts } from './route-facts.js';
 import type { OperationRule, RuleRequest } from './rules/index.js';
@@ -29,6 +40,8 @@ export interface FrontOptions {
   port: number;
   /** The facts of the operation `METHOD /path` is for (whether it needs a key, its default status). */
   match: (method: string, pathname: string) => RouteFacts | undefined;
+  /** The contract, for what the front answers itself. */
+  contract: SimContract;
   /** The port of the Prism to send the next request to; requests wait until one answers. */
   upstreamPort: () => Promise<number>;
   /** Receives one line per finished request; omit for no request log. */
@@ -42,8 +55,19 @@ export interface Front {
   close(): Promise<void>;
 }
 
-// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are not forwarded.
+// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are not forwarded; Prism's
+// CORS headers are replaced by the front's (browsers.ts).
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
+const PRISM_CORS = /^access-control-|^vary$/i;
+
+/** Prism's answer headers as the front passes them on: no hop-by-hop, no CORS of Prism's, the front's added. */
+function answerHeaders(raw: string[], request: http.IncomingHttpHeaders, drop: readonly string[] = []): string[] {
+  const kept = forwardableHeaders(raw, drop);
+  const pairs: string[] = [];
+  for (let i = 0; i < kept.length; i += 2) if (!PRISM_CORS.test(kept[i]!)) pairs.push(kept[i]!, kept[i + 1]!);
+  for (const [name, value] of Object.entries(browserHeaders(request))) pairs.push(name, value);
+  return pairs;
+}
 
 function forwardableHeaders(raw: string[], drop: readonly string[] = []): string[] {
   const kept: string[] = [];
@@ -56,6 +80,16 @@ function forwardableHeaders(raw: string[], drop: readonly string[] = []): string
 }
 
 const NO_RULES: readonly OperationRule[] = [];
+
+/** The text of a Prism problem (`detail`, else `title`). */
+function problemText(body: Buffer): string {
+  try {
+    const problem = JSON.parse(body.toString('utf8')) as { detail?: string; title?: string };
+    return problem.detail ?? problem.title ?? 'The mock could not answer this request.';
+  } catch {
+    return 'The mock could not answer this request.';
+  }
+}
 
 /**
  * Prism's JSON answer with the rules' rewrites applied; the answer as it was if it is not JSON or
@@ -81,8 +115,32 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const pathname = url.split('?', 1)[0]!;
-    const route = options.match(method, pathname);
+    if (options.log) {
+      const log = options.log;
+      res.once('finish', () => log(requestLogLine(req, res.statusCode, started, note)));
+    }
+    let note = '';
+    const preflight = preflightAnswer(method, req.headers, options.contract.methodsAt, pathname);
+    if (preflight) {
+      res.writeHead(preflight.status, preflight.headers);
+      res.end();
+      return;
+    }
+    const route = method === 'OPTIONS' ? undefined : options.match(method, pathname);
     const prefer = [req.headers.prefer ?? []].flat().join(', ');
+    const answeredHere =
+      method === 'OPTIONS'
+        ? optionsAnswer({ method, pathname }, options.contract.methodsAt(pathname))
+        : !route
+          ? routeNotFound({ method, pathname })
+          : /\b(?:code|example)=/.test(prefer)
+            ? preferRefusal(options.contract, route.operationId, prefer)
+            : undefined;
+    if (answeredHere) {
+      req.resume();
+      req.once('end', () => writeAnswer(req, res, answeredHere));
+      return;
+    }
     const keyRefused = (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
     // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
     // default (a 200 replay beside a 201 creation), the request asks for the default, unless it
@@ -105,18 +163,12 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     const code = ruleCode ?? route?.preferCode;
     const preferDefault = code !== undefined && !/\bcode=/.test(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
 
-    if (options.log) {
-      const log = options.log;
-      res.once('finish', () => {
-        const note =
-          keyRefused && req.headers.authorization !== undefined
-            ? ' (key does not begin sk_live_)'
-            : ruleCode === '404' && res.statusCode === 404
-              ? ' (an id the examples do not use)'
-              : '';
-        log(requestLogLine(req, res.statusCode, started, note));
-      });
-    }
+    note =
+      keyRefused && req.headers.authorization !== undefined
+        ? ' (key does not begin sk_live_)'
+        : ruleCode === '404'
+          ? ' (an id the examples do not use)'
+          : '';
 
     // The body is read whole before it is passed on (mock bodies are small; Prism reads them whole
     // too), so that a request can be sent again after the keep-alive race below.
@@ -144,8 +196,15 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
         const status = answer.statusCode ?? 502;
         const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
+        if (/^application\/problem\+json/i.test(answer.headers['content-type'] ?? '')) {
+          // Prism's own problem (none is expected past the checks above): the one Error shape instead.
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => writeAnswer(req, res, { status, body: { error: problemText(Buffer.concat(parts)) } }));
+          return;
+        }
         if (rewriting.length === 0 || !isJsonType(answer.headers['content-type'])) {
-          res.writeHead(status, answer.statusMessage, forwardableHeaders(answer.rawHeaders));
+          res.writeHead(status, answer.statusMessage, answerHeaders(answer.rawHeaders, req.headers));
           answer.pipe(res);
           return;
         }
@@ -153,9 +212,9 @@ export async function startFront(options: FrontOptions): Promise<Front> {
         answer.on('data', (chunk: Buffer) => parts.push(chunk));
         answer.on('end', () => {
           const rewritten = rewriteAnswer(Buffer.concat(parts), rewriting, ruleRequest!);
-          const answerHeaders = forwardableHeaders(answer.rawHeaders, ['content-length', 'transfer-encoding']);
-          answerHeaders.push('Content-Length', String(rewritten.length));
-          res.writeHead(status, answer.statusMessage, answerHeaders);
+          const headers = answerHeaders(answer.rawHeaders, req.headers, ['content-length', 'transfer-encoding']);
+          headers.push('Content-Length', String(rewritten.length));
+          res.writeHead(status, answer.statusMessage, headers);
           res.end(method === 'HEAD' ? undefined : rewritten);
         });
       });
@@ -167,8 +226,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
           return;
         }
         if (!res.headersSent) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: `The mock's Prism process did not answer: ${error.message}` }));
+          writeAnswer(req, res, { status: 502, body: { error: `The mock's Prism process did not answer: ${error.message}` } });
         } else {
           res.destroy(error);
         }
@@ -182,6 +240,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   });
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

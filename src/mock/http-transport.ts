@@ -1,17 +1,19 @@
 // The stateful mock over HTTP: a thin adapter between node:http and the core pipeline
 // (src/simulator/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
-// into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with the
-// CORS headers a browser needs. One quiet log line per request, written once it is finished.
+// into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with what a
+// browser needs (browsers.ts). One quiet log line per request, written once it is finished.
 import type http from 'node:http';
 import { dict } from '../contract/dict.js';
 import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
 import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
-import { corsHeaders, preflightAnswer } from './cors.js';
+import { browserHeaders, preflightAnswer } from './browsers.js';
 import { requestLogLine } from './request-log.js';
 
 export interface HttpTransportOptions {
   pipeline: Pipeline;
+  /** The methods the contract has operations for at a path (for a browser's preflight). */
+  methodsAt: (pathname: string) => string[];
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
 }
@@ -34,10 +36,11 @@ export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array,
   return request;
 }
 
-function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
+/** Writes an answer composed here (not Prism's) as JSON, with what a browser needs. */
+export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
   if (res.destroyed || res.headersSent) return;
   const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
-  const headers: Record<string, string> = { ...corsHeaders(req.headers), ...answer.headers };
+  const headers: Record<string, string> = { ...browserHeaders(req.headers), ...answer.headers };
   if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(answer.status, headers);
@@ -45,13 +48,13 @@ function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer
 }
 
 /** The request listener of the stateful mock's HTTP server. */
-export function pipelineListener({ pipeline, log }: HttpTransportOptions): http.RequestListener {
+export function pipelineListener({ pipeline, methodsAt, log }: HttpTransportOptions): http.RequestListener {
   return (req, res) => {
     if (log) {
       const started = process.hrtime.bigint();
       res.once('finish', () => log(requestLogLine(req, res.statusCode, started)));
     }
-    const preflight = preflightAnswer(req.method, req.headers);
+    const preflight = preflightAnswer(req.method, req.headers, methodsAt, (req.url ?? '/').split('?', 1)[0]!);
     if (preflight) {
       res.writeHead(preflight.status, preflight.headers);
       res.end();

@@ -6,6 +6,7 @@ import { defaultStatus, listOperations, lowestSuccessStatus, needsApiKey, operat
 import { rulesFor, type OperationRule } from './rules/index.js';
 
 export interface RouteFacts {
+  operationId: string;
   /** The operation needs an API key (part 5.1). */
   secured: boolean;
   /**
@@ -37,6 +38,7 @@ export function routeFacts(document: JsonObject): (method: string, pathname: str
       const { operation } = route.entry;
       const status = defaultStatus(operation);
       known = {
+        operationId: route.operationId,
         secured: needsApiKey(document, operation),
         preferCode: status !== lowestSuccessStatus(operation) ? String(status) : undefined,
         rules: rulesFor(document, route.entry),

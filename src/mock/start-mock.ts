@@ -16,9 +16,11 @@ import type { SeedFile } from '../simulator/seed.js';
 import { persistState, readStateFile } from './state-file.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
+import { answerClientErrors } from './client-errors.js';
 import { startFront } from './example-front.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { routeFacts } from './route-facts.js';
+import { simContract } from '../simulator/contract.js';
 import { prismGate } from './prism-gate.js';
 
 export { defaultPrismWorkers } from './prism-workers.js';
@@ -131,7 +133,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     persistence?.stop();
     webhooks.stop();
   };
-  const server = http.createServer(pipelineListener({ pipeline: core.pipeline, log: options.log }));
+  const server = http.createServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log }));
+  answerClientErrors(server);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
   let port: number;
@@ -167,7 +170,8 @@ async function startExampleServer(options: MockOptions): Promise<RunningMock> {
   );
   let front: Awaited<ReturnType<typeof startFront>>;
   try {
-    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, match: routeFacts(loadOpenApi()), upstreamPort: pool.upstreamPort, log: options.log });
+    const description = loadOpenApi();
+    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, match: routeFacts(description), contract: simContract(description), upstreamPort: pool.upstreamPort, log: options.log });
   } catch (error) {
     await pool.stop();
     throw error;

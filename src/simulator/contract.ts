@@ -2,7 +2,7 @@
 // operations, their documented examples, the documented test values (`x-test-values`) and the
 // state tables (`x-state-machines`). Everything a rule answers that is not computed from state is
 // one of these examples: the simulator never restates a message or a shape of the contract.
-import { needsApiKey, operationMatcher, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
+import { needsApiKey, operationMatcher, pathMethods, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
 import type { BodyOf, OperationId, StatusOf } from './records.js';
 
 /** One documented test value (`x-test-values`, spec/EXTENSIONS.md): an input that triggers a documented outcome. */
@@ -22,6 +22,8 @@ export interface TestValue {
 export interface SimContract {
   document: JsonObject;
   match(method: string, pathname: string): MatchedOperation | undefined;
+  /** The methods the contract has operations for at `pathname` (upper case). */
+  methodsAt(pathname: string): string[];
   operation(operationId: string): JsonObject;
   needsKey(operationId: string): boolean;
   /** A deep copy of the named example of `operationId`'s `status` answer (the first one without a name), typed by the contract. */
@@ -66,6 +68,7 @@ export function simContract(document: JsonObject): SimContract {
   return {
     document,
     match,
+    methodsAt: pathMethods(document),
     operation,
     needsKey: (operationId) => needsApiKey(document, operation(operationId)),
     example(operationId: string, status: number, name?: string): never {

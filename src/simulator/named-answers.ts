@@ -45,30 +45,48 @@ function exampleHeaders(document: JsonObject, declared: JsonObject): Record<stri
   return headers;
 }
 
+/** The status and example a `Prefer` header names (the status defaults to the operation's default). */
+function named(operation: JsonObject, prefer: string): { status: number; example: string | undefined } {
+  const code = /\bcode=(\d{3})\b/.exec(prefer)?.[1];
+  return { status: code ? Number(code) : defaultStatus(operation), example: /\bexample=([^,;\s"]+)/.exec(prefer)?.[1] };
+}
+
+/**
+ * The refusal of a `Prefer` that names a status the operation does not document, or an example
+ * that status does not have; undefined when it names documented ones. Asked first, whatever the
+ * request's body (the example server asks it too, before it hands the request to Prism).
+ */
+export function preferRefusal(contract: SimContract, operationId: string, prefer: string): SimResponse | undefined {
+  const operation = contract.operation(operationId);
+  const { status, example } = named(operation, prefer);
+  const declared = resolveRef<JsonObject | undefined>(contract.document, operation.responses?.[String(status)]);
+  if (!declared) return unknownNamedAnswer(contract, operationId, `status ${status}`);
+  if (example !== undefined && declared.content?.['application/json'] !== undefined && !contract.exampleNames(operationId, status).includes(example)) {
+    return unknownNamedAnswer(contract, operationId, `example ${example} for status ${status}`);
+  }
+  return undefined;
+}
+
 /** The documented example the request names, for the operation it matched. */
 export function namedAnswer(contract: SimContract, gate: Gate, request: SimRequest, matched: MatchedOperation): SimResponse {
   const { document } = contract;
   const { operationId } = matched;
   const operation = contract.operation(operationId);
-  const declaredAt = (status: number) => resolveRef<JsonObject | undefined>(document, operation.responses?.[String(status)]);
   const prefer = request.headers.prefer ?? '';
-  const code = /\bcode=(\d{3})\b/.exec(prefer)?.[1];
-  const name = /\bexample=([^,;\s"]+)/.exec(prefer)?.[1];
+  const refused = preferRefusal(contract, operationId, prefer);
+  if (refused) return refused;
+  const declaredAt = (status: number) => resolveRef<JsonObject | undefined>(document, operation.responses?.[String(status)]);
+  let { status, example } = named(operation, prefer);
+  // A request that breaks the contract gets its documented 422 or 400 instead (Prism's choice).
   const violations = [...request.violations, ...gate.check(operationId, request)];
-  let status = code ? Number(code) : defaultStatus(operation);
-  let example = name;
   if (violations.length > 0) {
     const invalid = [422, 400].find((candidate) => declaredAt(candidate));
     if (invalid === undefined) return fieldErrorsResponse(violations);
     if (status !== invalid) example = undefined;
     status = invalid;
   }
-  const declared = declaredAt(status);
-  if (!declared) return unknownNamedAnswer(contract, operationId, `status ${status}`);
+  const declared = declaredAt(status)!;
   const headers = exampleHeaders(document, declared);
   if (declared.content?.['application/json'] === undefined) return { status, headers };
-  if (example !== undefined && !contract.exampleNames(operationId, status).includes(example)) {
-    return unknownNamedAnswer(contract, operationId, `example ${example} for status ${status}`);
-  }
   return { status, headers, body: contract.example(operationId, status, example) };
 }

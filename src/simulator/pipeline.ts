@@ -12,6 +12,7 @@
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namedAnswer, namesItsAnswer } from './named-answers.js';
+import { optionsAnswer } from './respond.js';
 import type { SimRunner } from './runner.js';
 import type { Simulator } from './simulator.js';
 import type { SimRequest, SimResponse } from './types.js';
@@ -78,6 +79,7 @@ export function createPipeline({ simulator, control, runner, gate, answers }: Pi
         runner.reschedule();
         return controlled;
       }
+      if (request.method === 'OPTIONS') return optionsAnswer(request, contract.methodsAt(request.pathname));
       const route = contract.match(request.method, request.pathname);
       // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
       if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {

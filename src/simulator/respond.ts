@@ -29,7 +29,16 @@ export function fieldErrorsResponse(violations: readonly Violation[]): SimRespon
   return { status: 400, body: { error: { fieldErrors } } };
 }
 
+/**
+ * `OPTIONS` (not a browser's preflight, which the HTTP transport answers): what the path allows, in
+ * `Allow`; a path the contract does not have is the 404 of `routeNotFound`.
+ */
+export function optionsAnswer(request: Pick<SimRequest, 'method' | 'pathname'>, methods: readonly string[]): SimResponse {
+  if (methods.length === 0) return routeNotFound(request);
+  return { status: 204, headers: { Allow: [...methods, 'OPTIONS'].join(', ') } };
+}
+
 /** A path or method the contract has no operation for: 404 with the one error shape of part 7. */
-export function routeNotFound(request: SimRequest): SimResponse {
+export function routeNotFound(request: Pick<SimRequest, 'method' | 'pathname'>): SimResponse {
   return { status: 404, body: { error: `No operation ${request.method.toUpperCase()} ${request.pathname} in this API.` } };
 }

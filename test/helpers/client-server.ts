@@ -13,7 +13,7 @@ export interface RecordedRequest {
 
 /** One scripted answer: a status with a JSON (or text) body and headers, or a dropped connection. */
 export type Step =
-  | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
+  | { status: number; json?: unknown; text?: string; headers?: Record<string, string>; /** Answer this much later. */ delayMs?: number }
   | { drop: true };
 
 export interface ScriptedServer {
@@ -39,11 +39,16 @@ export async function startScriptedServer(fallback: Step = { status: 200, json: 
         return;
       }
       const body = step.text ?? (step.json === undefined ? '' : JSON.stringify(step.json));
-      res.writeHead(step.status, {
-        ...(step.text === undefined && step.json !== undefined ? { 'Content-Type': 'application/json' } : { 'Content-Type': 'text/plain' }),
-        ...step.headers,
-      });
-      res.end(body);
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(step.status, {
+          ...(step.text === undefined && step.json !== undefined ? { 'Content-Type': 'application/json' } : { 'Content-Type': 'text/plain' }),
+          ...step.headers,
+        });
+        res.end(body);
+      };
+      if (step.delayMs) setTimeout(answer, step.delayMs).unref();
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,134 @@
+// Nothing answers outside the contract (issue 21): what a request gets whatever its operation, on
+// the stateful mock and on the example server (`--stateless`, our front before real Prism) alike.
+// Every refusal is a documented status in the one `Error` shape of part 7: an empty path id, a
+// path or method the contract lacks, a `Prefer` naming an undocumented status or example (the
+// Error names what can be named), protocol errors Node raises (an unknown method, a malformed
+// chunked body, a 100 KB header). `OPTIONS` says what the path allows; CORS is for a bearer-token
+// API: any origin, never credentials, and a browser's request is answered `Connection: close`.
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simContract } from '../src/simulator/contract.js';
+import { preferableAnswers } from '../src/simulator/named-answers.js';
+import { loadOpenApi } from './helpers/contract.js';
+import { startTestMock, VALID_KEY } from './helpers/mock-server.js';
+import { startStatefulMock } from './helpers/stateful-mock.js';
+
+const contract = simContract(loadOpenApi());
+
+interface Raw {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/** Bytes straight onto a socket (what fetch will not send), and the answer as text. */
+function raw(url: string, request: string): Promise<Raw> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), headers: head.toLowerCase(), body });
+    });
+    socket.end(request);
+  });
+}
+
+function expectErrorShape(body: unknown): void {
+  expect(body).toEqual({ error: expect.any(String) });
+}
+
+const servers = [
+  ['the stateful mock', () => startStatefulMock()],
+  ['the example server (--stateless)', () => startTestMock()],
+] as const;
+
+describe.each(servers)('%s', (_name, start) => {
+  let url: string;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const mock = await start();
+    url = mock.url;
+    close = () => mock.close();
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('an empty path id is the 404 Error, never Prism’s 422 problem', async () => {
+    const response = await fetch(`${url}/api/v1/billing/invoices/`, { headers: { Authorization: VALID_KEY } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expectErrorShape(await response.json());
+  });
+
+  it('a method the contract lacks on a path it has is the 404 Error, never a 405 problem', async () => {
+    const response = await fetch(`${url}/api/v1/account`, { method: 'PUT', headers: { Authorization: VALID_KEY } });
+    expect(response.status).toBe(404);
+    expectErrorShape(await response.json());
+  });
+
+  it('OPTIONS (not a preflight) says what the path allows; on an unknown path it is the 404 Error', async () => {
+    const known = await fetch(`${url}/api/v1/account`, { method: 'OPTIONS' });
+    expect(known.status).toBe(204);
+    expect(known.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'OPTIONS', 'PATCH']);
+    const unknown = await fetch(`${url}/api/v1/nothing`, { method: 'OPTIONS' });
+    expect(unknown.status).toBe(404);
+    expectErrorShape(await unknown.json());
+  });
+
+  it('Prefer naming an undocumented example or status is a 404 Error naming what can be named', async () => {
+    for (const prefer of ['example=nope', 'code=418']) {
+      const response = await fetch(`${url}/api/v1/account`, { headers: { Authorization: VALID_KEY, Prefer: prefer } });
+      expect(response.status, prefer).toBe(404);
+      const body = (await response.json()) as { error: string };
+      expectErrorShape(body);
+      expect(body.error).toContain(preferableAnswers(contract, 'getAccount'));
+    }
+    expect(preferableAnswers(contract, 'getAccount')).toMatch(/200 \(freeAccount, paidAccount\)/);
+  });
+
+  it('protocol errors get the documented 400 with an Error body, where Node gave a bare 400 or 431', async () => {
+    const { port } = new URL(url);
+    const answers = {
+      'an unknown method': await raw(url, `FROBNICATE /api/v1/account HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+      'a malformed chunk size': await raw(url, `POST /api/v1/messages HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`),
+      'a 100 KB Authorization header': await raw(url, `GET /api/v1/account HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer sk_live_${'a'.repeat(100_000)}\r\n\r\n`),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      expect(answer.status, what).toBe(400);
+      expect(answer.headers, what).toContain('content-type: application/json');
+      expectErrorShape(JSON.parse(answer.body));
+    }
+  });
+
+  it('CORS for a bearer-token API: any origin, no credentials, the preflight names the methods and the asked-for headers', async () => {
+    const preflight = await fetch(`${url}/api/v1/messages`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type,prefer,idempotency-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization,content-type,prefer,idempotency-key');
+    const control = await fetch(`${url}/__mock/reset`, { method: 'OPTIONS', headers: { Origin: 'http://127.0.0.1:3000', 'Access-Control-Request-Method': 'POST' } });
+    expect(control.headers.get('access-control-allow-origin')).toBe('*');
+    for (const origin of ['http://localhost:5173', 'https://evil.example']) {
+      // As a browser sends it: Sec-Fetch-Site is on every browser request, never on Node's fetch.
+      const answer = await fetch(`${url}/api/v1/account`, { headers: { Origin: origin, Authorization: VALID_KEY, 'Sec-Fetch-Site': 'cross-site' } });
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      expect(answer.headers.get('access-control-allow-credentials')).toBeNull();
+      // A browser's request is not kept alive (a reused connection makes Chromium re-send a 408).
+      expect(answer.headers.get('connection')).toBe('close');
+      await answer.arrayBuffer();
+    }
+    const node = await fetch(`${url}/api/v1/account`, { headers: { Authorization: VALID_KEY, Origin: 'http://localhost:5173' } });
+    expect(node.headers.get('connection')).not.toBe('close');
+    await node.arrayBuffer();
+  });
+});
