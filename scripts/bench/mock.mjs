@@ -9,7 +9,8 @@
 //    sends rotate over 100 keys, as parallel test runs would), side by side in one run: the
 //    stateful mock (`npm start`, its request log on), the same on Prism's own validator in-process
 //    (`--gate prism`, the other gate option), stock `prism mock -v silent` with no front, the
-//    example server (`--stateless`: our front before Prism) and a bare node:http server in its own
+//    example server (`--stateless`: our front before Prism), the stateful mock with `--state` (each
+//    write answered only once it is on disk, issue 21) and a bare node:http server in its own
 //    process answering the same bytes (this machine's ceiling). Goals: GET /api/v1/account at
 //    least 2x stock Prism, POST /api/v1/messages at least 1.5x, p99 under 10 ms for both.
 // 3. CPU per request of each stage of the pipeline: the process's CPU per request from /proc, and
@@ -23,7 +24,8 @@
 // Every request the bench sends is derived from generated/openapi.json, never restated.
 // MOCK_BENCH_SECONDS (default 6) sets the length of each measurement.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -228,6 +230,11 @@ const SERVERS = [
   { name: 'stateful', label: 'stateful mock (npm start)', start: () => startMockVia(npm, ['start', '--silent']) },
   { name: 'prismGate', label: 'stateful mock, Prism validator in-process (--gate prism)', start: () => startMockVia(...tsxCli('--gate', 'prism')) },
   {
+    name: 'durable',
+    label: 'stateful mock with --state (a write answered once on disk)',
+    start: () => startMockVia(...tsxCli('--state', path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-state-')), 'state.json'))),
+  },
+  {
     name: 'prism',
     label: 'stock prism mock -v silent, no front',
     start: async () => {
@@ -341,6 +348,7 @@ async function main() {
     emit({ metric: `${endpoint.name} stateful mock p99`, value: m.p99, unit: `ms (p50 ${m.p50} ms)`, ...(goal ? { target: `< ${P99_GOAL_MS}`, pass: m.p99 < P99_GOAL_MS } : {}) });
     emit({ metric: `${endpoint.name} stateful mock share of bare node:http`, value: Math.round((m.rps / r.ceiling.rps) * 1000) / 10, unit: '%' });
     emit({ metric: `${endpoint.name} stateful mock on Prism's validator (--gate prism) / stock Prism`, value: Math.round((r.prismGate.rps / r.prism.rps) * 100) / 100, unit: `x (${r.prismGate.rps} req/s, p99 ${r.prismGate.p99} ms)` });
+    emit({ metric: `${endpoint.name} with --state (durable before answered) / without`, value: Math.round((r.durable.rps / m.rps) * 100) / 100, unit: `x (${r.durable.rps} req/s, p99 ${r.durable.p99} ms)` });
     emit({ metric: `${endpoint.name} example server (--stateless) / stock Prism`, value: Math.round((r.stateless.rps / r.prism.rps) * 100) / 100, unit: `x (${r.stateless.rps} req/s, p99 ${r.stateless.p99} ms)` });
     for (const [name, figures] of Object.entries(r)) {
       const cpu = Object.entries(figures.cpuPerRequest).map(([process, ms]) => `${process} ${ms}`).join(' + ');

@@ -13,7 +13,7 @@ import { createMockCore } from '../simulator/mock-core.js';
 import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
-import { persistState, readStateFile } from './state-file.js';
+import { persistState, readStateFile, type StatePersistence } from './state-file.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
 import { answerClientErrors } from './client-errors.js';
@@ -116,6 +116,7 @@ export function startMock(options: MockOptions = {}): Promise<RunningMock> {
 async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_HOST;
   const document = loadOpenApi();
+  let persistence: StatePersistence | undefined;
   const core = createMockCore({
     document,
     controlDocument: readGeneratedJson('mock-control.json'),
@@ -125,8 +126,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     signupCode: options.signupCode,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
+    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!)) } : {}),
   });
-  const persistence = options.statePath ? persistState(core.simulator, options.statePath) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
   const stopCore = (): void => {
     core.stop();

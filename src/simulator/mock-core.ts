@@ -7,7 +7,7 @@ import type { JsonObject } from '../contract/operations.js';
 import type { IdGenerator, SimClock } from './clock.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
-import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Pipeline } from './pipeline.js';
+import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Durability, type Pipeline } from './pipeline.js';
 import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
@@ -34,6 +34,8 @@ export interface MockCoreOptions {
   answerCheck?: AnswerCheckMode;
   /** The contract gate (default: ajv compiled from `document`, `ajvGate`). */
   gate?: Gate;
+  /** Where changes are made durable before they are acknowledged (`--state`), given the simulator. */
+  durability?: (simulator: Simulator) => Durability;
 }
 
 export interface MockCore {
@@ -61,7 +63,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
   const gate = options.gate ?? lazyAjvGate(simulator.contract, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
-  const pipeline = createPipeline({ simulator, control, runner, gate, answers });
+  const durability = options.durability?.(simulator);
+  const pipeline = createPipeline({ simulator, control, runner, gate, answers, ...(durability ? { durability } : {}) });
   runner.reschedule();
   return { simulator, runner, control, pipeline, stop: () => runner.stop() };
 }

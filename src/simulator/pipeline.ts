@@ -3,7 +3,8 @@
 // src/msw/handlers.ts), calls `serve`, and sends the SimResponse it resolves with. In order:
 //
 //   control surface (/__mock/...) → route (matched once) → the key (part 5.1) → named answer
-//   (`Prefer`) → gate → simulator → hold and settle (long polls) → composed-answer check
+//   (`Prefer`) → gate → simulator → hold and settle (long polls) → composed-answer check →
+//   durable (with `--state`: the change is on disk before it is acknowledged)
 //
 // Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdict on the
 // request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
@@ -52,12 +53,24 @@ export function answerCheck(mode: AnswerCheckMode, validator: () => ContractVali
   };
 }
 
+/**
+ * Where the state is kept across restarts (`--state`, src/mock/state-file.ts): a request that
+ * changed state is answered only once its change is durable, so nothing acknowledged is lost.
+ */
+export interface Durability {
+  /** A mark of the changes made so far. */
+  mark(): number;
+  /** Resolves once every change is durable, when any came after `mark` (at once otherwise). */
+  durableSince(mark: number): Promise<void>;
+}
+
 export interface PipelineParts {
   simulator: Simulator;
   control: ControlSurface;
   runner: SimRunner;
   gate: Gate;
   answers: AnswerCheck;
+  durability?: Durability;
 }
 
 export interface Pipeline {
@@ -70,28 +83,35 @@ export interface Pipeline {
 
 const CONTROL_PREFIX = '/__mock/';
 
-export function createPipeline({ simulator, control, runner, gate, answers }: PipelineParts): Pipeline {
+export function createPipeline({ simulator, control, runner, gate, answers, durability }: PipelineParts): Pipeline {
   const { contract } = simulator;
   return {
     async serve(request, clientGone) {
-      if (request.pathname.startsWith(CONTROL_PREFIX)) {
-        const controlled = control.handle(request)!;
-        runner.reschedule();
-        return controlled;
-      }
-      if (request.method === 'OPTIONS') return optionsAnswer(request, contract.methodsAt(request.pathname));
-      const route = contract.match(request.method, request.pathname);
-      // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
-      if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
-        return { status: 401, body: contract.example(route.operationId, 401) };
-      }
-      if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
-      // A body that could not be read is already a violation; the gate judges the rest.
-      if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
-      const response = simulator.handle(request, route ?? null);
-      runner.reschedule();
-      const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
-      return route ? answers.check(route.operationId, settled) : settled;
+      const mark = durability?.mark() ?? 0;
+      const answer = await answerOf(request, clientGone);
+      if (durability) await durability.durableSince(mark);
+      return answer;
     },
   };
+
+  async function answerOf(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse> {
+    if (request.pathname.startsWith(CONTROL_PREFIX)) {
+      const controlled = control.handle(request)!;
+      runner.reschedule();
+      return controlled;
+    }
+    if (request.method === 'OPTIONS') return optionsAnswer(request, contract.methodsAt(request.pathname));
+    const route = contract.match(request.method, request.pathname);
+    // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
+    if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
+      return { status: 401, body: contract.example(route.operationId, 401) };
+    }
+    if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
+    // A body that could not be read is already a violation; the gate judges the rest.
+    if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
+    const response = simulator.handle(request, route ?? null);
+    runner.reschedule();
+    const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
+    return route ? answers.check(route.operationId, settled) : settled;
+  }
 }
