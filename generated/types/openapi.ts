@@ -1515,18 +1515,12 @@ export type components = {
             returnUrl?: string;
         };
         /**
-         * SendMessageRequest
-         * @description Exactly one of `to` or `groupId`. On a `to` send, exactly one of `fromNumber` or
-         *     `fromNumberId`; on a `groupId` send both are optional, and a from-number naming a different
-         *     line than the group's is refused (part 4.5). Other body fields are not shown.
+         * SendMessageContent
+         * @description What any message send may carry besides its addressing (part 4.5): the channel, the text and
+         *     the attachments. Each way to address a send (`SendMessageRequest`) is this plus its own
+         *     fields. Other body fields are not shown, so the object stays open.
          */
-        SendMessageRequest: {
-            to?: components["schemas"]["E164"];
-            /** @description A group id issued by the service; the group is bound to one channel. */
-            groupId?: string;
-            fromNumber?: components["schemas"]["E164"];
-            /** @description The `id` of one of the account's numbers. */
-            fromNumberId?: string;
+        SendMessageContent: {
             /**
              * @description The channel to send on. `whatsapp` is one value; the others are not shown (the message record uses `sms`, `imessage`, `rcs`, `whatsapp`).
              * @example whatsapp
@@ -1540,23 +1534,53 @@ export type components = {
             mediaUrls?: string[];
             /** @description A single audio attachment from an iMessage number is sent as a native voice message unless this is true. */
             forceAudioFile?: boolean;
-        } & (({
+        };
+        /**
+         * SendMessageRequest
+         * @description Exactly one of `to` or `groupId`. On a `to` send, exactly one of `fromNumber` or
+         *     `fromNumberId`; on a `groupId` send both are optional, and a from-number naming a different
+         *     line than the group's is refused (part 4.5). Other body fields are not shown.
+         */
+        SendMessageRequest: components["schemas"]["SendToNumberFromNumber"] | components["schemas"]["SendToNumberFromNumberId"] | components["schemas"]["SendToGroup"];
+        /**
+         * To a group
+         * @description A send to one group conversation (`groupId`), part 4.5. `fromNumber` and `fromNumberId` are
+         *     both optional; a from-number naming a different line than the group's is refused.
+         */
+        SendToGroup: components["schemas"]["SendMessageContent"] & {
+            /** @description A group id issued by the service; the group is bound to one channel. */
+            groupId: string;
+            fromNumber?: components["schemas"]["E164"];
+            /** @description The `id` of one of the account's numbers. */
+            fromNumberId?: string;
+            /** @description Not sent with `groupId` (part 4.5). */
+            to?: null & string;
+        };
+        /**
+         * To one number, from a number
+         * @description A send to one phone number (`to`) from the line named by its E.164 number (`fromNumber`), part 4.5.
+         */
+        SendToNumberFromNumber: components["schemas"]["SendMessageContent"] & {
             to: components["schemas"]["E164"];
-            /** @description Not sent with `to` (part 4.5). */
-            groupId?: never;
-        } & ({
             fromNumber: components["schemas"]["E164"];
             /** @description Not sent with `fromNumber` (part 4.5). */
-            fromNumberId?: never;
-        } | {
+            fromNumberId?: null & string;
+            /** @description Not sent with `to` (part 4.5). */
+            groupId?: null & string;
+        };
+        /**
+         * To one number, from a number id
+         * @description A send to one phone number (`to`) from the line named by its id (`fromNumberId`), part 4.5.
+         */
+        SendToNumberFromNumberId: components["schemas"]["SendMessageContent"] & {
+            to: components["schemas"]["E164"];
+            /** @description The `id` of one of the account's numbers. */
             fromNumberId: string;
             /** @description Not sent with `fromNumberId` (part 4.5). */
-            fromNumber?: never;
-        })) | {
-            groupId: string;
-            /** @description Not sent with `groupId` (part 4.5). */
-            to?: never;
-        });
+            fromNumber?: null & string;
+            /** @description Not sent with `to` (part 4.5). */
+            groupId?: null & string;
+        };
         /**
          * SignedIn
          * @description The sign-in outcome (parts 4.1 and 5.3): the account plus `apiKey`. The key is returned this
