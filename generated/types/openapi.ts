@@ -913,12 +913,15 @@ export type components = {
          *     receive a future type without failing validation. Exactly one branch matches any event,
          *     because each branch fixes `type` to its own value and `UnknownEvent` excludes those four.
          *
+         *     Its first branch, `KnownEvent`, is the union of the documented types; narrow that one by
+         *     `type` in TypeScript (a union with an open member, `UnknownEvent`, does not narrow).
+         *
          *     The mapping from `type` to schema is carried by the `const` of each branch rather than an
          *     OpenAPI `discriminator`: Prism 5.14 does not support `oneOf` with `discriminator`
          *     (stoplightio/prism#2345), and the same schema files are read by the AsyncAPI document, whose
          *     Schema Object gives `discriminator` a different meaning.
          */
-        AnyEvent: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageStatusChangedEvent"] | components["schemas"]["CallStatusChangedEvent"] | components["schemas"]["WebhookPingEvent"] | components["schemas"]["UnknownEvent"];
+        AnyEvent: components["schemas"]["KnownEvent"] | components["schemas"]["UnknownEvent"];
         /**
          * ApiKeyPreview
          * @description A preview of one API key; never the full key (part 2).
@@ -1057,7 +1060,7 @@ export type components = {
             /** @description The state the call left. Null is accepted for an event on entering the first state, in case one is emitted. */
             previousState: components["schemas"]["CallState"] | null;
             terminationType?: components["schemas"]["TerminationType"];
-        } & unknown;
+        };
         /**
          * CallStatusChangedEvent
          * @description `call.status_changed` (parts 3 and 6): a call changed lifecycle state. `data.status` is the
@@ -1066,7 +1069,10 @@ export type components = {
          *     call, or be null).
          */
         CallStatusChangedEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "call.status_changed";
             data?: components["schemas"]["CallStatusChangedData"];
         };
@@ -1275,6 +1281,15 @@ export type components = {
             hostedInvoiceUrl: string;
         };
         /**
+         * KnownEvent
+         * @description The documented events (part 6), discriminated by `type`: one branch per documented type, each
+         *     fixing `type` to its own value. In TypeScript a union narrows by `type` only when every member
+         *     has a literal `type`; `AnyEvent` (this union, or an `UnknownEvent` of any other type) does
+         *     not, so check that an event's `type` is documented first (`isKnownEvent` in
+         *     `numbers-api-contract/events`), then switch on it.
+         */
+        KnownEvent: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageStatusChangedEvent"] | components["schemas"]["CallStatusChangedEvent"] | components["schemas"]["WebhookPingEvent"];
+        /**
          * LookupResult
          * @description Which channels a phone number is reachable on (parts 1 and 4.5). The response fields are not shown in the interface specification.
          */
@@ -1396,7 +1411,10 @@ export type components = {
          *     `{id: <message id>, type: "message", url: null}`.
          */
         MessageReceivedEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "message.received";
             relatedObject?: components["schemas"]["RelatedObject"] & {
                 /** @description The message id, equal to `data.messageId`. */
@@ -1421,7 +1439,10 @@ export type components = {
          *     object here.
          */
         MessageStatusChangedEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "message.status_changed";
             /** @description Delivery-status payload; its fields are not shown in the interface specification. */
             data?: {
@@ -1807,7 +1828,7 @@ export type components = {
          *     envelope; its `data` is opaque. Accept it, and ignore it if you do not handle its type.
          */
         UnknownEvent: components["schemas"]["Event"] & {
-            type?: unknown;
+            type?: string;
         };
         /** UpdateAccountRequest */
         UpdateAccountRequest: {
@@ -2018,7 +2039,10 @@ export type components = {
          *     updates. Use it to confirm an endpoint receives deliveries (and verifies their signature).
          */
         WebhookPingEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "webhook.ping";
             relatedObject?: null;
             /** @description Always `{}`. */

@@ -104,8 +104,12 @@ function requestExamples(doc: Json): { operationId: string; example: string; sch
   return found;
 }
 
-/** The event union a consumer narrows: the documented events, discriminated by `type` (part 6). */
-export const EVENT_UNION = 'AnyEvent';
+/**
+ * The event union a consumer narrows: the documented events, discriminated by `type` (part 6).
+ * (`AnyEvent` cannot narrow in TypeScript: its open member, `UnknownEvent`, has `type: string`,
+ * which every literal matches.)
+ */
+export const EVENT_UNION = 'KnownEvent';
 
 export interface Fixture {
   file: string;
@@ -149,14 +153,20 @@ export function buildFixture(generator: Generator, doc: Json, dir: string): Fixt
 
   // narrowing (part 6): inside `if (e.type === ...)`, the payload of that type, typed.
   const union = T(EVENT_UNION, 'output');
-  const probes: [string, string][] = [
-    ['message.received', 'const v: string = e.data.messageId;'],
-    ['call.status_changed', 'const v: string = e.data.status.state;'],
-    ['webhook.ping', 'const v: null = e.relatedObject;'],
-    ['message.status_changed', "const v: 'message.status_changed' = e.type;"],
+  // Each probe reads a field of that type's payload as its type, and (so that `any` does not
+  // pass) fails to read it as another.
+  const probes: [string, string, string][] = [
+    ['message.received', 'const v: string = e.data.messageId;', 'const w: number = e.data.messageId;'],
+    ['call.status_changed', 'const v: string = e.data.status.state;', 'const w: number = e.data.status.state;'],
+    ['webhook.ping', 'const v: null = e.relatedObject;', 'const w: string = e.relatedObject;'],
+    ['message.status_changed', "const v: 'message.status_changed' = e.type;", "const w: 'webhook.ping' = e.type;"],
   ];
-  for (const [type, probe] of probes) {
-    add('narrowing', type, 'compiles', [`export function ${name()}(e: ${union}) { if (e.type === ${json(type)}) { ${probe} return v; } return undefined; }`]);
+  for (const [type, probe, wrong] of probes) {
+    add('narrowing', type, 'compiles', [
+      `export function ${name()}(e: ${union}) { if (e.type === ${json(type)}) { ${probe}`,
+      `// @ts-expect-error the narrowed payload is typed, not any`,
+      `${wrong} return [v, w]; } return undefined; }`,
+    ]);
   }
   add('narrowing', 'notAny', 'rejected', [`// @ts-expect-error without narrowing, data is not one type's payload`, `export function ${name()}(e: ${union}) { const v: string = e.data.messageId; return v; }`]);
 
@@ -167,7 +177,7 @@ export function buildFixture(generator: Generator, doc: Json, dir: string): Fixt
     if (own) lists.push({ id: schemaName, expr: T(schemaName, 'output'), ...own });
     for (const [property, definitions] of propertiesOf(doc, schema)) {
       const inline = definitions.map((d) => (d.$ref ? undefined : valueList(doc, d))).find(Boolean);
-      if (inline) lists.push({ id: `${schemaName}.${property}`, expr: `NonNullable<(${T(schemaName, 'output')})[${json(property)}]>`, ...inline });
+      if (inline) lists.push({ id: `${schemaName}.${property}`, expr: `Exclude<(${T(schemaName, 'output')})[${json(property)}], null | undefined>`, ...inline });
     }
   }
   for (const list of lists) {

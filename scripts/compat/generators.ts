@@ -58,6 +58,21 @@ async function quietly<T>(run: () => Promise<T>): Promise<T> {
 
 export const GENERATORS: Generator[] = [
   {
+    // The types this package ships (generated/types/openapi.ts): openapi-typescript with the
+    // options and transforms of scripts/generate.mjs, for comparison with the tools as users run them.
+    name: 'numbers-api-contract types',
+    packageName: 'numbers-api-contract',
+    slug: 'contract-types',
+    async generate(document, _file, dir) {
+      // @ts-expect-error scripts/generate.mjs is plain JavaScript without declarations
+      const { generateOpenapiTypes } = await import('../generate.mjs');
+      mkdirSync(path.join(dir, this.slug), { recursive: true });
+      writeFileSync(path.join(dir, this.slug, 'index.ts'), await generateOpenapiTypes(document));
+    },
+    imports: `import type { components as ContractTypes } from './contract-types/index';`,
+    schema: (name) => `ContractTypes['schemas'][${JSON.stringify(name)}]`,
+  },
+  {
     name: 'openapi-typescript',
     packageName: 'openapi-typescript',
     slug: 'openapi-typescript',
