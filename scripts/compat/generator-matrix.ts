@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { CONSUMER_COMPILER_OPTIONS, GENERATORS, installedVersion } from './generators.js';
+import { CONSUMER_COMPILER_OPTIONS, type Generator, GENERATORS, installedVersion } from './generators.js';
 import { judge, RULES, type Verdicts } from './generator-rules.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -21,13 +21,13 @@ export interface MatrixRow {
 }
 
 /** Generate with every tool (one after the other: some share global state), then compile once. */
-export async function runGeneratorMatrix(document: Json): Promise<MatrixRow[]> {
+export async function runGeneratorMatrix(document: Json, generators: Generator[] = GENERATORS): Promise<MatrixRow[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'numbers-api-generators-'));
   try {
     const file = path.join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(document));
     const failures = new Map<string, string>();
-    for (const generator of GENERATORS) {
+    for (const generator of generators) {
       try {
         // Each tool gets its own copy: some annotate the document they are given.
         await generator.generate(structuredClone(document), file, dir);
@@ -36,8 +36,8 @@ export async function runGeneratorMatrix(document: Json): Promise<MatrixRow[]> {
       }
     }
     const { options } = ts.convertCompilerOptionsFromJson(CONSUMER_COMPILER_OPTIONS, dir);
-    const verdicts = judge(GENERATORS, document, dir, failures, options);
-    return GENERATORS.map((g) => ({ tool: g.name, version: installedVersion(g.packageName), verdicts: verdicts.get(g.name)! }));
+    const verdicts = judge(generators, document, dir, failures, options);
+    return generators.map((g) => ({ tool: g.name, version: installedVersion(g.packageName), verdicts: verdicts.get(g.name)! }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

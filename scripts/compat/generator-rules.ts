@@ -199,7 +199,7 @@ export function buildFixture(generator: Generator, doc: Json, dir: string): Fixt
       add('typed', `${schemaName}.${property}`, 'type', [`export type ${name()} = ${T(schemaName, 'output')};`], (type, checker) => {
         const members = type.isUnion() ? type.types : [type];
         const holders = members.map((m) => checker.getPropertyOfType(checker.getApparentType(m), property)).filter((p): p is ts.Symbol => Boolean(p));
-        return holders.length > 0 && holders.every((p) => !typeIsLoose(checker.getNonNullableType(checker.getTypeOfSymbol(p))));
+        return holders.length > 0 && holders.every((p) => !typeIsLoose(checker.getTypeOfSymbol(p)));
       });
     }
   }

@@ -101,9 +101,12 @@ export const GENERATORS: Generator[] = [
     packageName: 'orval',
     slug: 'orval',
     async generate(_document, file, dir) {
-      const { generate } = await import('orval');
       // The fetch client needs no runtime dependency; its models are what a consumer imports.
-      await quietly(() => generate({ input: { target: file }, output: { target: path.join(dir, this.slug, 'index.ts'), client: 'fetch', mode: 'single' } }));
+      // Imported inside `quietly`: orval keeps the `console.log` it finds when it loads.
+      await quietly(async () => {
+        const { generate } = await import('orval');
+        await generate({ input: { target: file }, output: { target: path.join(dir, this.slug, 'index.ts'), client: 'fetch', mode: 'single' } });
+      });
     },
     imports: `import type * as Orval from './orval/index';`,
     schema: (name) => `Orval.${name}`,
