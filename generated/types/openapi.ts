@@ -1504,6 +1504,8 @@ export type components = {
          */
         RegistrationPending: {
             registrationId: string;
+            /** @description Never on this outcome; no key exists yet (part 4.1). */
+            apiKey?: never;
         };
         /**
          * RelatedObject
@@ -1575,7 +1577,7 @@ export type components = {
             /** @description The `id` of one of the account's numbers. */
             fromNumberId?: string;
             /** @description Not sent with `groupId` (part 4.5). */
-            to?: null & string;
+            to?: never;
         };
         /**
          * To one number, from a number
@@ -1585,9 +1587,9 @@ export type components = {
             to: components["schemas"]["E164"];
             fromNumber: components["schemas"]["E164"];
             /** @description Not sent with `fromNumber` (part 4.5). */
-            fromNumberId?: null & string;
+            fromNumberId?: never;
             /** @description Not sent with `to` (part 4.5). */
-            groupId?: null & string;
+            groupId?: never;
         };
         /**
          * To one number, from a number id
@@ -1598,9 +1600,9 @@ export type components = {
             /** @description The `id` of one of the account's numbers. */
             fromNumberId: string;
             /** @description Not sent with `fromNumberId` (part 4.5). */
-            fromNumber?: null & string;
+            fromNumber?: never;
             /** @description Not sent with `to` (part 4.5). */
-            groupId?: null & string;
+            groupId?: never;
         };
         /**
          * SignedIn
