@@ -119,9 +119,18 @@ export const GENERATORS: Generator[] = [
       const { build } = await import('@kubb/core');
       const { pluginOas } = await import('@kubb/plugin-oas');
       const { pluginTs } = await import('@kubb/plugin-ts');
-      const result = await build({
-        config: { root: dir, input: { path: file }, output: { path: path.join(dir, this.slug), clean: true }, plugins: [pluginOas({ generators: [] }), pluginTs()] },
-      });
+      // Its file storage writes some files relative to the working directory, whatever `root`
+      // says: run it from the output folder so that nothing lands in the repository.
+      const cwd = process.cwd();
+      process.chdir(dir);
+      let result;
+      try {
+        result = await build({
+          config: { root: dir, input: { path: file }, output: { path: this.slug, clean: true }, plugins: [pluginOas({ generators: [] }), pluginTs()] },
+        });
+      } finally {
+        process.chdir(cwd);
+      }
       if (result.error) throw result.error;
       if (result.failedPlugins?.size) throw new Error(`kubb plugins failed: ${[...result.failedPlugins].map((p) => p.plugin?.name ?? String(p)).join(', ')}`);
     },

@@ -253,16 +253,24 @@ export const REDOC: Renderer = {
     let body = 'request';
     const read = async (labels?: string[]) => {
       if (labels) add(fields, body, labels.map((l) => `branch: ${l.trim()}`));
+      // Drawn ones only (laid out), outside any other field (the top level of the body).
       const items = await page.$$eval(`[id^="${idPrefix}/t="].schema-property-item`, (els) =>
-        els.filter((e) => !e.parentElement?.closest('.schema-property-item')).map((e) => ({ id: e.id, name: e.querySelector('.schema-name')?.textContent ?? '' })),
+        els
+          .filter((e) => e.getClientRects().length > 0 && !e.parentElement?.closest('.schema-property-item'))
+          .map((e) => ({ id: e.id, name: e.querySelector('.schema-name')?.textContent ?? '' })),
       );
       for (const { id, name } of items) add(fields, /t=response&c=([^&/]+)/.exec(id)?.[1] ?? 'request', [name]);
     };
     // Unions of the body: a "One of:" switcher outside any field, as buttons or, for many
     // branches, a dropdown. A field's own union (its types) shows no other top-level field, so it
     // is left as it is.
-    const branches = () =>
-      eachBranch(page, middle.locator('[data-section-id="switcher"]:not(.schema-property-item *)'), async (switcher) => {
+    // The request and the responses are separate middle panels; the responses' one holds the
+    // status tabs.
+    const statusTabs = '[role="tablist"][aria-label="Response status"]';
+    const requestPanel = middle.filter({ hasNot: page.locator(statusTabs) });
+    const responsePanel = middle.filter({ has: page.locator(statusTabs) });
+    const branches = (panel: Locator) =>
+      eachBranch(page, panel.locator('[data-section-id="switcher"]:not(.schema-property-item *)'), async (switcher) => {
         const dropdown = switcher.locator('[data-component-name="Dropdown/Dropdown"]');
         if ((await dropdown.count()) === 0) return switcher.locator('button');
         const items = page.locator('[data-component-name="Dropdown/DropdownMenuItem"]:visible');
@@ -270,15 +278,15 @@ export const REDOC: Renderer = {
         await items.first().waitFor({ timeout: 5_000 });
         return items;
       }, read);
-    await branches();
+    await branches(requestPanel);
     // Responses: one status shown at a time; select each.
-    const statuses = middle.locator('[role="tablist"][aria-label="Response status"] [role="tab"]');
+    const statuses = responsePanel.locator(`${statusTabs} [role="tab"]`);
     const count = await statuses.count();
     for (let i = 0; i < count; i += 1) {
       await statuses.nth(i).click();
       body = (await statuses.nth(i).innerText()).trim();
       await page.waitForTimeout(50);
-      await branches();
+      await branches(responsePanel);
     }
     return fields;
   },
