@@ -96,11 +96,13 @@ describe('openapi-to-postmanv2', () => {
   const convert = (doc: JsonObject): Promise<Item[]> =>
     new Promise((resolve, reject) => {
       // Examples, not values faked from the schemas: the setting that carries examples over at all.
-      Converter.convertV2({ type: 'json', data: structuredClone(doc) }, { parametersResolution: 'Example' }, (error: unknown, result: { result: boolean; reason?: string; output: { data: { item: Item[] } }[] }) => {
-        if (error || !result.result) return reject(error ?? new Error(result.reason));
+      type Result = { result: boolean; reason?: string; output: { data: { item: Item[] } }[] };
+      const done = (error: unknown, result?: Result) => {
+        if (error || !result?.result) return reject(error ?? new Error(result?.reason));
         const flat = (items: Item[]): Item[] => items.flatMap((i) => (i.item ? flat(i.item) : [i]));
         resolve(flat(result.output[0]!.data.item));
-      });
+      };
+      Converter.convertV2({ type: 'json', data: structuredClone(doc) }, { parametersResolution: 'Example' }, done as never);
     });
   const sendExamples = (doc: JsonObject, where: 'request' | 'response') => {
     const op = doc.paths['/api/v1/messages'].post;

@@ -64,7 +64,6 @@ export const GENERATORS: Generator[] = [
     packageName: 'numbers-api-contract',
     slug: 'contract-types',
     async generate(document, _file, dir) {
-      // @ts-expect-error scripts/generate.mjs is plain JavaScript without declarations
       const { generateOpenapiTypes } = await import('../generate.mjs');
       mkdirSync(path.join(dir, this.slug), { recursive: true });
       writeFileSync(path.join(dir, this.slug, 'index.ts'), await generateOpenapiTypes(document));

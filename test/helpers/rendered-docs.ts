@@ -437,7 +437,7 @@ export const ELEMENTS: Renderer = {
         const responsesHeading = root.querySelector(`[id="/operations/${operationId}#Responses"]`);
         const request: string[] = [];
         const response: string[] = [];
-        for (const el of root.querySelectorAll('[data-test^="property-name-"]')) {
+        for (const el of Array.from(root.querySelectorAll('[data-test^="property-name-"]'))) {
           const name = (el.getAttribute('data-test') ?? '').replace('property-name-', '');
           if (responsesHeading && responsesHeading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) response.push(name);
           else if (requestHeading && requestHeading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) request.push(name);
