@@ -114,7 +114,7 @@ describe('openapi-to-postmanv2', () => {
     const send = items.find((i) => i.request.method === 'POST' && i.request.url.path?.join('/') === 'api/v1/messages')!;
     return (send.response ?? []).filter((r) => r.code === 201).map((r) => ({ request: JSON.parse(r.originalRequest?.body?.raw ?? 'null'), response: JSON.parse(r.body ?? 'null') }));
   };
-  // Quiet: it logs, and goes on, when it cannot merge the `allOf` of a forbidden field.
+  // Quiet: it logs to the console, and goes on, when it cannot merge an `allOf`.
   const quiet = async <T>(run: () => Promise<T>) => {
     const saved = { log: console.log, warn: console.warn, error: console.error };
     console.log = console.warn = console.error = () => {};
