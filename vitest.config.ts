@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Every operation in three renderers takes minutes: its own script, `npm run test:renderers`,
+    // which .ci/run calls after `npm test`.
+    exclude: process.env.RENDERED_DOCS === '1' ? [] : ['test/browser/rendered-docs.test.ts'],
     // Lint and bundle tests spawn Redocly/Spectral once per file; the mock, conformance and docs
     // tests start real servers and Chromium. Generous limits, but a hang still fails.
     testTimeout: 60_000,

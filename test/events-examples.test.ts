@@ -14,10 +14,10 @@ const envelope = validatorAt(ajv, '#/components/schemas/Event');
 const anyEvent = validatorAt(ajv, '#/components/schemas/AnyEvent');
 const unknownEvent = validatorAt(ajv, '#/components/schemas/UnknownEvent');
 
-/** `type` value -> component name of its schema, read from the branches of `AnyEvent`. */
+/** `type` value -> component name of its schema, read from the branches of `KnownEvent` (AnyEvent's first branch). */
 function typeSchemas(): Map<string, string> {
   const byType = new Map<string, string>();
-  for (const branch of schemas.AnyEvent!.oneOf as JsonObject[]) {
+  for (const branch of schemas.KnownEvent!.oneOf as JsonObject[]) {
     const name = (branch.$ref as string).replace('#/components/schemas/', '');
     const typeConst = (schemas[name]!.allOf as JsonObject[]).map((part) => part.properties?.type?.const).find(Boolean);
     if (typeConst) byType.set(typeConst as string, name);
@@ -49,8 +49,15 @@ function expectValid(validate: ReturnType<typeof validatorAt>, value: unknown, l
 }
 
 describe('event schemas (part 6)', () => {
-  it('AnyEvent has one branch per documented type, plus UnknownEvent that excludes exactly those types', () => {
+  it('AnyEvent is KnownEvent (one branch per documented type) or UnknownEvent, which excludes exactly those types', () => {
+    expect((schemas.AnyEvent!.oneOf as JsonObject[]).map((b) => b.$ref)).toEqual(['#/components/schemas/KnownEvent', '#/components/schemas/UnknownEvent']);
     expect([...schemaOfType.keys()].sort()).toEqual(['call.status_changed', 'message.received', 'message.status_changed', 'webhook.ping']);
+    // Each branch writes its `type` as `const` and as a one-value `enum` (for generators that read
+    // only one of them): the two say the same.
+    for (const [type, name] of schemaOfType) {
+      const typeSchema = (schemas[name]!.allOf as JsonObject[]).map((part) => part.properties?.type).find(Boolean);
+      expect(typeSchema.enum, name).toEqual([type]);
+    }
     const excluded = (schemas.UnknownEvent!.allOf as JsonObject[]).map((part) => part.properties?.type?.not?.enum).find(Boolean);
     expect([...excluded].sort()).toEqual([...schemaOfType.keys()].sort());
     // The EventType catalog names the same documented types and stays open to others.

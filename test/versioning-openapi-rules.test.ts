@@ -446,6 +446,50 @@ describe('rewrites that describe the same values are not changes', () => {
     expect(nullable.filter((c) => c.classification !== 'documentation').length).toBeGreaterThan(0);
   });
 
+  describe('a union with fields beside it, and a union nested in a branch, rewritten as complete branches (issue 18)', () => {
+    const forbid = { type: 'null', not: {} };
+    // Before: shared fields beside `allOf: [{oneOf: [A ∧ oneOf(C1, C2), B]}]`.
+    const nested = (d: Json) => {
+      d.components.schemas.CreateThing = {
+        type: 'object',
+        properties: { name: { type: 'string' }, colour: { type: 'string' }, pattern: { type: 'string' }, group: { type: 'string' } },
+        allOf: [{
+          oneOf: [
+            { title: 'Single', allOf: [{ required: ['name'], properties: { group: forbid } }, { oneOf: [
+              { title: 'Colour', required: ['colour'], properties: { pattern: forbid } },
+              { title: 'Pattern', required: ['pattern'], properties: { colour: forbid } },
+            ] }] },
+            { title: 'Grouped', required: ['group'], properties: { name: forbid } },
+          ],
+        }],
+      };
+    };
+    // After: three complete branches, each the shared fields plus its own, forbidden fields as
+    // an allOf of two types.
+    const flat = (edit: (branches: Json[]) => void = () => {}) => (d: Json) => {
+      const shared = { type: 'object', properties: { colour: { type: 'string' }, pattern: { type: 'string' } } };
+      const never = { allOf: [{ type: 'null' }, { type: 'string' }] };
+      const branches: Json[] = [
+        { title: 'Single, colour', allOf: [shared, { required: ['name', 'colour'], properties: { name: { type: 'string' }, pattern: never, group: never } }] },
+        { title: 'Single, pattern', allOf: [shared, { required: ['name', 'pattern'], properties: { name: { type: 'string' }, colour: never, group: never } }] },
+        { title: 'Grouped', allOf: [shared, { required: ['group'], properties: { group: { type: 'string' }, name: never } }] },
+      ];
+      edit(branches);
+      d.components.schemas.CreateThing = { type: 'object', oneOf: branches };
+    };
+    const significant = (before: (d: Json) => void, after: (d: Json) => void) =>
+      diffContracts({ openapi: api(before) }, { openapi: api(after) }).changes.filter((c) => c.classification !== 'documentation');
+
+    it('is not a change', () => {
+      expect(significant(nested, flat())).toEqual([]);
+    });
+
+    it('but a field dropped from one branch is still breaking', () => {
+      const changes = significant(nested, flat((b) => delete b[2].allOf[0]));
+      expect(changes.some((c) => c.classification === 'breaking' && /colour|pattern/.test(c.message)), JSON.stringify(changes.map((c) => c.message))).toBe(true);
+    });
+  });
+
   it('a property moved from a conditional `then` into the schema it refines, and an equivalent `if`', () => {
     const conditional = (thenHasProperty: boolean, wrapIf: boolean) => (d: Json) => {
       const t = schemas(d).Thing;

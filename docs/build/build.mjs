@@ -94,6 +94,29 @@ ${items}
 }
 
 /** Build the whole site into `out` (emptied first). Returns what it built, for logs and tests. */
+/**
+ * The API reference page: a copy of the bundle with generated x-codeSamples, rendered by Redoc.
+ * The bundle holds no boolean subschema Redoc cannot render (test/generators.test.ts). Exported
+ * so that test/browser/rendered-docs.test.ts renders a fixture description exactly as the site
+ * renders the contract. Resolves to the number of operations given code samples.
+ */
+export async function buildReferencePage({ openapi, dereferenced, output, tmp }) {
+  const { document, count } = withCodeSamples(openapi, dereferenced);
+  plainServerDescriptions(document);
+  const input = path.join(tmp, 'openapi.docs.json');
+  await writeFile(input, JSON.stringify(document));
+  await buildRedocPage({
+    input,
+    output,
+    title: `${openapi.info.title}: API reference`,
+    page: 'reference.html',
+    kind: 'openapi',
+    scripts: ['try-it.js'],
+    redocOptions: { codeSamples: { languages: CODE_SAMPLE_LANGUAGES }, scrollYOffset: 40 },
+  });
+  return count;
+}
+
 export async function buildSite({ out = DEFAULT_OUT } = {}) {
   const started = Date.now();
   const contract = loadContract();
@@ -104,23 +127,10 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
   await mkdir(path.join(out, 'assets'), { recursive: true });
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'numbers-api-docs-'));
   try {
-    // 1. The API reference: a copy of the bundle with generated x-codeSamples, rendered by Redoc.
-    // The bundle holds no boolean subschema Redoc cannot render (test/third-party-generators.test.ts).
-    const { document, count: samples } = withCodeSamples(openapi, dereferenced);
-    plainServerDescriptions(document);
-    const referenceInput = path.join(tmp, 'openapi.docs.json');
-    await writeFile(referenceInput, JSON.stringify(document));
+    // 1. The API reference (buildReferencePage).
     // 2. The AsyncAPI document, rendered by Redoc too (it reads AsyncAPI 3.0 offline).
-    await Promise.all([
-      buildRedocPage({
-        input: referenceInput,
-        output: path.join(out, 'reference.html'),
-        title: `${openapi.info.title}: API reference`,
-        page: 'reference.html',
-        kind: 'openapi',
-        scripts: ['try-it.js'],
-        redocOptions: { codeSamples: { languages: CODE_SAMPLE_LANGUAGES }, scrollYOffset: 40 },
-      }),
+    const [samples] = await Promise.all([
+      buildReferencePage({ openapi, dereferenced, output: path.join(out, 'reference.html'), tmp }),
       buildRedocPage({
         input: path.join(generatedDir, 'asyncapi.json'),
         output: path.join(out, 'asyncapi.html'),

@@ -11,10 +11,18 @@ export function documentedEventTypes(asyncapi) {
   return (eventType.anyOf ?? eventType.oneOf ?? []).filter((v) => 'const' in v).map((v) => ({ type: v.const, description: v.description }));
 }
 
+/** The branches of a union, a branch that is itself a union (`AnyEvent`'s `KnownEvent`) replaced by its own. */
+function leafBranches(doc, branches) {
+  return branches.flatMap((branch) => {
+    const schema = resolve(doc, branch);
+    return Array.isArray(schema.oneOf) ? leafBranches(doc, schema.oneOf) : [branch];
+  });
+}
+
 /** The schema of each documented type: the `AnyEvent` branch whose `type` is that const. */
 function eventSchemas(asyncapi) {
   const byType = new Map();
-  for (const branch of asyncapi.components.schemas.AnyEvent.oneOf) {
+  for (const branch of leafBranches(asyncapi, asyncapi.components.schemas.AnyEvent.oneOf)) {
     const { properties } = objectFields(asyncapi, branch);
     const type = resolve(asyncapi, properties.type ?? {});
     if ('const' in type) byType.set(type.const, { name: branch.$ref.split('/').pop(), schema: resolve(asyncapi, branch), data: properties.data });

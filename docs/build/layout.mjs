@@ -21,6 +21,7 @@ export const SITE_PAGES = [
   { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
   { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
   { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
+  { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
   { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown' },
 ];
 

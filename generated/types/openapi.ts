@@ -913,12 +913,15 @@ export type components = {
          *     receive a future type without failing validation. Exactly one branch matches any event,
          *     because each branch fixes `type` to its own value and `UnknownEvent` excludes those four.
          *
+         *     Its first branch, `KnownEvent`, is the union of the documented types; narrow that one by
+         *     `type` in TypeScript (a union with an open member, `UnknownEvent`, does not narrow).
+         *
          *     The mapping from `type` to schema is carried by the `const` of each branch rather than an
          *     OpenAPI `discriminator`: Prism 5.14 does not support `oneOf` with `discriminator`
          *     (stoplightio/prism#2345), and the same schema files are read by the AsyncAPI document, whose
          *     Schema Object gives `discriminator` a different meaning.
          */
-        AnyEvent: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageStatusChangedEvent"] | components["schemas"]["CallStatusChangedEvent"] | components["schemas"]["WebhookPingEvent"] | components["schemas"]["UnknownEvent"];
+        AnyEvent: components["schemas"]["KnownEvent"] | components["schemas"]["UnknownEvent"];
         /**
          * ApiKeyPreview
          * @description A preview of one API key; never the full key (part 2).
@@ -1057,7 +1060,7 @@ export type components = {
             /** @description The state the call left. Null is accepted for an event on entering the first state, in case one is emitted. */
             previousState: components["schemas"]["CallState"] | null;
             terminationType?: components["schemas"]["TerminationType"];
-        } & unknown;
+        };
         /**
          * CallStatusChangedEvent
          * @description `call.status_changed` (parts 3 and 6): a call changed lifecycle state. `data.status` is the
@@ -1066,7 +1069,10 @@ export type components = {
          *     call, or be null).
          */
         CallStatusChangedEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "call.status_changed";
             data?: components["schemas"]["CallStatusChangedData"];
         };
@@ -1301,6 +1307,15 @@ export type components = {
             hostedInvoiceUrl: string;
         };
         /**
+         * KnownEvent
+         * @description The documented events (part 6), discriminated by `type`: one branch per documented type, each
+         *     fixing `type` to its own value. In TypeScript a union narrows by `type` only when every member
+         *     has a literal `type`; `AnyEvent` (this union, or an `UnknownEvent` of any other type) does
+         *     not, so check that an event's `type` is documented first (`isKnownEvent` in
+         *     `numbers-api-contract/events`), then switch on it.
+         */
+        KnownEvent: components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageStatusChangedEvent"] | components["schemas"]["CallStatusChangedEvent"] | components["schemas"]["WebhookPingEvent"];
+        /**
          * LookupResult
          * @description Which channels a phone number is reachable on (parts 1 and 4.5). The response fields are not shown in the interface specification.
          */
@@ -1422,7 +1437,10 @@ export type components = {
          *     `{id: <message id>, type: "message", url: null}`.
          */
         MessageReceivedEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "message.received";
             relatedObject?: components["schemas"]["RelatedObject"] & {
                 /** @description The message id, equal to `data.messageId`. */
@@ -1447,7 +1465,10 @@ export type components = {
          *     object here.
          */
         MessageStatusChangedEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "message.status_changed";
             /** @description Delivery-status payload; its fields are not shown in the interface specification. */
             data?: {
@@ -1509,6 +1530,8 @@ export type components = {
          */
         RegistrationPending: {
             registrationId: string;
+            /** @description Never on this outcome; no key exists yet (part 4.1). */
+            apiKey?: never;
         };
         /**
          * RelatedObject
@@ -1541,18 +1564,12 @@ export type components = {
             returnUrl?: string;
         };
         /**
-         * SendMessageRequest
-         * @description Exactly one of `to` or `groupId`. On a `to` send, exactly one of `fromNumber` or
-         *     `fromNumberId`; on a `groupId` send both are optional, and a from-number naming a different
-         *     line than the group's is refused (part 4.5). Other body fields are not shown.
+         * SendMessageContent
+         * @description What any message send may carry besides its addressing (part 4.5): the channel, the text and
+         *     the attachments. Each way to address a send (`SendMessageRequest`) is this plus its own
+         *     fields. Other body fields are not shown, so the object stays open.
          */
-        SendMessageRequest: {
-            to?: components["schemas"]["E164"];
-            /** @description A group id issued by the service; the group is bound to one channel. */
-            groupId?: string;
-            fromNumber?: components["schemas"]["E164"];
-            /** @description The `id` of one of the account's numbers. */
-            fromNumberId?: string;
+        SendMessageContent: {
             /**
              * @description The channel to send on. `whatsapp` is one value; the others are not shown (the message record uses `sms`, `imessage`, `rcs`, `whatsapp`).
              * @example whatsapp
@@ -1566,23 +1583,53 @@ export type components = {
             mediaUrls?: string[];
             /** @description A single audio attachment from an iMessage number is sent as a native voice message unless this is true. */
             forceAudioFile?: boolean;
-        } & (({
+        };
+        /**
+         * SendMessageRequest
+         * @description Exactly one of `to` or `groupId`. On a `to` send, exactly one of `fromNumber` or
+         *     `fromNumberId`; on a `groupId` send both are optional, and a from-number naming a different
+         *     line than the group's is refused (part 4.5). Other body fields are not shown.
+         */
+        SendMessageRequest: components["schemas"]["SendToNumberFromNumber"] | components["schemas"]["SendToNumberFromNumberId"] | components["schemas"]["SendToGroup"];
+        /**
+         * To a group
+         * @description A send to one group conversation (`groupId`), part 4.5. `fromNumber` and `fromNumberId` are
+         *     both optional; a from-number naming a different line than the group's is refused.
+         */
+        SendToGroup: components["schemas"]["SendMessageContent"] & {
+            /** @description A group id issued by the service; the group is bound to one channel. */
+            groupId: string;
+            fromNumber?: components["schemas"]["E164"];
+            /** @description The `id` of one of the account's numbers. */
+            fromNumberId?: string;
+            /** @description Not sent with `groupId` (part 4.5). */
+            to?: never;
+        };
+        /**
+         * To one number, from a number
+         * @description A send to one phone number (`to`) from the line named by its E.164 number (`fromNumber`), part 4.5.
+         */
+        SendToNumberFromNumber: components["schemas"]["SendMessageContent"] & {
             to: components["schemas"]["E164"];
-            /** @description Not sent with `to` (part 4.5). */
-            groupId?: never;
-        } & ({
             fromNumber: components["schemas"]["E164"];
             /** @description Not sent with `fromNumber` (part 4.5). */
             fromNumberId?: never;
-        } | {
+            /** @description Not sent with `to` (part 4.5). */
+            groupId?: never;
+        };
+        /**
+         * To one number, from a number id
+         * @description A send to one phone number (`to`) from the line named by its id (`fromNumberId`), part 4.5.
+         */
+        SendToNumberFromNumberId: components["schemas"]["SendMessageContent"] & {
+            to: components["schemas"]["E164"];
+            /** @description The `id` of one of the account's numbers. */
             fromNumberId: string;
             /** @description Not sent with `fromNumberId` (part 4.5). */
             fromNumber?: never;
-        })) | {
-            groupId: string;
-            /** @description Not sent with `groupId` (part 4.5). */
-            to?: never;
-        });
+            /** @description Not sent with `to` (part 4.5). */
+            groupId?: never;
+        };
         /**
          * SignedIn
          * @description The sign-in outcome (parts 4.1 and 5.3): the account plus `apiKey`. The key is returned this
@@ -1809,7 +1856,7 @@ export type components = {
          *     envelope; its `data` is opaque. Accept it, and ignore it if you do not handle its type.
          */
         UnknownEvent: components["schemas"]["Event"] & {
-            type?: unknown;
+            type?: string;
         };
         /** UpdateAccountRequest */
         UpdateAccountRequest: {
@@ -2020,7 +2067,10 @@ export type components = {
          *     updates. Use it to confirm an endpoint receives deliveries (and verifies their signature).
          */
         WebhookPingEvent: components["schemas"]["Event"] & {
-            /** @constant */
+            /**
+             * @constant
+             * @enum {string}
+             */
             type?: "webhook.ping";
             relatedObject?: null;
             /** @description Always `{}`. */

@@ -6,8 +6,11 @@
 //   "any other string");
 // - `allOf` flattened (properties, required, types intersected, nullability intersected);
 // - forbidden fields, whether written `properties: {x: false}`, `properties: {x: {not: {}}}` (a
-//   schema nothing satisfies, whatever `type` stands beside it for code generators) or
+//   schema nothing satisfies, whatever `type` stands beside it for code generators),
+//   `properties: {x: {allOf: [{type: 'null'}, {type: string}]}}` (types no value has at once) or
 //   `not: {required: [x]}`;
+// - a `oneOf` compared by its leaves (`oneOfLeaves`): fields beside the union distributed into
+//   each branch, and a `oneOf` nested in a branch flattened;
 // - `additionalProperties: true` is the default, so it is dropped.
 
 import { type Document, type Json, type Located, canonical, childPointer, isObject, sameJson } from './resolve.js';
@@ -71,8 +74,20 @@ const isConstBranch = (node: Json): boolean =>
 const isCatchAllBranch = (node: Json): boolean =>
   isObject(node) && typesOf(node.type).length > 0 && !typesOf(node.type).includes('null') && structuralKeys(node).every((k) => k === 'type');
 
-/** `{not: {}}`, with or without annotations and a `type` beside it: no value is valid. */
-const acceptsNothing = (node: Json): boolean => isObject(node) && isObject(node.not) && Object.keys(node.not).length === 0;
+/**
+ * No value is valid: `{not: {}}` (with or without annotations and a `type` beside it), or an
+ * `allOf` of types no value has at once (`allOf: [{type: 'null'}, {type: string}]`, the form code
+ * generators type as `never`).
+ */
+export const acceptsNothing = (node: Json): boolean => {
+  if (!isObject(node)) return false;
+  if (isObject(node.not) && Object.keys(node.not).length === 0) return true;
+  const typed = Array.isArray(node.allOf) ? node.allOf.filter((b: Json) => isObject(b) && b.type !== undefined) : [];
+  if (typed.length < 2) return false;
+  const widen = (types: string[]) => (types.includes('number') ? [...types, 'integer'] : types);
+  const common = typed.map((b: Json) => widen(typesOf(b.type))).reduce((acc: string[], types: string[]) => acc.filter((t) => types.includes(t)));
+  return common.length === 0;
+};
 
 /** A schema in the normal form described above. */
 export function normalize(doc: Document, loc: Located, depth = 0): Normal {
@@ -83,6 +98,7 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
     for (const part of parts) mergeInto(base, part, { override: false });
     if (loc.inferred) base.loc = { ...base.loc, inferred: true };
     if (loc.core) stripToCore(base);
+    dropForbidden(base);
     base.input = loc;
     return base;
   }
@@ -159,8 +175,32 @@ export function normalize(doc: Document, loc: Located, depth = 0): Normal {
   if (loc.core) stripToCore(norm);
   // `additionalProperties: true` says what the default already says.
   if (norm.keywords.additionalProperties === true) delete norm.keywords.additionalProperties;
+  dropForbidden(norm);
   norm.input = loc;
   return norm;
+}
+
+/** A forbidden field's schema says nothing more: a union branch may forbid a field declared around it. */
+function dropForbidden(norm: Normal): void {
+  for (const name of norm.forbidden) norm.properties.delete(name);
+}
+
+/**
+ * The branches of a `oneOf`, each together with the schema around it, with a branch that is
+ * itself a `oneOf` replaced by its own branches: `P ∧ oneOf(A ∧ oneOf(C1, C2), B)` reads as
+ * `oneOf(P ∧ A ∧ C1, P ∧ A ∧ C2, P ∧ B)`. Fields declared beside a union or in each of its
+ * branches, and a union nested in a branch or spelled out, are then compared alike. (The two are
+ * the same when the nested branches exclude each other, as the exactly-one rules do.)
+ */
+export function oneOfLeaves(doc: Document, n: Normal, depth = 0): Located[] {
+  const leaves: Located[] = [];
+  for (const branch of n.variants.oneOf ?? []) {
+    const together = whole(n, branch);
+    const inner = normalize(doc, together);
+    if (inner.variants.oneOf && depth < 5) leaves.push(...oneOfLeaves(doc, inner, depth + 1));
+    else leaves.push(together);
+  }
+  return leaves;
 }
 
 export function stripToCore(norm: Normal): void {

@@ -11,7 +11,7 @@
 // set, so narrowing and widening swap inside it.
 
 import { ChangeSink, type Direction, type NewChange } from './changes.js';
-import { ANNOTATIONS, type Normal, type ValueSet, normalize, shapeOf, whole } from './normal-form.js';
+import { ANNOTATIONS, type Normal, type ValueSet, normalize, oneOfLeaves, shapeOf, whole } from './normal-form.js';
 import { type Document, type Json, type Located, childPointer, isObject, refName, sameJson } from './resolve.js';
 
 export interface SchemaContext {
@@ -157,7 +157,9 @@ export function compareSchemas(beforeLoc: Located, afterLoc: Located, ctx: Schem
   compareValues(b, a, here);
   compareBounds(b, a, here);
   compareKeywords(b, a, here);
-  compareProperties(b, a, here);
+  // Two `oneOf` unions are compared leaf by leaf, each leaf with the fields around the union
+  // (./normal-form.ts `oneOfLeaves`), so the fields are compared there, not here.
+  if (!(b.variants.oneOf && a.variants.oneOf)) compareProperties(b, a, here);
   compareItems(b, a, here);
   compareVariants(b, a, here);
   compareNested(b, a, here);
@@ -607,8 +609,12 @@ function compareVariants(b: Normal, a: Normal, ctx: SchemaContext): void {
       });
       continue;
     }
-    const bKeys = new Map(bv.map((loc, i) => [variantKey(ctx.before, loc, i), loc]));
-    const aKeys = new Map(av.map((loc, i) => [variantKey(ctx.after, loc, i), loc]));
+    // A `oneOf` by its leaves: nested unions flattened, the fields around it in each leaf.
+    const leaves = keyword === 'oneOf';
+    const bList = leaves ? oneOfLeaves(ctx.before, b) : bv;
+    const aList = leaves ? oneOfLeaves(ctx.after, a) : av;
+    const bKeys = new Map(bList.map((loc, i) => [variantKey(ctx.before, loc, i), loc]));
+    const aKeys = new Map(aList.map((loc, i) => [variantKey(ctx.after, loc, i), loc]));
     pairUnmatched(ctx, b, a, bKeys, aKeys);
     const open = hasExclusionBranch(ctx.before, bv);
     for (const [k, loc] of aKeys) {
@@ -634,7 +640,7 @@ function compareVariants(b: Normal, a: Normal, ctx: SchemaContext): void {
     }
     for (const [k, loc] of bKeys) {
       const other = aKeys.get(k);
-      if (other) compareSchemas(whole(b, loc), whole(a, other), ctx);
+      if (other) compareSchemas(leaves ? loc : whole(b, loc), leaves ? other : whole(a, other), ctx);
     }
   }
 }

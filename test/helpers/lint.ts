@@ -31,10 +31,10 @@ export interface RedoclyLintResult {
   ignored: number;
 }
 
-/** `redocly lint <file>` with redocly.yaml (Redocly CLI 2, the installed binary). */
-export async function runRedoclyLint(file: string): Promise<RedoclyLintResult> {
+/** `redocly lint <file>` with redocly.yaml, or another configuration (Redocly CLI 2, the installed binary). */
+export async function runRedoclyLint(file: string, config = path.join(repoRoot, 'redocly.yaml')): Promise<RedoclyLintResult> {
   const cli = path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js');
-  const args = [cli, 'lint', file, '--format=json', '--max-problems=10000', `--config=${path.join(repoRoot, 'redocly.yaml')}`];
+  const args = [cli, 'lint', file, '--format=json', '--max-problems=10000', `--config=${config}`];
   let stdout: string;
   try {
     ({ stdout } = await run(process.execPath, args, {
