@@ -19,13 +19,14 @@ describe('accounts and keys (parts 5.1, 5.3)', () => {
     expect(Object.keys(sim.state.accounts)).toHaveLength(2);
   });
 
-  it('refuses a missing key, another scheme and a key not beginning sk_live_ with the documented 401', () => {
+  it('refuses a missing key, another scheme and a key not beginning sk_live_ with the documented 401, saying which', () => {
     const sim = simulator();
-    const invalid = sim.contract.example('getAccount', 401);
-    for (const key of [null, 'pk_test_abc', 'sk_live_']) {
+    const invalid = sim.contract.example('getAccount', 401, 'invalidApiKey');
+    for (const key of ['pk_test_abc', 'sk_live_']) {
       const answer = sim.handle(request('GET', '/api/v1/account', key));
       expect(answer).toEqual({ status: 401, body: invalid });
     }
+    expect(sim.handle(request('GET', '/api/v1/account', null))).toEqual({ status: 401, body: sim.contract.example('getAccount', 401, 'missingApiKey') });
   });
 
   it('shows keys only as previews, never the full value', () => {
@@ -64,10 +65,10 @@ describe('the account (part 4.2)', () => {
     expect(sim.handle(request('PATCH', '/api/v1/account', 'sk_live_free', { maxCallDurationSeconds: limits.maxCallDurationSeconds })).status).toBe(200);
   });
 
-  it('answers the documented 400 with fieldErrors naming the field the gate refused', () => {
+  it('answers the documented 400 with fieldErrors naming the field the gate refused, in words a form can show (part 7)', () => {
     const sim = simulator();
-    const answer = sim.handle({ ...request('PATCH', '/api/v1/account', 'sk_live_a', { maxCallDurationSeconds: 9 }), violations: [{ location: ['body', 'maxCallDurationSeconds'], message: 'must be >= 60' }] });
-    expect(answer).toEqual({ status: 400, body: { error: { fieldErrors: { maxCallDurationSeconds: ['must be >= 60'] } } } });
+    const answer = sim.handle({ ...request('PATCH', '/api/v1/account', 'sk_live_a', { maxCallDurationSeconds: 9 }), violations: [{ location: ['body', 'maxCallDurationSeconds'], message: 'Request body property maxCallDurationSeconds must be >= 60' }] });
+    expect(answer).toEqual({ status: 400, body: { error: { fieldErrors: { maxCallDurationSeconds: ['Must be at least 60'] } } } });
   });
 
   it('DELETE releases every number and ends the key for good (401 afterwards, even for a key that opens accounts on first use)', () => {

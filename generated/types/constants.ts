@@ -29,6 +29,7 @@ export const documentedErrorCodes = [
   "rate_limited",
   "call_limit_reached",
   "whatsapp_unavailable",
+  "insufficient_credit",
   "bad_request",
 ] as const;
 

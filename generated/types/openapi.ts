@@ -1145,7 +1145,7 @@ export type components = {
          *     Each known code lists the HTTP status it comes with (`x-status`), when it happens, and what a
          *     client should do (`x-client-action`).
          */
-        ErrorCode: "tendlc_validation_failed" | "tendlc_not_applicable" | "tendlc_not_available" | "tendlc_brand_not_reusable" | "tendlc_brand_not_found" | "tendlc_brand_not_approved" | "unsupported_region" | "whatsapp_limited" | "rate_limited" | "call_limit_reached" | "whatsapp_unavailable" | "bad_request" | (string & {});
+        ErrorCode: "tendlc_validation_failed" | "tendlc_not_applicable" | "tendlc_not_available" | "tendlc_brand_not_reusable" | "tendlc_brand_not_found" | "tendlc_brand_not_approved" | "unsupported_region" | "whatsapp_limited" | "rate_limited" | "call_limit_reached" | "whatsapp_unavailable" | "insufficient_credit" | "bad_request" | (string & {});
         /**
          * Event
          * @description The envelope every event has, whatever its type (part 6), on every delivery channel: the

@@ -27,7 +27,7 @@ import { isAcceptedAuthorization } from '../contract/api-key.js';
 import type { SimContract } from '../simulator/contract.js';
 import { preferRefusal } from '../simulator/named-answers.js';
 import { isJsonType } from '../simulator/request-body.js';
-import { optionsAnswer, routeNotFound } from '../simulator/respond.js';
+import { optionsAnswer, routeNotFound, unauthorized } from '../simulator/respond.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
 import { answerClientErrors } from './client-errors.js';
 import { writeAnswer } from './http-transport.js';
@@ -133,9 +133,11 @@ export async function startFront(options: FrontOptions): Promise<Front> {
         ? optionsAnswer({ method, pathname }, options.contract.methodsAt(pathname))
         : !route
           ? routeNotFound({ method, pathname })
-          : /\b(?:code|example)=/.test(prefer)
-            ? preferRefusal(options.contract, route.operationId, prefer)
-            : undefined;
+          : route.secured && req.headers.authorization === undefined
+            ? unauthorized(options.contract, route.operationId, undefined)
+            : /\b(?:code|example)=/.test(prefer)
+              ? preferRefusal(options.contract, route.operationId, prefer)
+              : undefined;
     if (answeredHere) {
       req.resume();
       req.once('end', () => writeAnswer(req, res, answeredHere));

@@ -5,7 +5,7 @@ import { operationMatcher, type JsonObject } from '../contract/operations.js';
 import { simContract, type SimContract } from './contract.js';
 import { bearerKey } from './accounts.js';
 import { completeCheckout } from './resources/billing.js';
-import { fieldErrorsResponse } from './respond.js';
+import { fieldErrorsResponse, unauthorized } from './respond.js';
 import type { Simulator } from './simulator.js';
 import type { SimRequest, SimResponse } from './types.js';
 import { contractValidator, type ContractValidator } from './validator.js';
@@ -35,7 +35,7 @@ export function controlSurface(simulator: Simulator, document: JsonObject): Cont
       const violations = [...request.violations, ...validator.request(matched.operationId, request)];
       const body = (request.body ?? {}) as JsonObject;
       const account = contract.needsKey(matched.operationId) ? simulator.accountForKey(bearerKey(request.headers.authorization)) : undefined;
-      if (contract.needsKey(matched.operationId) && !account) return { status: 401, body: contract.example(matched.operationId, 401) };
+      if (contract.needsKey(matched.operationId) && !account) return unauthorized(contract, matched.operationId, request.headers.authorization);
       if (violations.length > 0) return fieldErrorsResponse(violations);
       switch (matched.operationId) {
         case 'mockAbout':

@@ -48,8 +48,13 @@ export interface MockCore {
 }
 
 export function createMockCore(options: MockCoreOptions): MockCore {
-  const simulator = createSimulator({
+  // One validator (one ajv, each schema compiled once) for the gate, the field errors and the
+  // answer check, compiled on first use (the simulator exists by then).
+  let validator: ContractValidator | undefined;
+  const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
+  const simulator: Simulator = createSimulator({
     document: options.document,
+    validator: validate,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
@@ -58,9 +63,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   });
   const runner = startRunner(simulator);
   const control = controlSurface(simulator, options.controlDocument);
-  // One validator (one ajv, each schema compiled once) for the gate and the answer check.
-  let validator: ContractValidator | undefined;
-  const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
   const gate = options.gate ?? lazyAjvGate(simulator.contract, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const durability = options.durability?.(simulator);

@@ -13,7 +13,7 @@
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namedAnswer, namesItsAnswer } from './named-answers.js';
-import { optionsAnswer } from './respond.js';
+import { optionsAnswer, unauthorized } from './respond.js';
 import type { SimRunner } from './runner.js';
 import type { Simulator } from './simulator.js';
 import type { SimRequest, SimResponse } from './types.js';
@@ -104,7 +104,7 @@ export function createPipeline({ simulator, control, runner, gate, answers, dura
     const route = contract.match(request.method, request.pathname);
     // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
     if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
-      return { status: 401, body: contract.example(route.operationId, 401) };
+      return unauthorized(contract, route.operationId, request.headers.authorization);
     }
     if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
     // A body that could not be read is already a violation; the gate judges the rest.

@@ -1,5 +1,6 @@
 // Answers every module composes the same way: the documented 400 `Error` built from what the
 // contract gate found (part 7), and the answer to a path no operation has.
+import type { SimContract } from './contract.js';
 import type { SimRequest, SimResponse, Violation } from './types.js';
 
 const REQUIRED = /required property '([^']+)'/;
@@ -36,6 +37,16 @@ export function fieldErrorsResponse(violations: readonly Violation[]): SimRespon
 export function optionsAnswer(request: Pick<SimRequest, 'method' | 'pathname'>, methods: readonly string[]): SimResponse {
   if (methods.length === 0) return routeNotFound(request);
   return { status: 204, headers: { Allow: [...methods, 'OPTIONS'].join(', ') } };
+}
+
+/**
+ * The documented 401 (part 5.1): a request with no `Authorization` at all is told its key is
+ * missing (the `missingApiKey` example, where the operation documents it), any other is the first
+ * example ("Invalid API key").
+ */
+export function unauthorized(contract: SimContract, operationId: string, authorization: string | undefined): SimResponse {
+  const missing = authorization === undefined && contract.exampleNames(operationId, 401).includes('missingApiKey');
+  return { status: 401, body: contract.example(operationId, 401, missing ? 'missingApiKey' : undefined) };
 }
 
 /** A path or method the contract has no operation for: 404 with the one error shape of part 7. */

@@ -9,7 +9,9 @@ import type { Handler, Precheck, RequestContext, ResourceModule, RuleContext, Si
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
 import { acceptsKey, authenticate, createAccountState } from './accounts.js';
-import { fieldErrorsResponse, routeNotFound } from './respond.js';
+import { readableFieldErrors } from './field-errors.js';
+import { routeNotFound, unauthorized } from './respond.js';
+import { contractValidator, type ContractValidator } from './validator.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type Job, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
@@ -27,6 +29,8 @@ export interface SimulatorOptions {
   state?: SimState;
   options?: Partial<SimOptions>;
   modules?: readonly ResourceModule[];
+  /** The contract as a validator, for readable field errors (compiled from `document` when not given). */
+  validator?: () => ContractValidator;
 }
 
 export type EventListener = (event: SimEvent, account: AccountState, seq: number) => void;
@@ -82,6 +86,8 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   let state: SimState = init.state ?? emptyState();
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
   const ids = init.ids ?? randomIds(clock);
+  let ownValidator: ContractValidator | undefined;
+  const validator = init.validator ?? (() => (ownValidator ??= contractValidator(contract)));
   const eventListeners = new Set<EventListener>();
   const changeListeners = new Set<() => void>();
 
@@ -180,7 +186,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     let account: AccountState | undefined;
     if (contract.needsKey(operationId)) {
       account = authenticate(base, request.headers.authorization, (key) => createAccountState(base, modules, seed, { email: null, key }));
-      if (!account) return { status: 401, body: contract.example(operationId, 401) };
+      if (!account) return unauthorized(contract, operationId, request.headers.authorization);
       tickRan = runDue(account.id);
     }
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
@@ -201,7 +207,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     };
     const precheck = prechecks.get(operationId)?.(ctx);
     if (precheck) return finish(precheck, tickRan);
-    if (request.violations.length > 0) return finish(fieldErrorsResponse(request.violations), tickRan);
+    if (request.violations.length > 0) return finish(readableFieldErrors(contract, validator(), operationId, request, request.violations), tickRan);
     if (!entry) {
       // An operation no module simulates yet answers its documented example, as the stateless mock does.
       const status = defaultStatus(contract.operation(operationId));

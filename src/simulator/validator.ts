@@ -43,7 +43,12 @@ function coerce(schema: JsonObject | undefined, value: string): unknown {
   return value;
 }
 
+/** One way a value breaks a schema, as ajv reports it. */
+export type SchemaError = ErrorObject;
+
 export interface ContractValidator {
+  /** Every way `value` breaks `schema` (a node of the contract, its `$ref`s to components followed). */
+  explain(schema: object, value: unknown): SchemaError[];
   /** What is wrong with the request against `operationId`'s parameters and JSON body. */
   request(operationId: string, request: SimRequest): Violation[];
   /** What is wrong with an answer against `operationId`'s documented status, headers and schema. */
@@ -61,7 +66,16 @@ export function contractValidator(contract: SimContract): ContractValidator {
     return cache.get(key)!;
   };
 
+  const bySchema = new WeakMap<object, ValidateFunction>();
   return {
+    explain(schema, value) {
+      let validate = bySchema.get(schema);
+      if (!validate) {
+        validate = ajv.compile(rewriteRefs(schema) as JsonObject);
+        bySchema.set(schema, validate);
+      }
+      return validate(value) ? [] : [...(validate.errors ?? [])];
+    },
     request(operationId, request) {
       const operation = contract.operation(operationId);
       const violations: Violation[] = [];
