@@ -5,6 +5,7 @@
 //   generated/openapi.dereferenced.json               no $ref at all, for tools that cannot follow one
 //   generated/asyncapi.yaml, generated/asyncapi.json  bundled AsyncAPI 3.0, when spec/asyncapi.yaml exists
 //   generated/mock-control.json                       the mock's control surface (spec/mock-control.yaml)
+//   generated/mock.json                               both as the in-process mock reads them, prose left out
 //
 // Components are one per file and named by the file's basename, unique across spec/ (house rule,
 // see STYLE.md "deterministic bundle"). Redocly's bundler resolves a clash by renaming to `Foo-2`
@@ -215,6 +216,30 @@ export function toYaml(document) {
   return stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0, minContentWidth: 0 });
 }
 
+/** Keywords that hold only prose for a reader (their value a string), never a rule or an answer. */
+const PROSE = new Set(['description', 'summary', 'x-inferred-reason', 'x-client-action']);
+/** Keywords whose value is data (an example, a value list), copied whole: a `description` in there is a field. */
+const DATA = new Set(['value', 'examples', 'example', 'const', 'enum', 'default']);
+
+/** A copy of a description without its prose; the data inside examples and value lists untouched. */
+export function withoutProse(node) {
+  if (Array.isArray(node)) return node.map(withoutProse);
+  if (node === null || typeof node !== 'object') return node;
+  const copy = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (PROSE.has(key) && typeof value === 'string') continue;
+    // An Example Object's `value`, a schema's `examples` list, `example`, `const`, `enum`, `default`:
+    // data. (A `properties` map named `examples` would be a schema: it is an object of objects.)
+    copy[key] = DATA.has(key) && !(key === 'examples' && isExampleMap(value)) ? value : withoutProse(value);
+  }
+  return copy;
+}
+
+/** A map of named Example Objects (a media type's or a parameter's `examples`), walked for their prose. */
+function isExampleMap(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((entry) => entry && typeof entry === 'object' && ('value' in entry || '$ref' in entry));
+}
+
 /** Bundle, check and write every generated form. Returns the paths written. */
 export async function bundleAll({ spec, asyncapi, out }) {
   const specDir = path.dirname(spec);
@@ -255,7 +280,13 @@ export async function bundleAll({ spec, asyncapi, out }) {
   }
   // The mock's control surface: its own small description, never mixed into the service's.
   const control = path.join(path.dirname(spec), 'mock-control.yaml');
-  if (existsSync(control)) outputs['mock-control.json'] = toJson(parseYaml(readFileSync(control, 'utf8')));
+  if (existsSync(control)) {
+    const controlDocument = parseYaml(readFileSync(control, 'utf8'));
+    outputs['mock-control.json'] = toJson(controlDocument);
+    // What the MSW handlers carry into a browser: every schema, example, rule and test value,
+    // without the prose (about two fifths of the bundle), which the simulator never reads.
+    outputs['mock.json'] = `${JSON.stringify({ openapi: withoutProse(bundled), control: withoutProse(controlDocument) })}\n`;
+  }
   mkdirSync(out, { recursive: true });
   const written = [];
   for (const [name, text] of Object.entries(outputs)) {
