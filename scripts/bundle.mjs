@@ -285,7 +285,8 @@ export async function bundleAll({ spec, asyncapi, out }) {
     outputs['mock-control.json'] = toJson(controlDocument);
     // What the MSW handlers carry into a browser: every schema, example, rule and test value,
     // without the prose (about two fifths of the bundle), which the simulator never reads.
-    outputs['mock.json'] = `${JSON.stringify({ openapi: withoutProse(bundled), control: withoutProse(controlDocument) })}\n`;
+    const { 'x-interface-specification': _parts, 'x-tagGroups': _groups, tags: _tags, ...forMock } = bundled;
+    outputs['mock.json'] = `${JSON.stringify({ openapi: withoutProse(forMock), control: withoutProse(controlDocument) })}\n`;
   }
   mkdirSync(out, { recursive: true });
   const written = [];

@@ -57,7 +57,7 @@ function indexPage({ openapi, asyncapi, counts, titles }) {
     'asyncapi.html': `The AsyncAPI ${escapeHtml(asyncapi.asyncapi)} document, rendered by Redoc.`,
     'unshown.html': `The ${counts.inferred} details the interface specification leaves unshown, and how this contract treats each (generated from every <code>x-inferred</code>).`,
   };
-  const items = SITE_PAGES.filter((p) => p.file !== 'index.html')
+  const items = SITE_PAGES.filter((p) => p.file !== 'index.html' && !p.hidden)
     .map((p) => `<li><a href="${p.file}">${escapeHtml(p.title ?? titles.get(p.file) ?? p.nav)}</a>${describe[p.file] ? `: ${describe[p.file]}` : p.summary ? `: ${escapeHtml(p.summary)}` : ''}</li>`)
     .join('\n');
   const groups = (openapi['x-tagGroups'] ?? [])

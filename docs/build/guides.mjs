@@ -34,6 +34,7 @@ import { machineSection } from './state-diagrams.mjs';
 import { listOperations } from './contract.mjs';
 import { errorCodeCatalog } from './error-codes.mjs';
 import { SITE_PAGES } from './layout.mjs';
+import { partMarkdown, partsIndexMarkdown } from './parts.mjs';
 
 /** A generated region: its block name, optional argument, and the Markdown between the markers. */
 const REGION = /^<!-- generated:start ([a-z-]+)(?: ([A-Za-z0-9_-]+))? \(npm run guides\) -->\n([\s\S]*?)^<!-- generated:end -->$/gm;
@@ -99,6 +100,8 @@ function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOper
           return `<tr><td><code>${escapeHtml(server.url)}</code></td><td><code>${escapeHtml(url)}</code></td><td>${markdownInline(server.description ?? '')}</td></tr>`;
         })
         .join('')}</tbody></table>`,
+    part: async (number) => guideMarked(linkOperation).parse(partMarkdown({ openapi, asyncapi }, number)),
+    parts: async () => guideMarked(linkOperation).parse(partsIndexMarkdown({ openapi, asyncapi })),
     'event-types': async () =>
       `<ul>${documentedEventTypes(asyncapi)
         .map(({ type, description }) => `<li><a href="events.html#event-${slug(type)}"><code>${escapeHtml(type)}</code></a>: ${escapeHtml(description)}</li>`)
@@ -179,6 +182,8 @@ function markdownBlocks({ openapi, dereferenced, asyncapi, mockControl }) {
         }),
       ),
     'event-types': () => documentedEventTypes(asyncapi).map(({ type, description }) => `- \`${type}\`: ${description}`).join('\n'),
+    part: (number) => partMarkdown({ openapi, asyncapi }, number),
+    parts: () => partsIndexMarkdown({ openapi, asyncapi }),
   };
 }
 

@@ -23,11 +23,14 @@ export const SITE_PAGES = [
   { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
   { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
   { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown' },
+  { file: 'interface-specification.html', guide: 'interface-specification.md', nav: 'Parts', summary: 'The nine parts of the interface specification, each on a page of what the contract says where it cites the part: where every "part N" citation of the package points.' },
+  // One page per part, reached from the Parts page and from citations (not in the navigation bar).
+  ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => ({ file: `part-${n}.html`, guide: `part-${n}.md`, nav: `Part ${n}`, hidden: true })),
 ];
 
 /** The navigation bar's HTML, with `current` (a file name) marked. */
 export function navHtml(current) {
-  const items = SITE_PAGES.map(
+  const items = SITE_PAGES.filter((p) => !p.hidden || p.file === current).map(
     (p) =>
       `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${escapeHtml(p.nav)}</a>`,
   ).join('');
