@@ -59,7 +59,9 @@ describe('every citation of the interface specification can be followed', () => 
   });
 
   it('a citation of a section the specification lacks would fail', () => {
-    expect(citedNumbers('as part 4.9 says, and parts 3 and 7.2')).toEqual(['4.9', '3', '7.2']);
+    // Built at run time, so this file's own scan does not read the made-up section as a citation.
+    const line = ['as part', '4.9 says, and parts 3 and 7.2'].join(' ');
+    expect(citedNumbers(line)).toEqual(['4.9', '3', '7.2']);
     expect(pageOf('4.9').includes(`id="${anchorOf('4.9')}"`)).toBe(false);
     expect(citedNumbers('(part 4.5, 503)')).toEqual(['4.5']);
   });
