@@ -6,18 +6,15 @@
 // a 5xx; none echoes a full `sk_live_` key. A fixed seed and a few runs per operation keep it to
 // seconds; FUZZ_RUNS (default 6) and FUZZ_SEED set a larger or another run.
 import fc from 'fast-check';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers, type MockHandlers } from '../src/msw/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import { simContract } from '../src/simulator/contract.js';
 import { contractValidator } from '../src/simulator/validator.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
 import { broken, oddStrings, otherType, valid } from './helpers/schema-arbitrary.js';
-import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { newKey, useBothTransports } from './helpers/stateful-mock.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
-const MSW_BASE = 'https://api.example.com';
 const document = loadOpenApi();
 const validator = contractValidator(simContract(document));
 /** A key with nothing elided (part 5.3): the prefix and 16 or more key characters. */
@@ -100,29 +97,13 @@ async function check(entry: OperationEntry, base: string, request: Generated): P
   expect(FULL_KEY.test(text) && !/"apiKey"/.test(text), where).toBe(false);
 }
 
-let mock: StatefulMock;
-let msw: MockHandlers;
-let server: ReturnType<typeof setupServer>;
-beforeAll(async () => {
-  mock = await startStatefulMock();
-  msw = createHandlers({ validateResponses: 'strict' });
-  server = setupServer(...msw.handlers);
-  server.listen({ onUnhandledRequest: 'bypass' });
-});
-afterAll(async () => {
-  server?.close();
-  msw?.control.stop();
-  await mock?.close();
+const { bases } = useBothTransports();
+afterAll(() => {
   const statuses = [...tally.entries()].sort(([a], [b]) => Number(a) - Number(b)).map(([status, n]) => `${status}: ${n}`).join(', ');
   console.log(`fuzz: ${requests} requests (seed ${SEED}, ${RUNS} runs per operation and transport), statuses ${statuses}; violations 0`);
 });
 
-const transports = [
-  ['HTTP mock', () => mock.url],
-  ['MSW handlers', () => MSW_BASE],
-] as const;
-
-describe.each(transports)('fuzz over %s', (_name, base) => {
+describe.each(bases)('fuzz over %s', (_name, base) => {
   describe.concurrent('every operation', () => {
     it.each(listOperations(document).map((entry) => [String(entry.operation.operationId), entry] as const))('%s', async (operationId, entry) => {
       await fc.assert(

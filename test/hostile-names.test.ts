@@ -4,16 +4,15 @@
 // and the MSW handlers). Every answer is a status the operation documents, its body valid against
 // the contract, never a 5xx; and Object.prototype is untouched afterwards.
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers, type MockHandlers } from '../src/msw/index.js';
+import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../src/msw/index.js';
 import { simContract } from '../src/simulator/contract.js';
 import { contractValidator } from '../src/simulator/validator.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
 import { documentedRequest } from './helpers/mock-server.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { client, MSW_BASE, newKey, useBothTransports } from './helpers/stateful-mock.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype'] as const;
-const MSW_BASE = 'https://api.example.com';
 const document = loadOpenApi();
 const validator = contractValidator(simContract(document));
 
@@ -122,29 +121,14 @@ function runCorpus(transport: string, send: () => Send): void {
   });
 }
 
-let mock: StatefulMock;
-let msw: MockHandlers;
-let server: ReturnType<typeof setupServer>;
-beforeAll(async () => {
-  mock = await startStatefulMock();
-  msw = createHandlers({ validateResponses: 'strict' });
-  server = setupServer(...msw.handlers);
-  server.listen({ onUnhandledRequest: 'bypass' });
-});
-afterAll(async () => {
-  server?.close();
-  msw?.control.stop();
-  await mock?.close();
-});
-
-runCorpus('HTTP mock', () => (probe) => sendOver(mock.url, probe));
-runCorpus('MSW handlers', () => (probe) => sendOver(MSW_BASE, probe));
+const transports = useBothTransports();
+for (const [name, base] of transports.bases) runCorpus(name, () => (probe) => sendOver(base(), probe));
 
 describe('the key rule comes first', () => {
   it('under --strict-keys a Prefer request with an unknown key is 401, not the example it names', async () => {
     const strict = createHandlers({ strictKeys: true, validateResponses: 'strict' });
     const local = setupServer(...strict.handlers);
-    server.close();
+    transports.server.close();
     local.listen({ onUnhandledRequest: 'bypass' });
     try {
       const named = await client(MSW_BASE, newKey('stranger'))('GET', '/api/v1/account', undefined, { Prefer: 'example=paidAccount' });
@@ -152,7 +136,7 @@ describe('the key rule comes first', () => {
     } finally {
       local.close();
       strict.control.stop();
-      server.listen({ onUnhandledRequest: 'bypass' });
+      transports.server.listen({ onUnhandledRequest: 'bypass' });
     }
   });
 });

@@ -2,8 +2,13 @@
 // and a small JSON client for it. Every test takes its own key (`newKey`), so its account starts
 // from the seed whatever other tests did.
 import { randomUUID } from 'node:crypto';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll } from 'vitest';
+import { createHandlers, type MockHandlers } from '../../src/msw/index.js';
 import { startMock, type MockOptions, type RunningMock } from '../../src/mock/start-mock.js';
 import type { Simulator } from '../../src/simulator/simulator.js';
+
+type SetupServer = ReturnType<typeof setupServer>;
 
 export interface StatefulMock {
   url: string;
@@ -55,5 +60,54 @@ export function client(baseUrl: string, key: string | null) {
       // not JSON: keep the text
     }
     return { status: response.status, headers: response.headers, body: parsed };
+  };
+}
+
+/** The base URL the MSW handlers answer in these tests (the description's placeholder server). */
+export const MSW_BASE = 'https://api.example.com';
+
+export interface BothTransports {
+  /** The real HTTP mock on loopback. */
+  readonly http: StatefulMock;
+  /** The MSW handlers, listening under msw/node. */
+  readonly msw: MockHandlers;
+  readonly server: SetupServer;
+  /** Each transport by name with its base URL, for `describe.each`. */
+  readonly bases: ReadonlyArray<readonly [name: string, base: () => string]>;
+}
+
+/**
+ * Both transports of the stateful mock for one test file, started in `beforeAll` and stopped in
+ * `afterAll`, each checking every answer it composes against the contract (strict).
+ */
+export function useBothTransports(): BothTransports {
+  let http: StatefulMock | undefined;
+  let msw: MockHandlers | undefined;
+  let server: SetupServer | undefined;
+  beforeAll(async () => {
+    http = await startStatefulMock();
+    msw = createHandlers({ validateResponses: 'strict' });
+    server = setupServer(...msw.handlers);
+    server.listen({ onUnhandledRequest: 'bypass' });
+  });
+  afterAll(async () => {
+    server?.close();
+    msw?.control.stop();
+    await http?.close();
+  });
+  return {
+    get http() {
+      return http!;
+    },
+    get msw() {
+      return msw!;
+    },
+    get server() {
+      return server!;
+    },
+    bases: [
+      ['HTTP mock', () => http!.url],
+      ['MSW handlers', () => MSW_BASE],
+    ],
   };
 }
