@@ -80,6 +80,11 @@ export interface ResourceModule {
   /** Request handlers by operationId, each typed by its operation. */
   handlers: { [Op in OperationId]?: Handler<Op> };
   /**
+   * Operations whose handler only reads state: answering one is not a change (so under `--state`
+   * it waits for no write). Held to it by test/simulator-reads.test.ts.
+   */
+  reads?: readonly OperationId[];
+  /**
    * Checks that run before the generic answer to a request that broke its schema: where part 7
    * gives a specific message for a cause (exactly one of `to` or `groupId` ...), it answers that.
    */

@@ -93,13 +93,13 @@ export function createSimulator(init: SimulatorOptions): Simulator {
 
   // The registry is keyed by operationId: each handler is typed by its own operation, and a request
   // reaches only the handler of the operation it matched, so it is called with that context.
-  const handlers = new Map<string, { module: ResourceModule; handler: Handler }>();
+  const handlers = new Map<string, { module: ResourceModule; handler: Handler; reads: boolean }>();
   const prechecks = new Map<string, Precheck>();
   const processes = new Map<string, NonNullable<ResourceModule['processes']>[string]>();
   for (const module of modules) {
     for (const [operationId, handler] of Object.entries(module.handlers)) {
       if (handlers.has(operationId)) throw new Error(`${operationId} is handled twice (${module.name})`);
-      handlers.set(operationId, { module, handler: handler as unknown as Handler });
+      handlers.set(operationId, { module, handler: handler as unknown as Handler, reads: module.reads?.includes(operationId as OperationId) ?? false });
     }
     for (const [operationId, check] of Object.entries(module.precheck ?? {})) prechecks.set(operationId, check as unknown as Precheck);
     for (const [kind, step] of Object.entries(module.processes ?? {})) processes.set(kind, step);
@@ -179,15 +179,18 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   function handle(request: SimRequest, route?: MatchedOperation | null): SimResponse {
     const matched = route === undefined ? contract.match(request.method, request.pathname) : route;
     if (!matched) return routeNotFound(request);
-    let tickRan = false;
+    let stateChanged = false;
     const { operationId, params } = matched;
     const entry = handlers.get(operationId);
     const base = ruleContext();
     let account: AccountState | undefined;
     if (contract.needsKey(operationId)) {
-      account = authenticate(base, request.headers.authorization, (key) => createAccountState(base, modules, seed, { email: null, key }));
+      account = authenticate(base, request.headers.authorization, (key) => {
+        stateChanged = true; // a new account is a change
+        return createAccountState(base, modules, seed, { email: null, key });
+      });
       if (!account) return unauthorized(contract, operationId, request.headers.authorization);
-      tickRan = runDue(account.id);
+      stateChanged = runDue(account.id) || stateChanged;
     }
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
     const ctx: RequestContext = {
@@ -206,15 +209,16 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       hasTestValue: (name) => matchTestValue(contract, operationId, request, [name]) !== undefined,
     };
     const precheck = prechecks.get(operationId)?.(ctx);
-    if (precheck) return finish(precheck, tickRan);
-    if (request.violations.length > 0) return finish(readableFieldErrors(contract, validator(), operationId, request, request.violations), tickRan);
+    if (precheck) return finish(precheck, stateChanged);
+    if (request.violations.length > 0) return finish(readableFieldErrors(contract, validator(), operationId, request, request.violations), stateChanged);
     if (!entry) {
       // An operation no module simulates yet answers its documented example, as the stateless mock does.
       const status = defaultStatus(contract.operation(operationId));
-      return finish({ status, body: contract.example(operationId, status) }, tickRan);
+      return finish({ status, body: contract.example(operationId, status) }, stateChanged);
     }
-    // A handler may change state on any path, so every handled request counts as a change.
-    return finish(entry.handler(ctx), true);
+    // A handler may change state on any path, so every handled request counts as a change, but
+    // for one its module declares a read.
+    return finish(entry.handler(ctx), !entry.reads || stateChanged);
   }
 
   function finish(response: SimResponse, mutated: boolean): SimResponse {

@@ -16,6 +16,7 @@ export function accountRecord(ctx: Pick<RequestContext, 'contract'>, account: Ac
 export const accountModule: ResourceModule = {
   name: 'account',
   parts: '2, 4.2',
+  reads: ['getAccount'],
   handlers: {
     getAccount: (ctx) => ctx.json(200, accountRecord(ctx, ctx.account)),
 

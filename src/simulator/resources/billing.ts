@@ -174,6 +174,7 @@ function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
 export const billingModule: ResourceModule = {
   name: 'billing',
   parts: '2, 3, 4.4, 8',
+  reads: ['getBilling', 'getInvoice', 'listBillingActivity'],
   handlers: {
     getBilling(ctx) {
       const { account } = ctx;

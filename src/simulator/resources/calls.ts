@@ -208,6 +208,7 @@ function createCall(ctx: RequestContext<'createCall'>): SimResponse {
 export const callsModule: ResourceModule = {
   name: 'calls',
   parts: '2, 3, 4.2, 4.5, 6, 7, 8',
+  reads: ['listCalls'],
   handlers: {
     createCall,
     listCalls: (ctx) => ctx.json(200, ctx.account.calls.slice(-LIST_LIMIT).reverse()),

@@ -166,6 +166,7 @@ export const eventsModule: ResourceModule = {
         ? ctx.documented(400, 'timeoutOutOfRange')
         : undefined,
   },
+  reads: ['listWebhookSubscriptions'],
   handlers: {
     waitForEvent,
 

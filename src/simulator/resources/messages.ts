@@ -452,6 +452,7 @@ function listPrecheck(ctx: RequestContext<'listMessages'>): SimResponse | undefi
 export const messagesModule: ResourceModule = {
   name: 'messages',
   parts: '2, 4.5, 6, 7, 8',
+  reads: ['listMessages', 'listGroups'],
   handlers: {
     sendMessage,
     listMessages,

@@ -122,6 +122,7 @@ function listed(account: AccountState): NumberRecord[] {
 export const numbersModule: ResourceModule = {
   name: 'numbers',
   parts: '2, 3, 4.5, 8',
+  reads: ['listNumbers'],
   handlers: {
     listNumbers: (ctx) => ctx.json(200, listed(ctx.account)),
 

@@ -212,6 +212,7 @@ const carrier: ProcessStep = (ctx, account, job) => {
 export const tenDlcModule: ResourceModule = {
   name: 'ten-dlc',
   parts: '2, 3, 4.5, 7, 8',
+  reads: ['getTenDlcRegistration'],
   handlers: {
     submitTenDlcRegistration: submit,
     getTenDlcRegistration(ctx) {

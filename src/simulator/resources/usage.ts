@@ -314,6 +314,7 @@ const onlyDaysViolations = (ctx: RequestContext): boolean =>
 export const usageModule: ResourceModule = {
   name: 'usage',
   parts: '4.3',
+  reads: ['getUsage'],
   handlers: {
     getUsage: (ctx) => ctx.json(200, computeUsage(ctx, ctx.account, requestedWindow(ctx))),
   },
