@@ -12,7 +12,8 @@ import { acceptsKey, authenticate, createAccountState } from './accounts.js';
 import { readableFieldErrors } from './field-errors.js';
 import { routeNotFound, unauthorized } from './respond.js';
 import { contractValidator, type ContractValidator } from './validator.js';
-import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type Job, type SimState } from './state.js';
+import { dropJobs, nextDueAt, orderJobs, planJob, takeDue } from './job-queue.js';
+import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
@@ -84,6 +85,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   // A seed without `default` keeps the demo seed for accounts opened by unknown keys.
   const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoSeed(contract).default };
   let state: SimState = init.state ?? emptyState();
+  orderJobs(state);
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
   const ids = init.ids ?? randomIds(clock);
   let ownValidator: ContractValidator | undefined;
@@ -127,14 +129,10 @@ export function createSimulator(init: SimulatorOptions): Simulator {
         return event;
       },
       schedule(account, kind, ref, delayMs, data) {
-        const job: Job = { at: ctx.now + Math.max(0, delayMs), kind, accountId: account.id, ref, ...(data ? { data } : {}) };
-        // Keep `jobs` ordered by `at` (stable for equal times: a process's steps stay in order).
-        let index = state.jobs.length;
-        while (index > 0 && state.jobs[index - 1]!.at > job.at) index--;
-        state.jobs.splice(index, 0, job);
+        planJob(state, { at: ctx.now + Math.max(0, delayMs), kind, accountId: account.id, ref, ...(data ? { data } : {}) });
       },
       unschedule(account, kind, ref) {
-        state.jobs = state.jobs.filter((job) => !(job.accountId === account.id && job.kind === kind && job.ref === ref));
+        dropJobs(state, (job) => job.accountId === account.id && job.kind === kind && job.ref === ref);
       },
       createAccount: ({ email, key }) => createAccountState(ctx, modules, seed, { email, key }),
     };
@@ -142,27 +140,19 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   }
 
   /**
-   * Runs the steps due by now, in order: every account's (the runner's wake-up), or one account's
-   * (before a request of that account: accounts never share state, so a request pays only for
-   * its own account's processes, however many other accounts have steps due).
+   * Runs every step due by now, in time order, whoever's it is: the runner's wake-up, and the
+   * start of each request, so a request sees the simulated world as it stands at its time. A step
+   * may plan another that falls due by now: it runs in its turn, in the same pass.
    */
-  function runDue(accountId?: string): boolean {
-    let ran = false;
+  function runDue(): boolean {
     const now = clock.now();
-    for (let i = 0; i < state.jobs.length && state.jobs[i]!.at <= now; ) {
-      const job = state.jobs[i]!;
-      if (accountId !== undefined && job.accountId !== accountId) {
-        i++;
-        continue;
-      }
-      state.jobs.splice(i, 1);
+    let ran = false;
+    for (let job = takeDue(state, now); job; job = takeDue(state, now)) {
+      ran = true;
       const account = state.accounts[job.accountId];
       const step = processes.get(job.kind);
-      if (!account || !step) continue;
-      // The step runs at its own due time, so its events carry the time it happened. A step may
-      // plan another one (spliced in by time), so the scan goes on from the same index.
-      step(ruleContext(job.at), account, job);
-      ran = true;
+      // The step runs at its own due time, so its events carry the time it happened.
+      if (account && step) step(ruleContext(job.at), account, job);
     }
     return ran;
   }
@@ -190,7 +180,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
         return createAccountState(base, modules, seed, { email: null, key });
       });
       if (!account) return unauthorized(contract, operationId, request.headers.authorization);
-      stateChanged = runDue(account.id) || stateChanged;
+      stateChanged = runDue() || stateChanged;
     }
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
     const ctx: RequestContext = {
@@ -238,7 +228,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     tick() {
       if (runDue()) changed();
     },
-    nextDueAt: () => state.jobs[0]?.at,
+    nextDueAt: () => nextDueAt(state),
     advance(ms) {
       clock.advance(ms);
       runDue();

@@ -18,6 +18,8 @@ export interface Job {
   ref: string;
   /** Process-specific data (the next state, ...). */
   data?: JsonObject;
+  /** The order it was planned in, among steps due at the same time (job-queue.ts). */
+  seq?: number;
 }
 
 export interface AccountState {
@@ -97,8 +99,10 @@ export interface SimState {
   signups: Dict<SignupState>;
   /** registrationId → verificationId. */
   registrations: Dict<string>;
-  /** Due steps of simulated processes, ordered by `at`. */
+  /** Planned steps of simulated processes: a heap on (`at`, `seq`), kept by job-queue.ts. */
   jobs: Job[];
+  /** The last `seq` handed to a planned step. */
+  jobSeq?: number;
   /** The last event sequence number handed out. */
   eventSeq: number;
   /** How far the simulated clock is ahead of the machine's (the control surface's advance). */

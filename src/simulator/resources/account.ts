@@ -1,5 +1,6 @@
 // The account (parts 2 and 4.2): read, the account-wide call cap, deletion.
 import { keyPreview } from '../accounts.js';
+import { dropJobs } from '../job-queue.js';
 import type { RequestContext, ResourceModule } from '../context.js';
 import type { AccountState } from '../state.js';
 import { aboveFreeCeiling, accountLimits } from './free-account.js';
@@ -41,7 +42,7 @@ export const accountModule: ResourceModule = {
         state.revokedKeys[key] = true;
       }
       if (account.email && state.emails[account.email] === account.id) delete state.emails[account.email];
-      state.jobs = state.jobs.filter((job) => job.accountId !== account.id);
+      dropJobs(state, (job) => job.accountId === account.id);
       delete state.accounts[account.id];
       return ctx.documented(200);
     },

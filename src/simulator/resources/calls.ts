@@ -106,7 +106,7 @@ function startProcess(ctx: RuleContext, account: AccountState, callId: string, c
 
 /** One move of the lifecycle: the record enters the next state and `call.status_changed` reports it with `previousState` (part 6). */
 function progressStep(ctx: RuleContext, account: AccountState, job: Job): void {
-  const call = account.calls.find((c) => c.id === job.ref);
+  const call = account.calls.findLast((c) => c.id === job.ref); // newest last: a step is about a recent one
   const meta = callMeta(account, job.ref);
   const move = meta?.moves.shift();
   if (!call || !meta || !move) return;
@@ -173,7 +173,7 @@ function createCall(ctx: RequestContext<'createCall'>): SimResponse {
   // simulator handles one request at a time, so a duplicate never finds the original still running.
   const key = ctx.request.headers['idempotency-key'];
   if (key !== undefined && key !== '') {
-    const original = account.calls.find((c) => c.id === account.idempotency[key]);
+    const original = account.calls.findLast((c) => c.id === account.idempotency[key]);
     if (original) return ctx.json(200, original);
   }
 

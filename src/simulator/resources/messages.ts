@@ -262,7 +262,7 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
   // A threaded reply to a message that came over the SMS fallback has nothing to attach to (part 7).
   const replyToId = typeof body.replyToId === 'string' ? body.replyToId : null;
   if (replyToId !== null) {
-    const target = account.messages.find((m) => m.id === replyToId);
+    const target = account.messages.findLast((m) => m.id === replyToId);
     const line = target ? findNumber(account, { id: target.phoneNumberId }) : undefined;
     if (target && target.channel === 'sms' && messageDirection(account, target) === 'inbound' && line && channelReady(line, 'imessage')) {
       return ctx.documented(400, 'smsFallbackThreadReply');
@@ -337,12 +337,13 @@ function deliveryStates(ctx: RuleContext): { initial: string; delivered: string 
 
 /** A step of delivery: the message enters the next state and `message.status_changed` reports it (part 6). */
 function deliveryStep(ctx: RuleContext, account: AccountState, job: { ref: string; data?: JsonObject }): void {
-  const message = account.messages.find((m) => m.id === job.ref);
+  // A stored message has its meta until it leaves the history (storeMessage), so the meta alone
+  // says whether the message is still there, without a search of the history.
   const meta = account.meta[job.ref] as MessageMeta | undefined;
-  if (!message || !meta || !job.data?.to) return;
+  if (!meta || !job.data?.to) return;
   meta.delivery = String(job.data.to);
   // The data fields are not shown (part 6); the shape of the contract's `messageStatusDelivered` example is kept.
-  ctx.emit(account, 'message.status_changed', { messageId: message.id, status: meta.delivery }, { id: message.id, type: 'message', url: null });
+  ctx.emit(account, 'message.status_changed', { messageId: job.ref, status: meta.delivery }, { id: job.ref, type: 'message', url: null });
 }
 
 // ---------------------------------------------------------------------------------------------
