@@ -5,7 +5,7 @@
 // are injected, and each rule lives in the module of its resource (resources/).
 import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
-import type { Handler, Precheck, RequestContext, ResourceModule, RuleContext, SimOptions } from './context.js';
+import type { AnyAnswers, Handler, Precheck, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
 import { acceptsKey, authenticate, createAccountState } from './accounts.js';
@@ -112,32 +112,70 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     for (const listener of changeListeners) listener();
   };
 
-  function ruleContext(now = clock.now()): RuleContext {
-    const ctx: RuleContext = {
-      contract,
-      state,
-      ids,
-      options,
-      now,
-      nowIso: new Date(now).toISOString(),
-      emit(account, type, data, relatedObject) {
-        const event: SimEvent = { id: ids.next('evt_'), object: 'event', type, version: 1, createdAt: ctx.nowIso, relatedObject, data };
-        const seq = ++state.eventSeq;
-        account.events.push({ seq, event });
-        trimOldest(account.events, EVENT_LOG_LIMIT);
-        for (const listener of eventListeners) listener(event, account, seq);
-        return event;
-      },
-      schedule(account, kind, ref, delayMs, data) {
-        planJob(state, { at: ctx.now + Math.max(0, delayMs), kind, accountId: account.id, ref, ...(data ? { data } : {}) });
-      },
-      unschedule(account, kind, ref) {
-        dropJobs(state, (job) => job.accountId === account.id && job.kind === kind && job.ref === ref);
-      },
-      createAccount: ({ email, key }) => createAccountState(ctx, modules, seed, { email, key }),
-    };
-    return ctx;
+  // The rules' view of one moment, and of one request. Their methods live on the prototype, made
+  // once per simulator, so a request allocates its context object and nothing more.
+  class Moment implements RuleContext {
+    readonly contract = contract;
+    readonly ids = ids;
+    readonly options = options;
+    readonly now: number;
+    readonly nowIso: string;
+    constructor(now: number) {
+      this.now = now;
+      this.nowIso = new Date(now).toISOString();
+    }
+    get state(): SimState {
+      return state;
+    }
+    emit(account: AccountState, type: string, data: JsonObject, relatedObject: SimEvent['relatedObject']): SimEvent {
+      const event: SimEvent = { id: ids.next('evt_'), object: 'event', type, version: 1, createdAt: this.nowIso, relatedObject, data };
+      const seq = ++state.eventSeq;
+      account.events.push({ seq, event });
+      trimOldest(account.events, EVENT_LOG_LIMIT);
+      for (const listener of eventListeners) listener(event, account, seq);
+      return event;
+    }
+    schedule(account: AccountState, kind: string, ref: string, delayMs: number, data?: JsonObject): void {
+      planJob(state, { at: this.now + Math.max(0, delayMs), kind, accountId: account.id, ref, ...(data ? { data } : {}) });
+    }
+    unschedule(account: AccountState, kind: string, ref: string): void {
+      dropJobs(state, (job) => job.accountId === account.id && job.kind === kind && job.ref === ref);
+    }
+    createAccount({ email, key }: { email: string | null; key?: string }): AccountState {
+      return createAccountState(this, modules, seed, { email, key });
+    }
   }
+
+  class RequestMoment extends Moment implements RequestFacts, AnyAnswers {
+    readonly request: SimRequest;
+    readonly operationId: OperationId;
+    readonly params: Record<string, string>;
+    readonly body: JsonObject;
+    /** Set once the key is checked, on every operation that needs one. */
+    account!: AccountState;
+    constructor(now: number, request: SimRequest, operationId: string, params: Record<string, string>) {
+      super(now);
+      this.request = request;
+      this.operationId = operationId as OperationId;
+      this.params = params;
+      this.body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
+    }
+    documented(status: number, example?: string, headers?: Record<string, string>): SimResponse {
+      return { status, body: contract.example(this.operationId, status, example), ...(headers ? { headers } : {}) };
+    }
+    json(status: number, value: unknown, headers?: Record<string, string>): SimResponse {
+      return { status, body: value, ...(headers ? { headers } : {}) };
+    }
+    testValue(only?: string[]): SimResponse | undefined {
+      const found = matchTestValue(contract, this.operationId, this.request, only);
+      return found && found.status !== undefined ? { status: found.status, body: contract.example(this.operationId, found.status, found.example) } : undefined;
+    }
+    hasTestValue(name: string): boolean {
+      return matchTestValue(contract, this.operationId, this.request, [name]) !== undefined;
+    }
+  }
+
+  const ruleContext = (now = clock.now()): RuleContext => new Moment(now);
 
   /**
    * Runs every step due by now, in time order, whoever's it is: the runner's wake-up, and the
@@ -172,33 +210,17 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     let stateChanged = false;
     const { operationId, params } = matched;
     const entry = handlers.get(operationId);
-    const base = ruleContext();
-    let account: AccountState | undefined;
+    const ctx = new RequestMoment(clock.now(), request, operationId, params);
     if (contract.needsKey(operationId)) {
-      account = authenticate(base, request.headers.authorization, (key) => {
+      const account = authenticate(ctx, request.headers.authorization, (key) => {
         stateChanged = true; // a new account is a change
-        return createAccountState(base, modules, seed, { email: null, key });
+        return ctx.createAccount({ email: null, key });
       });
       if (!account) return unauthorized(contract, operationId, request.headers.authorization);
+      ctx.account = account;
       stateChanged = runDue() || stateChanged;
     }
-    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
-    const ctx: RequestContext = {
-      ...base,
-      request,
-      operationId: operationId as OperationId,
-      params,
-      account: account!,
-      body,
-      documented: (status, example, headers) => ({ status, body: contract.example(operationId, status, example), ...(headers ? { headers } : {}) }),
-      json: (status, value, headers) => ({ status, body: value, ...(headers ? { headers } : {}) }),
-      testValue(only) {
-        const found = matchTestValue(contract, operationId, request, only);
-        return found && found.status !== undefined ? { status: found.status, body: contract.example(operationId, found.status, found.example) } : undefined;
-      },
-      hasTestValue: (name) => matchTestValue(contract, operationId, request, [name]) !== undefined,
-    };
-    const precheck = prechecks.get(operationId)?.(ctx);
+    const precheck = prechecks.get(operationId)?.(ctx as RequestContext);
     if (precheck) return finish(precheck, stateChanged);
     if (request.violations.length > 0) return finish(readableFieldErrors(contract, validator(), operationId, request, request.violations), stateChanged);
     if (!entry) {
@@ -208,7 +230,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     }
     // A handler may change state on any path, so every handled request counts as a change, but
     // for one its module declares a read.
-    return finish(entry.handler(ctx), !entry.reads || stateChanged);
+    return finish(entry.handler(ctx as RequestContext), !entry.reads || stateChanged);
   }
 
   function finish(response: SimResponse, mutated: boolean): SimResponse {
