@@ -71,8 +71,15 @@ function allowedValues(contract: SimContract, operationId: string, violation: Vi
   return enums.length === 1 ? `: ${enums[0]!.join(', ')}` : '';
 }
 
+function hasEmptyValue(request: SimRequest): boolean {
+  for (const value of request.query.values()) if (value === '') return true;
+  for (const name in request.headers) if (request.headers[name] === '') return true;
+  return false;
+}
+
 /** The request as Prism's gate reads it: a query or header parameter sent empty is not sent. */
 function gateView(request: SimRequest): SimRequest {
+  if (!hasEmptyValue(request)) return request; // the usual request: nothing to copy
   const query = new URLSearchParams();
   for (const [name, value] of request.query) if (value !== '') query.append(name, value);
   const headers = dict<string | undefined>();
