@@ -41,6 +41,22 @@ export async function runScenarioById(
   return runScenario(env, scenario);
 }
 
+/**
+ * Runs `scenarioIds` together in one environment, as one run of the suite has them: they share
+ * the account, the event stream and the run's locks (the writes flows take turns, as in a run).
+ */
+export async function runScenariosTogether(fake: FakeDeployment, scenarioIds: string[], options: { level?: Level; config?: Partial<ConformanceConfig> } = {}): Promise<ScenarioOutcome[]> {
+  const env = createEnvironment(testConfig(fake, options.config));
+  const planned = planScenarios(env.document, options.level ?? 'writes').scenarios;
+  return Promise.all(
+    scenarioIds.map((id) => {
+      const scenario = planned.find((s) => s.id === id);
+      if (!scenario) throw new Error(`No scenario ${id} in the plan.`);
+      return runScenario(env, scenario);
+    }),
+  );
+}
+
 export function failedChecks(outcome: ScenarioOutcome): string[] {
   return [...new Set(outcome.findings.filter((f) => f.verdict === 'fail').map((f) => f.check))];
 }
