@@ -118,6 +118,47 @@ describe('numbers-api mock', () => {
     }
   });
 
+  it('stops cleanly on Ctrl-C while Prism is still loading (SIGINT kills a Prism not yet listening)', async () => {
+    const port = await freePort();
+    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1'], { detached: true });
+    try {
+      await cli.waitForOutput(/Mock listening on .*starting Prism/);
+      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 1, 30_000)).toBe(true);
+      process.kill(-cli.child.pid!, 'SIGINT');
+      const { code } = await cli.exited;
+      expect(cli.stderr()).not.toMatch(/unexpectedly/);
+      expect(code).toBe(0);
+      expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
+    } finally {
+      try {
+        process.kill(-cli.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it('--stateless: a Prism that dies stops the mock with exit 1 and says so', async () => {
+    const port = await freePort();
+    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1'], { detached: true });
+    try {
+      await cli.waitForOutput(/Mock ready on/);
+      const [prism] = prismProcessesOf(cli.child.pid!);
+      expect(prism).toBeDefined();
+      process.kill(prism!, 'SIGKILL');
+      const { code } = await cli.exited;
+      expect(code).toBe(1);
+      expect(cli.stderr()).toContain('numbers-api mock: Prism stopped unexpectedly (SIGKILL); stopping.');
+      expect(await portRefuses(port)).toBe(true);
+    } finally {
+      try {
+        process.kill(-cli.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
   it('stops with Prism when the wrapper that started it is killed without passing the signal on (npx)', async () => {
     const port = await freePort();
     // `npx numbers-api mock & kill -TERM $!` kills npx, not the mock; a shell that runs the mock

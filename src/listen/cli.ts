@@ -199,6 +199,23 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
     io.stderr(`numbers-api listen: the control port ${parsed.controlPort} cannot be used: ${(error as Error).message}\n`);
     return 2;
   }
+  // The signal handlers go in before the announcement (a Ctrl-C right after it stops cleanly) and
+  // stay until the agent has stopped (a second Ctrl-C does not kill it half-way).
+  let removeSignalHandlers = (): void => undefined;
+  const stopRequested = new Promise<void>((resolve) => {
+    if (context.stop) {
+      if (context.stop.aborted) resolve();
+      context.stop.addEventListener('abort', () => resolve(), { once: true });
+      return;
+    }
+    const onSignal = (): void => resolve();
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    removeSignalHandlers = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  });
   io.stdout(
     `numbers-api listen: events of ${parsed.baseUrl.origin} to ${agent.targets().length ? agent.targets().join(', ') : 'no target yet'}\n` +
       `Control port: ${control.port}. Targets: numbers-api listen targets list|add <url>|remove <url> --control ${control.port}  (${control.url}/targets)\n` +
@@ -206,23 +223,10 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   );
   context.onReady?.({ controlUrl: control.url });
 
-  const stopRequested = new Promise<void>((resolve) => {
-    if (context.stop) {
-      if (context.stop.aborted) resolve();
-      context.stop.addEventListener('abort', () => resolve(), { once: true });
-      return;
-    }
-    const onSignal = (): void => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
   const outcome = await Promise.race([stopRequested.then(() => ({ reason: 'stopped' as const, message: undefined })), agent.done]);
   const summary = await agent.stop();
   await control.close();
+  removeSignalHandlers();
   if (outcome.reason === 'unreachable') {
     // Refused between the check above and the first wait: the same answer.
     io.stderr(unreachableLine(parsed.baseUrl, outcome.message ?? 'refused', parsed.baseUrlFrom));

@@ -231,25 +231,30 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     return 1;
   }
 
-  if (mock.prismExited) io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
-
   return new Promise<number>((resolve) => {
     let finished = false;
     const finish = (code: number): void => {
       if (finished) return;
       finished = true;
       clearInterval(orphanWatch);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      void mock.close().then(() => resolve(code));
+      // The signal handlers stay until the mock is closed: a second Ctrl-C (or the group's SIGINT
+      // coming after Prism was seen gone) must not kill this process half-way through stopping.
+      void mock.close().then(() => {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+        resolve(code);
+      });
     };
     const what = mock.prismExited ? 'the mock and Prism' : 'the mock';
     const onSignal = (signal: NodeJS.Signals): void => {
+      if (finished) return;
       io.stdout(`\n${signal}: stopping ${what}.\n`);
       finish(0);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // Announced only once the handlers are in: a Ctrl-C right after the line stops cleanly.
+    if (mock.prismExited) io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
     // Started through a wrapper (`npx`, `npm exec`, a shell) that is killed without passing the
     // signal on, this process is re-parented: it stops then, with its Prism processes, instead
     // of running on with nobody to stop it.
@@ -275,12 +280,17 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
         );
       },
       (error: Error) => {
+        if (finished) return; // stopped while Prism was starting: not a failure to start
         io.stderr(`numbers-api mock: ${error.message}\n`);
         finish(1);
       },
     );
     void mock.prismExited?.then(({ code, signal }) => {
       if (finished) return;
+      // Ctrl-C signals the whole process group: a Prism still loading (before its own handler is
+      // installed) dies of it, and may be seen gone before this process handles its own SIGINT.
+      // That is a stop, not a failure.
+      if (signal === 'SIGINT') return onSignal(signal);
       io.stderr(`numbers-api mock: Prism stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping.\n`);
       finish(1);
     });
