@@ -1,26 +1,10 @@
 // A field table for an object schema of the bundled documents (local `$ref`s resolved), used by
 // the events page for the envelope and each event type's `data`.
+import { resolveRefShown } from '../../src/contract/json-pointer.ts';
 import { escapeHtml, markdownInline } from './html.mjs';
 
-/** Resolve a local `$ref` (`#/components/...`) against `doc`, repeatedly. */
-export function resolve(doc, schema) {
-  let current = schema;
-  const seen = new Set();
-  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
-    if (seen.has(current.$ref)) throw new Error(`circular $ref ${current.$ref}`);
-    seen.add(current.$ref);
-    const target = current.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
-      .reduce((node, key) => node?.[key], doc);
-    if (target === undefined) throw new Error(`unresolved $ref ${current.$ref}`);
-    // Sibling keywords of a $ref (3.1 / AsyncAPI 3) override the target's.
-    const { $ref, ...siblings } = current;
-    current = { ...target, ...siblings };
-  }
-  return current;
-}
+/** A schema with its local `$ref`s followed, keywords beside a `$ref` winning (the repository's one helper). */
+export const resolve = resolveRefShown;
 
 /** The name a `$ref` points at (its last segment), or null. */
 function refName(schema) {

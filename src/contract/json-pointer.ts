@@ -81,3 +81,24 @@ export function resolveRef<T = JsonObject>(document: unknown, value: unknown): T
   }
   return current as T;
 }
+
+/**
+ * Like `resolveRef`, but keywords written beside a `$ref` (OpenAPI 3.1, AsyncAPI 3) are kept and
+ * win over the target's: what a reader of the description is shown (a field's own `description`
+ * beside a shared schema). The same failure rule; a `$ref` to nothing is an error here, as a
+ * reader would otherwise be shown an empty schema.
+ */
+export function resolveRefShown<T = JsonObject>(document: unknown, value: unknown): T {
+  let current = value;
+  const seen = new Set<string>();
+  while (current !== null && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string') {
+    const { $ref: ref, ...beside } = current as { $ref: string };
+    if (!ref.startsWith('#')) throw new Error(`Cannot follow $ref ${ref}: only local references are read`);
+    if (seen.has(ref)) throw new Error(`Cannot follow $ref ${ref}: it comes back to itself`);
+    seen.add(ref);
+    const target = valueAt(document, ref);
+    if (target === undefined) throw new Error(`Cannot follow $ref ${ref}: it points at nothing`);
+    current = { ...(target as object), ...beside };
+  }
+  return current as T;
+}
