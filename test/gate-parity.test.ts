@@ -16,20 +16,10 @@ import { readBody } from '../src/simulator/request-body.js';
 import { fieldErrorsResponse } from '../src/simulator/respond.js';
 import type { SimRequest, Violation } from '../src/simulator/types.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
-import { documentedRequest, VALID_KEY } from './helpers/mock-server.js';
+import { documentedRequest, VALID_KEY, type CorpusRequest } from './helpers/mock-server.js';
 
 const document = loadOpenApi();
 const contract = simContract(document);
-
-interface CorpusRequest {
-  name: string;
-  operationId: string;
-  method: string;
-  /** Path and query, e.g. `/api/v1/usage?days=7`. */
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
 
 /** A value of another JSON type than `schema` allows (or undefined when every type is allowed). */
 function wrongTyped(schema: JsonObject): unknown {

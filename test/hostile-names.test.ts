@@ -9,21 +9,15 @@ import { createHandlers } from '../src/msw/index.js';
 import { simContract } from '../src/simulator/contract.js';
 import { contractValidator } from '../src/simulator/validator.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
-import { documentedRequest } from './helpers/mock-server.js';
+import { documentedRequest, type CorpusRequest } from './helpers/mock-server.js';
 import { client, MSW_BASE, newKey, useBothTransports } from './helpers/stateful-mock.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype'] as const;
 const document = loadOpenApi();
 const validator = contractValidator(simContract(document));
 
-interface Probe {
-  name: string;
-  operationId: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
+/** A request that carries one of the names where a user string goes. */
+type Probe = CorpusRequest;
 
 function parametersOf(entry: OperationEntry): JsonObject[] {
   return [...(entry.pathItem.parameters ?? []), ...(entry.operation.parameters ?? [])].map((p: JsonObject) => followRef(document, p));

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { followRef, generatedFiles, loadOpenApi, repoRoot, type JsonObject } from './helpers/contract.js';
 import { formatFinding, runRedoclyLint } from './helpers/lint.js';
+import { quietly } from '../scripts/compat/quietly.js';
 
 const document = loadOpenApi();
 const scratch = mkdtempSync(path.join(tmpdir(), 'numbers-api-validators-'));
@@ -114,19 +115,9 @@ describe('openapi-to-postmanv2', () => {
     const send = items.find((i) => i.request.method === 'POST' && i.request.url.path?.join('/') === 'api/v1/messages')!;
     return (send.response ?? []).filter((r) => r.code === 201).map((r) => ({ request: JSON.parse(r.originalRequest?.body?.raw ?? 'null'), response: JSON.parse(r.body ?? 'null') }));
   };
-  // Quiet: it logs to the console, and goes on, when it cannot merge an `allOf`.
-  const quiet = async <T>(run: () => Promise<T>) => {
-    const saved = { log: console.log, warn: console.warn, error: console.error };
-    console.log = console.warn = console.error = () => {};
-    try {
-      return await run();
-    } finally {
-      Object.assign(console, saved);
-    }
-  };
 
   it('keeps every request example of POST /api/v1/messages, each with the 201 answer of the same name', async () => {
-    const pairs = await quiet(() => keptPairs(document));
+    const pairs = await quietly(() => keptPairs(document));
     const requests = sendExamples(document, 'request');
     const responses = new Map(sendExamples(document, 'response'));
     expect(requests.length).toBeGreaterThanOrEqual(4);
@@ -138,7 +129,7 @@ describe('openapi-to-postmanv2', () => {
     const renamed = structuredClone(document);
     const media = followRef(renamed, renamed.paths['/api/v1/messages'].post.responses['201']).content['application/json'];
     media.examples = Object.fromEntries(Object.entries(media.examples).map(([name, e]) => [`${name}Answer`, e]));
-    const pairs = await quiet(() => keptPairs(renamed));
+    const pairs = await quietly(() => keptPairs(renamed));
     expect(pairs).toHaveLength(1);
   }, 60_000);
 });

@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { quietly } from './quietly.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
@@ -43,17 +44,6 @@ function filesUnder(dir: string): string[] {
 export function writtenBy(generator: Generator, dir: string): string[] {
   const own = path.join(dir, generator.slug);
   return filesUnder(own).filter((f) => f.endsWith('.ts'));
-}
-
-/** Silence a tool that logs to the console while it runs (orval, openapi-zod-client). */
-async function quietly<T>(run: () => Promise<T>): Promise<T> {
-  const saved = { log: console.log, info: console.info, warn: console.warn };
-  console.log = console.info = console.warn = () => {};
-  try {
-    return await run();
-  } finally {
-    Object.assign(console, saved);
-  }
 }
 
 export const GENERATORS: Generator[] = [

@@ -54,6 +54,12 @@ export interface DocumentedRequest {
   json?: unknown;
 }
 
+/** A request of a test corpus: what it tries, for which operation, and the request itself. */
+export interface CorpusRequest extends Pick<DocumentedRequest, 'method' | 'url' | 'headers' | 'body'> {
+  name: string;
+  operationId: string;
+}
+
 /**
  * A valid request for an operation, from its documented examples: path and required query/header
  * parameters from their examples, the body from the first example of its JSON request body, and
