@@ -20,7 +20,14 @@ export interface PrismChildOptions {
 }
 
 export type PrismChildMessage =
-  | { type: 'listening'; port: number; operations: number; prismVersion: string }
+  | {
+      type: 'listening';
+      port: number;
+      operations: number;
+      prismVersion: string;
+      /** A path of the served description to send the first request to (its first GET with no path parameter), or `/`. */
+      warmUpPath: string;
+    }
   | { type: 'error'; message: string };
 
 // Ctrl-C reaches the whole process group, this process included, possibly while it is still
@@ -77,7 +84,8 @@ async function main(): Promise<void> {
     if (message === 'stop') stop();
   });
 
-  report({ type: 'listening', port, operations: operations.length, prismVersion });
+  const warmUp = operations.find((operation: { method: string; path: string }) => operation.method === 'get' && !operation.path.includes('{'));
+  report({ type: 'listening', port, operations: operations.length, prismVersion, warmUpPath: warmUp?.path ?? '/' });
 }
 
 main().catch((error: unknown) => {

@@ -24,11 +24,11 @@ function childEntry(): { file: string; execArgv: string[] } {
   return { file, execArgv: ['--import', tsxEsm] };
 }
 
-/** One request straight to Prism; resolves when it is answered (any status). */
-function firstRequest(port: number): Promise<void> {
+/** One request straight to Prism (a path of the description it serves); resolves when it is answered (any status). */
+function firstRequest(port: number, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     http
-      .get({ host: '127.0.0.1', port, path: '/api/v1/account', agent: false }, (response) => {
+      .get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
         response.resume();
         response.on('end', resolve);
       })
@@ -65,7 +65,7 @@ function startWorker(options: PrismChildOptions): PrismWorker {
     void exited.then(({ code, signal }) => reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)));
   });
   const ready = listening.then(async (message) => {
-    await firstRequest(message.port);
+    await firstRequest(message.port, message.warmUpPath);
     return message;
   });
   ready.catch(() => undefined);
