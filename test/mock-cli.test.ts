@@ -10,7 +10,7 @@ import { main } from '../bin/numbers-api.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { captureIo } from './helpers/event-source-target.js';
 import { defaultPrismWorkers } from '../src/mock/start-mock.js';
-import { cliEntry, descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, waitUntil } from './helpers/mock-process.js';
+import { cliEntry, descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, startCliGroup, waitUntil } from './helpers/mock-process.js';
 import { VALID_KEY } from './helpers/mock-server.js';
 
 /** `numbers-api <args>` in this process, with its output captured and `env` set meanwhile. */
@@ -99,90 +99,57 @@ describe('numbers-api mock', () => {
   it('stops on Ctrl-C (SIGINT to the whole process group, as a terminal sends it)', async () => {
     const port = await freePort();
     // Two Prism processes: the second may still be loading Prism when the group's SIGINT comes.
-    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '2'], { detached: true });
-    try {
-      await cli.waitForOutput(/Mock ready on/);
-      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 2, 30_000)).toBe(true);
-      const prism = descendantsOf(cli.child.pid!);
-      process.kill(-cli.child.pid!, 'SIGINT');
-      const { code } = await cli.exited;
-      expect(code).toBe(0);
-      expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
-      expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
-    } finally {
-      try {
-        process.kill(-cli.child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    const cli = startCliGroup(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '2']);
+    await cli.waitForOutput(/Mock ready on/);
+    expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 2, 30_000)).toBe(true);
+    const prism = descendantsOf(cli.child.pid!);
+    process.kill(-cli.child.pid!, 'SIGINT');
+    const { code } = await cli.exited;
+    expect(code).toBe(0);
+    expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
+    expect(await waitUntil(() => prism.every((pid) => !isAlive(pid)))).toBe(true);
   });
 
   it('stops cleanly on Ctrl-C while Prism is still loading (SIGINT kills a Prism not yet listening)', async () => {
     const port = await freePort();
-    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1'], { detached: true });
-    try {
-      await cli.waitForOutput(/Mock listening on .*starting Prism/);
-      expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 1, 30_000)).toBe(true);
-      process.kill(-cli.child.pid!, 'SIGINT');
-      const { code } = await cli.exited;
-      expect(cli.stderr()).not.toMatch(/unexpectedly/);
-      expect(code).toBe(0);
-      expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
-    } finally {
-      try {
-        process.kill(-cli.child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    const cli = startCliGroup(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1']);
+    await cli.waitForOutput(/Mock listening on .*starting Prism/);
+    expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).length === 1, 30_000)).toBe(true);
+    process.kill(-cli.child.pid!, 'SIGINT');
+    const { code } = await cli.exited;
+    expect(cli.stderr()).not.toMatch(/unexpectedly/);
+    expect(code).toBe(0);
+    expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
   });
 
   it('--stateless: a Prism that dies stops the mock with exit 1 and says so', async () => {
     const port = await freePort();
-    const cli = startCli(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1'], { detached: true });
-    try {
-      await cli.waitForOutput(/Mock ready on/);
-      const [prism] = prismProcessesOf(cli.child.pid!);
-      expect(prism).toBeDefined();
-      process.kill(prism!, 'SIGKILL');
-      const { code } = await cli.exited;
-      expect(code).toBe(1);
-      expect(cli.stderr()).toContain('numbers-api mock: Prism stopped unexpectedly (SIGKILL); stopping.');
-      expect(await portRefuses(port)).toBe(true);
-    } finally {
-      try {
-        process.kill(-cli.child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    const cli = startCliGroup(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1']);
+    await cli.waitForOutput(/Mock ready on/);
+    const [prism] = prismProcessesOf(cli.child.pid!);
+    expect(prism).toBeDefined();
+    process.kill(prism!, 'SIGKILL');
+    const { code } = await cli.exited;
+    expect(code).toBe(1);
+    expect(cli.stderr()).toContain('numbers-api mock: Prism stopped unexpectedly (SIGKILL); stopping.');
+    expect(await portRefuses(port)).toBe(true);
   });
 
   it('stops with Prism when the wrapper that started it is killed without passing the signal on (npx)', async () => {
     const port = await freePort();
     // `npx numbers-api mock & kill -TERM $!` kills npx, not the mock; a shell that runs the mock
     // as its child (not exec) stands in for that wrapper here.
-    const cli = startCli([], {
-      detached: true,
+    const cli = startCliGroup([], {
       command: ['sh', '-c', `"${process.execPath}" --import tsx "${cliEntry}" mock --stateless --port ${port} --quiet; true`],
     });
-    try {
-      await cli.waitForOutput(/Mock ready on/);
-      const mockPid = descendantsOf(cli.child.pid!).find((pid) => !prismProcessesOf(cli.child.pid!).includes(pid));
-      expect(mockPid).toBeDefined();
-      const left = [mockPid!, ...prismProcessesOf(mockPid!)];
-      cli.child.kill('SIGTERM');
-      await cli.exited;
-      expect(await waitUntil(() => left.every((pid) => !isAlive(pid)), 15_000)).toBe(true);
-      expect(await portRefuses(port)).toBe(true);
-    } finally {
-      try {
-        process.kill(-cli.child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    await cli.waitForOutput(/Mock ready on/);
+    const mockPid = descendantsOf(cli.child.pid!).find((pid) => !prismProcessesOf(cli.child.pid!).includes(pid));
+    expect(mockPid).toBeDefined();
+    const left = [mockPid!, ...prismProcessesOf(mockPid!)];
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+    expect(await waitUntil(() => left.every((pid) => !isAlive(pid)), 15_000)).toBe(true);
+    expect(await portRefuses(port)).toBe(true);
   });
 
   it('never leaves Prism behind, even when the mock is killed outright', async () => {
@@ -271,20 +238,12 @@ describe('numbers-api dispatcher', () => {
 describe('npm start', () => {
   it('runs the mock, and SIGTERM to its process group stops everything', async () => {
     const port = await freePort();
-    const cli = startCli([], { env: { PORT: String(port) }, detached: true, command: ['npm', 'start', '--silent'] });
-    try {
-      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port}`), 90_000);
-      const tree = [cli.child.pid!, ...descendantsOf(cli.child.pid!)];
-      process.kill(-cli.child.pid!, 'SIGTERM');
-      await cli.exited;
-      expect(await waitUntil(() => tree.every((pid) => !isAlive(pid)))).toBe(true);
-      expect(await portRefuses(port)).toBe(true);
-    } finally {
-      try {
-        process.kill(-cli.child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    const cli = startCliGroup([], { env: { PORT: String(port) }, command: ['npm', 'start', '--silent'] });
+    await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port}`), 90_000);
+    const tree = [cli.child.pid!, ...descendantsOf(cli.child.pid!)];
+    process.kill(-cli.child.pid!, 'SIGTERM');
+    await cli.exited;
+    expect(await waitUntil(() => tree.every((pid) => !isAlive(pid)))).toBe(true);
+    expect(await portRefuses(port)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, startCli } from './helpers/mock-process.js';
+import { freePort, startCli, startCliGroup } from './helpers/mock-process.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
 const SEND = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'durable?' };
@@ -18,38 +18,30 @@ describe('--state: every acknowledged write survives kill -9 of the process grou
     const keys = [newKey('durable_a'), newKey('durable_b'), newKey('durable_c')];
     const acknowledged = new Map<string, string[]>(keys.map((key) => [key, []]));
     const port = await freePort();
-    const cli = startCli(['mock', '--port', String(port), '--quiet', '--state', stateFile], { detached: true });
-    try {
-      await cli.waitForOutput(/Mock ready on/);
-      const base = `http://127.0.0.1:${port}`;
-      let killed = false;
-      let answered = 0;
-      // Eight senders at once, round the keys, until the kill; each 201 is an acknowledged write.
-      const sender = async (n: number) => {
-        for (let i = 0; !killed && i < 80; i++) {
-          const key = keys[(n + i) % keys.length]!;
-          try {
-            const answer = await client(base, key)('POST', '/api/v1/messages', SEND);
-            if (answer.status === 201) acknowledged.get(key)!.push(answer.body.id);
-            answered++;
-          } catch {
-            return; // the connection died with the process
-          }
+    const cli = startCliGroup(['mock', '--port', String(port), '--quiet', '--state', stateFile]);
+    await cli.waitForOutput(/Mock ready on/);
+    const base = `http://127.0.0.1:${port}`;
+    let killed = false;
+    let answered = 0;
+    // Eight senders at once, round the keys, until the kill; each 201 is an acknowledged write.
+    const sender = async (n: number) => {
+      for (let i = 0; !killed && i < 80; i++) {
+        const key = keys[(n + i) % keys.length]!;
+        try {
+          const answer = await client(base, key)('POST', '/api/v1/messages', SEND);
+          if (answer.status === 201) acknowledged.get(key)!.push(answer.body.id);
+          answered++;
+        } catch {
+          return; // the connection died with the process
         }
-      };
-      const senders = Array.from({ length: 8 }, (_, n) => sender(n));
-      while (answered < 120) await new Promise((resolve) => setTimeout(resolve, 5));
-      killed = true;
-      process.kill(-cli.child.pid!, 'SIGKILL');
-      await Promise.all(senders);
-      await cli.exited;
-    } finally {
-      try {
-        process.kill(-cli.child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
       }
-    }
+    };
+    const senders = Array.from({ length: 8 }, (_, n) => sender(n));
+    while (answered < 120) await new Promise((resolve) => setTimeout(resolve, 5));
+    killed = true;
+    process.kill(-cli.child.pid!, 'SIGKILL');
+    await Promise.all(senders);
+    await cli.exited;
 
     const total = [...acknowledged.values()].flat().length;
     expect(total).toBeGreaterThanOrEqual(120);

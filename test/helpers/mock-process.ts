@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { onTestFinished } from 'vitest';
 import { repoRoot } from './contract.js';
 
 export const cliEntry = path.join(repoRoot, 'bin', 'numbers-api.ts');
@@ -67,6 +68,22 @@ export function startCli(args: string[], options: { env?: Record<string, string>
       });
     },
   };
+}
+
+/**
+ * Starts the command in its own process group, as a terminal job is, for a test that signals the
+ * group; whatever is left of the group is killed when the test ends, pass or fail.
+ */
+export function startCliGroup(args: string[], options: { env?: Record<string, string>; command?: string[] } = {}): CliProcess {
+  const cli = startCli(args, { ...options, detached: true });
+  onTestFinished(() => {
+    try {
+      process.kill(-cli.child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+  return cli;
 }
 
 /** Runs `numbers-api <args>` to its end. */
