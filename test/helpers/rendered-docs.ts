@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { referenceRoute } from '../../docs/build/contract.mjs';
 import { installedVersion } from '../../scripts/compat/generators.js';
+import { resolveRef } from '../../src/contract/json-pointer.js';
 import { repoRoot, type JsonObject } from './contract.js';
 
 /** Field names per body: `request`, and one entry per documented response status. */
@@ -32,11 +33,8 @@ export interface Operation {
 // ---------------------------------------------------------------------------------------------
 // What the contract says each body holds.
 
-function deref(doc: JsonObject, node: JsonObject | undefined, depth = 0): JsonObject | undefined {
-  let current = node;
-  for (let i = 0; current?.$ref && i < 20; i += 1) current = current.$ref.split('/').slice(1).reduce((n: JsonObject, k: string) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  return depth > 30 ? undefined : current;
-}
+/** A node with its local `$ref`s followed (the repository's one helper). */
+const deref = (doc: JsonObject, node: JsonObject | undefined): JsonObject | undefined => resolveRef<JsonObject | undefined>(doc, node);
 
 /**
  * The top-level property names of a body: its own (through `allOf`), those of every branch of
@@ -186,49 +184,73 @@ const add = (fields: Fields, body: string, names: Iterable<string>) => {
   fields.set(body, set);
 };
 
+/** How a renderer's union selector is worked: show its options, pick one of them. */
+interface UnionPicker {
+  /** Shows the options of one selector (tabs, a dropdown, a listbox) and returns them. */
+  open(selector: Locator): Promise<Locator>;
+  /** Picks option `j` of the options `open` showed. */
+  pick(options: Locator, j: number): Promise<void>;
+}
+
+const debug = (...what: unknown[]) => {
+  if (process.env.DEBUG_RENDERED) console.log(...what);
+};
+
 /**
- * Select every option of every union selector inside `scope` in turn, reading after each; a
- * selector that appears once another is set (a union inside a branch) is visited too.
+ * Select every option of every union selector in `selectors` in turn, reading after each; a
+ * selector that appears once another is set (a union inside a branch) is visited in a later round.
  */
-async function eachBranch(page: Page, selectors: Locator, choose: (selector: Locator) => Promise<Locator>, read: (labels?: string[]) => Promise<void>): Promise<void> {
+async function eachBranch(page: Page, selectors: Locator, picker: UnionPicker, read: (labels?: string[]) => Promise<void>): Promise<void> {
   await read();
   const visited = new Set<string>();
   for (let round = 0; round < 3; round += 1) {
-    const count = await selectors.count();
     let progressed = false;
+    const count = await selectors.count();
     for (let i = 0; i < count; i += 1) {
       const selector = selectors.nth(i);
-      let options: Locator;
+      let n: number;
       try {
-        options = await choose(selector);
+        const options = await picker.open(selector);
+        n = await options.count();
+        await read(await options.allInnerTexts());
+        await page.keyboard.press('Escape');
       } catch (error) {
-        if (process.env.DEBUG_RENDERED) console.log('open failed', i, String(error).split('\n')[0]);
+        debug('open failed', i, String(error).split('\n')[0]);
         continue;
       }
-      const n = await options.count();
-      await read(await options.allInnerTexts());
       for (let j = 0; j < n; j += 1) {
         const key = `${i}/${j}`;
         if (visited.has(key)) continue;
         visited.add(key);
         progressed = true;
         try {
-          // The option list closes after a pick: open it again.
-          const fresh = j === 0 ? options : await choose(selector);
-          await fresh.nth(j).click({ timeout: 5_000 });
+          // The options close after a pick: show them again.
+          await picker.pick(await picker.open(selector), j);
         } catch (error) {
-          if (process.env.DEBUG_RENDERED) console.log('pick failed', i, j, String(error).split('\n')[0]);
           // A selector that moved or changed its options as a branch was picked: the next round reads it again.
+          debug('pick failed', i, j, String(error).split('\n')[0]);
           continue;
         }
         await page.waitForTimeout(50);
         await read();
       }
-      await page.keyboard.press('Escape').catch(() => {});
     }
     if (!progressed) break;
   }
 }
+
+/** Redoc's "One of:" switcher: buttons, or for many branches a dropdown. */
+const REDOC_SWITCHER: UnionPicker = {
+  async open(switcher) {
+    const dropdown = switcher.locator('[data-component-name="Dropdown/Dropdown"]');
+    if ((await dropdown.count()) === 0) return switcher.locator('button');
+    const items = switcher.page().locator('[data-component-name="Dropdown/DropdownMenuItem"]:visible');
+    if ((await items.count()) === 0) await dropdown.first().click();
+    await items.first().waitFor({ timeout: 5_000 });
+    return items;
+  },
+  pick: (options, j) => options.nth(j).click({ timeout: 5_000 }),
+};
 
 export const REDOC: Renderer = {
   name: 'Redoc (Redocly build-docs)',
@@ -270,14 +292,7 @@ export const REDOC: Renderer = {
     const requestPanel = middle.filter({ hasNot: page.locator(statusTabs) });
     const responsePanel = middle.filter({ has: page.locator(statusTabs) });
     const branches = (panel: Locator) =>
-      eachBranch(page, panel.locator('[data-section-id="switcher"]:not(.schema-property-item *)'), async (switcher) => {
-        const dropdown = switcher.locator('[data-component-name="Dropdown/Dropdown"]');
-        if ((await dropdown.count()) === 0) return switcher.locator('button');
-        const items = page.locator('[data-component-name="Dropdown/DropdownMenuItem"]:visible');
-        if ((await items.count()) === 0) await dropdown.first().click();
-        await items.first().waitFor({ timeout: 5_000 });
-        return items;
-      }, read);
+      eachBranch(page, panel.locator('[data-section-id="switcher"]:not(.schema-property-item *)'), REDOC_SWITCHER, read);
     await branches(requestPanel);
     // Responses: one status shown at a time; select each.
     const statuses = responsePanel.locator(`${statusTabs} [role="tab"]`);
@@ -293,64 +308,31 @@ export const REDOC: Renderer = {
 };
 
 /**
- * Select every option of every union picker in `selectors` in turn (a Scalar listbox, an
- * Elements menu), reading after each: a click opens a menu, Enter a listbox; an option is
+ * A Scalar listbox or an Elements menu: a click opens a menu, Enter a listbox; an option is
  * clicked, or reached with Home and ArrowDown and picked with Enter.
  */
-async function listboxBranches(page: Page, selectors: Locator, read: (labels?: string[]) => Promise<void>): Promise<void> {
-  await read();
-  const done = new Set<string>();
-  for (let round = 0; round < 3; round += 1) {
-    let progressed = false;
-    const count = await selectors.count();
-    for (let i = 0; i < count; i += 1) {
-      const button = selectors.nth(i);
-      const open = async () => {
-        const id = await button.getAttribute('id');
-        const list = page.locator(`[role="listbox"][aria-labelledby~="${id}"], [role="menu"][aria-labelledby~="${id}"]`).first();
-        // A menu opens on a click, a listbox on Enter.
-        await button.click();
-        if (!(await list.isVisible())) {
-          await button.focus();
-          await page.keyboard.press('Enter');
-        }
-        await list.waitFor({ timeout: 3_000 });
-        return list.locator('[role="option"], [role^="menuitem"]');
-      };
-      let n: number;
-      try {
-        const options = await open();
-        n = await options.count();
-        await read(await options.allInnerTexts());
-        if (process.env.DEBUG_RENDERED) console.log('options', i, n);
-        await page.keyboard.press('Escape');
-      } catch (error) {
-        if (process.env.DEBUG_RENDERED) console.log('open failed', i, String(error).split('\n')[0]);
-        continue;
-      }
-      for (let j = 0; j < n; j += 1) {
-        const key = `${i}/${j}`;
-        if (done.has(key)) continue;
-        done.add(key);
-        progressed = true;
-        try {
-          const options = await open();
-          await options.nth(j).click({ timeout: 2_000 }).catch(async () => {
-            await page.keyboard.press('Home');
-            for (let k = 0; k < j; k += 1) await page.keyboard.press('ArrowDown');
-            await page.keyboard.press('Enter');
-          });
-        } catch (error) {
-          if (process.env.DEBUG_RENDERED) console.log('pick failed', i, j, String(error).split('\n')[0]);
-          continue;
-        }
-        await page.waitForTimeout(50);
-        await read();
-      }
+const LISTBOX: UnionPicker = {
+  async open(button) {
+    const page = button.page();
+    const id = await button.getAttribute('id');
+    const list = page.locator(`[role="listbox"][aria-labelledby~="${id}"], [role="menu"][aria-labelledby~="${id}"]`).first();
+    await button.click();
+    if (!(await list.isVisible())) {
+      await button.focus();
+      await page.keyboard.press('Enter');
     }
-    if (!progressed) break;
-  }
-}
+    await list.waitFor({ timeout: 3_000 });
+    return list.locator('[role="option"], [role^="menuitem"]');
+  },
+  async pick(options, j) {
+    await options.nth(j).click({ timeout: 2_000 }).catch(async () => {
+      const keyboard = options.page().keyboard;
+      await keyboard.press('Home');
+      for (let k = 0; k < j; k += 1) await keyboard.press('ArrowDown');
+      await keyboard.press('Enter');
+    });
+  },
+};
 
 /** Scalar's picker of a body's own union (a field's union shows no other top-level field). */
 const TOP_COMPOSITION = 'button.composition-selector:not(li.property--level-1 *, li.property--level-2 *, li.property--level-3 *)';
@@ -389,7 +371,7 @@ export const SCALAR: Renderer = {
     const request = section.locator('[aria-label="Request Body"]');
     if (op.requestBody) {
       await request.first().waitFor({ timeout: 10_000 });
-      await listboxBranches(page, request.locator(TOP_COMPOSITION), async (labels) => add(fields, 'request', labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(request)));
+      await eachBranch(page, request.locator(TOP_COMPOSITION), LISTBOX, async (labels) => add(fields, 'request', labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(request)));
     }
     // Responses: a list of statuses, each opened by its button.
     const responses = section.locator('ul[aria-label="Responses"] > li');
@@ -400,7 +382,7 @@ export const SCALAR: Renderer = {
       const trigger = item.locator('button.parameter-item-trigger').first();
       if ((await trigger.getAttribute('aria-expanded')) !== 'true') await trigger.click();
       await page.waitForTimeout(50);
-      await listboxBranches(page, item.locator(TOP_COMPOSITION), async (labels) => add(fields, status, labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(item)));
+      await eachBranch(page, item.locator(TOP_COMPOSITION), LISTBOX, async (labels) => add(fields, status, labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(item)));
     }
     return fields;
   },
@@ -453,11 +435,11 @@ export const ELEMENTS: Renderer = {
     // A body's own union is a menu (a <div>); a field's union (a <button>) shows no other
     // top-level field, so it is left as it is.
     const pickers = left.locator('div[aria-label="Pick a type"]');
-    await listboxBranches(page, pickers, read(selected));
+    await eachBranch(page, pickers, LISTBOX, read(selected));
     for (let i = 0; i < statuses; i += 1) {
       await tabs.nth(i).click();
       await page.waitForTimeout(50);
-      await listboxBranches(page, pickers, read(selected));
+      await eachBranch(page, pickers, LISTBOX, read(selected));
     }
     return fields;
   },
