@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listExampleNames, preferHeaderFor } from '../src/mock/example-names.js';
 import { createContractAjv, formatAjvErrors, validatorAt } from './helpers/ajv.js';
-import { followRef, isJsonMediaType, loadOpenApi, pointerOf } from './helpers/contract.js';
+import { childPointer, followRef, isJsonMediaType, loadOpenApi, pointerOf } from './helpers/contract.js';
 import { defaultSuccessStatus, documentedRequest, listOperations, send, startTestMock, type TestMock } from './helpers/mock-server.js';
 
 const document = loadOpenApi();
@@ -29,7 +29,7 @@ function jsonContent(status: string, entry: (typeof operations)[number]) {
   // Validate against the schema where the operation references it (the bundle keeps $refs).
   const responseRef: string | undefined = entry.operation.responses[status].$ref;
   const base = responseRef ?? pointerOf(['paths', entry.path, entry.method, 'responses', status]);
-  return { mediaType, media: media as Record<string, any>, schemaPointer: `${base}/content/${mediaType.replace(/~/g, '~0').replace(/\//g, '~1')}/schema` };
+  return { mediaType, media: media as Record<string, any>, schemaPointer: childPointer(base, 'content', mediaType, 'schema') };
 }
 
 describe('every documented operation answers its documented success', () => {

@@ -1,5 +1,6 @@
 // The page "What the specification leaves unshown": every `x-inferred` of the bundled OpenAPI and
 // AsyncAPI documents, with its `x-inferred-reason` and where it is, generated (never hand-kept).
+import { childPointer, pointerSegments } from '../../src/contract/json-pointer.ts';
 import { listOperations, referenceRoute } from './contract.mjs';
 import { escapeHtml, markdownInline, slug } from './html.mjs';
 
@@ -10,20 +11,16 @@ export function findInferred(doc) {
     if (!node || typeof node !== 'object') return;
     if (node['x-inferred'] === true) found.push({ pointer, node });
     for (const [key, value] of Object.entries(node)) {
-      walk(value, `${pointer}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`);
+      walk(value, childPointer(pointer, key));
     }
   };
   walk(doc, '#');
   return found;
 }
 
-function unescape(segment) {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
 /** A readable name for a JSON pointer of an OpenAPI or AsyncAPI document. */
 export function describePointer(pointer) {
-  const parts = pointer.replace(/^#\//, '').split('/').map(unescape);
+  const parts = pointerSegments(pointer);
   const [section, ...rest] = parts;
   switch (section) {
     case 'paths': {
@@ -87,7 +84,7 @@ export function inferredPage({ openapi, asyncapi }) {
   const linkFor = (row) => {
     if (!row.documents.includes('OpenAPI')) return row.group === 'Event channels and servers' ? 'events.html#channels' : null;
     if (row.pointer.startsWith('#/x-state-machines/')) {
-      const name = unescape(row.pointer.split('/')[2]);
+      const name = pointerSegments(row.pointer)[1];
       return `state-machines.html#state-${slug(name)}`;
     }
     const op = operations.find((o) => row.pointer === o.pointer || row.pointer.startsWith(`${o.pointer}/`));

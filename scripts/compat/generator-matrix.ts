@@ -10,9 +10,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { CONSUMER_COMPILER_OPTIONS, type Generator, GENERATORS, installedVersion } from './generators.js';
 import { judge, RULES, type Verdicts } from './generator-rules.js';
+import type { JsonObject as Json } from '../../src/contract/json-pointer.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
 
 export interface MatrixRow {
   tool: string;

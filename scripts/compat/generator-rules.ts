@@ -18,10 +18,10 @@
 // six violations and the narrowing probes are written here, each citing its part.
 import path from 'node:path';
 import ts from 'typescript';
+import { resolveRef } from '../../src/contract/json-pointer.js';
 import { type Generator, writtenBy } from './generators.js';
+import type { JsonObject as Json } from '../../src/contract/json-pointer.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = Record<string, any>;
 
 export const RULES = ['generates', 'compiles', 'examples', 'exactlyOne', 'narrowing', 'enumLiterals', 'enumOpen', 'typed', 'names'] as const;
 export type Rule = (typeof RULES)[number];
@@ -37,11 +37,8 @@ interface Case {
   check?: (type: ts.Type, checker: ts.TypeChecker) => boolean;
 }
 
-const resolve = (doc: Json, node: Json | undefined): Json | undefined => {
-  let current = node;
-  for (let i = 0; current?.$ref && i < 20; i += 1) current = current.$ref.split('/').slice(1).reduce((n: Json, k: string) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  return current;
-};
+/** A node with its local `$ref`s followed (the repository's one helper). */
+const resolve = (doc: Json, node: Json | undefined): Json | undefined => resolveRef<Json | undefined>(doc, node);
 
 /** `anyOf`/`oneOf` of `const`s, or `enum`, with or without one plain `type: string` branch (open). */
 export function valueList(doc: Json, schema: Json | undefined): { values: string[]; open: boolean } | undefined {

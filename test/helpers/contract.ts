@@ -2,13 +2,12 @@
 // committed files in generated/, never the split sources in spec/ (the contract-first rule).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveRef, valueAt } from '../../src/contract/json-pointer.js';
+import { resolveRef, valueAt, type JsonObject } from '../../src/contract/json-pointer.js';
 import { listOperations as listContractOperations, type Operation } from '../../src/contract/operations.js';
 import { readGeneratedJson } from '../../src/contract/generated-files.js';
 
-/** A parsed JSON/YAML value of an OpenAPI or AsyncAPI document (shapes are checked by the tests). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type JsonObject = Record<string, any>;
+/** A parsed JSON/YAML value of an OpenAPI or AsyncAPI document (the repository's one loose type). */
+export type { JsonObject };
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const generatedDir = path.join(repoRoot, 'generated');
@@ -52,7 +51,7 @@ export function listOperations(document: JsonObject, section: 'paths' | 'webhook
   return listContractOperations(document, [section]);
 }
 
-export { escapePointerSegment, pointerOf } from '../../src/contract/operations.js';
+export { childPointer, escapePointerSegment, pointerOf } from '../../src/contract/json-pointer.js';
 
 /** The value at a local JSON pointer (`#/components/schemas/Error`); a pointer to nothing fails the test. */
 export function resolvePointer(document: JsonObject, pointer: string): unknown {
