@@ -218,6 +218,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       validateResponse: args['validate-response'],
       prismWorkers: args.prismWorkers,
       log: args.quiet ? undefined : (line) => io.stdout(`${line}\n`),
+      warn: (line) => io.stderr(`numbers-api mock: ${line}\n`),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -39,7 +39,7 @@ export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array,
 /** Writes an answer composed here (not Prism's) as JSON, with what a browser needs. */
 export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
   if (res.destroyed || res.headersSent) return;
-  const text = answer.body === undefined ? '' : JSON.stringify(answer.body);
+  const text = answer.body === undefined ? '' : (answer.text ?? JSON.stringify(answer.body));
   const headers: Record<string, string> = { ...browserHeaders(req.headers), ...answer.headers };
   if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(text));

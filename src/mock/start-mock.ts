@@ -13,7 +13,9 @@ import { createMockCore } from '../simulator/mock-core.js';
 import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
-import { persistState, readStateFile, type StatePersistence } from './state-file.js';
+import type { SimState } from '../simulator/state.js';
+import { persistState, readStateFile, removeStaleTemporaries, type StatePersistence } from './state-file.js';
+import { stateProblems } from './state-schema.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
 import { answerClientErrors } from './client-errors.js';
@@ -45,6 +47,11 @@ export interface MockOptions {
   port?: number;
   /** Receives one line per request; omit for none. */
   log?: (line: string) => void;
+  /**
+   * Receives what the person running the mock must see even with `--quiet`: a state file that
+   * cannot be written, accounts evicted, a control surface open beyond loopback. Default: stderr.
+   */
+  warn?: (line: string) => void;
   /** Serve the documented examples only, keeping no state, through Prism (`--stateless`). Default false. */
   stateless?: boolean;
   /** With `stateless`: the description Prism serves; `defaultDocument()` unless given. */
@@ -113,20 +120,29 @@ export function startMock(options: MockOptions = {}): Promise<RunningMock> {
   return options.stateless ? startExampleServer(options) : startStatefulMock(options);
 }
 
+const toStderr = (line: string): void => void process.stderr.write(`${line}\n`);
+
 async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_HOST;
+  const warn = options.warn ?? toStderr;
   const document = loadOpenApi();
   let persistence: StatePersistence | undefined;
+  let state: SimState | undefined;
+  if (options.statePath) {
+    // What a killed run left half-written goes first; the file itself is checked before it is used.
+    for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
+    state = readStateFile(options.statePath, (read) => stateProblems(simContract(document), read));
+  }
   const core = createMockCore({
     document,
     controlDocument: readGeneratedJson('mock-control.json'),
     seed: options.seed,
-    state: options.statePath ? readStateFile(options.statePath) : undefined,
+    state,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
-    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!)) } : {}),
+    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!, { log: warn })) } : {}),
   });
   const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
   const stopCore = (): void => {

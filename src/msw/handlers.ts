@@ -137,7 +137,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   function toResponse(response: SimResponse, method: string): Response {
     const headers = new Headers(response.headers);
     if (response.body === undefined || method === 'HEAD') return new HttpResponse(null, { status: response.status, headers });
-    return HttpResponse.json(response.body as JsonObject, { status: response.status, headers });
+    if (!headers.has('content-type')) headers.set('Content-Type', 'application/json');
+    // The text the pipeline wrote when it answered: what this request did, whatever came after.
+    return new HttpResponse(response.text ?? JSON.stringify(response.body), { status: response.status, headers });
   }
 
   async function answer(request: Request, base: string): Promise<Response> {

@@ -54,14 +54,16 @@ export function answerCheck(mode: AnswerCheckMode, validator: () => ContractVali
 }
 
 /**
- * Where the state is kept across restarts (`--state`, src/mock/state-file.ts): a request that
- * changed state is answered only once its change is durable, so nothing acknowledged is lost.
+ * Where the state is kept across restarts (`--state`, src/mock/state-file.ts): a request is
+ * answered only once every change made before its answer is durable, its own and any other it
+ * could show, so nothing acknowledged or shown is lost.
  */
 export interface Durability {
-  /** A mark of the changes made so far. */
-  mark(): number;
-  /** Resolves once every change is durable, when any came after `mark` (at once otherwise). */
-  durableSince(mark: number): Promise<void>;
+  /**
+   * Resolves once every change made so far is durable (at once when all are); rejects when the
+   * write that was to hold them failed (the error's message says why, for the 503).
+   */
+  durable(): Promise<void>;
 }
 
 export interface PipelineParts {
@@ -87,9 +89,14 @@ export function createPipeline({ simulator, control, runner, gate, answers, dura
   const { contract } = simulator;
   return {
     async serve(request, clientGone) {
-      const mark = durability?.mark() ?? 0;
       const answer = await answerOf(request, clientGone);
-      if (durability) await durability.durableSince(mark);
+      if (durability) {
+        try {
+          await durability.durable();
+        } catch (error) {
+          return frozen(stateNotSaved(error as Error));
+        }
+      }
       return answer;
     },
   };
@@ -98,20 +105,34 @@ export function createPipeline({ simulator, control, runner, gate, answers, dura
     if (request.pathname.startsWith(CONTROL_PREFIX)) {
       const controlled = control.handle(request)!;
       runner.reschedule();
-      return controlled;
+      return frozen(controlled);
     }
-    if (request.method === 'OPTIONS') return optionsAnswer(request, contract.methodsAt(request.pathname));
+    if (request.method === 'OPTIONS') return frozen(optionsAnswer(request, contract.methodsAt(request.pathname)));
     const route = contract.match(request.method, request.pathname);
     // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
     if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
-      return unauthorized(contract, route.operationId, request.headers.authorization);
+      return frozen(unauthorized(contract, route.operationId, request.headers.authorization));
     }
-    if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
+    if (route && namesItsAnswer(request)) return frozen(namedAnswer(contract, gate, request, route));
     // A body that could not be read is already a violation; the gate judges the rest.
     if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
     const response = simulator.handle(request, route ?? null);
     runner.reschedule();
     const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
-    return route ? answers.check(route.operationId, settled) : settled;
+    return frozen(route ? answers.check(route.operationId, settled) : settled);
   }
+}
+
+/**
+ * The answer with its body written out now (`text`), while it shows what its own request did: a
+ * rule answers the records it keeps, which a request served after this one (while this answer
+ * waits for the disk, or for an MSW resolver's next turn) may change.
+ */
+function frozen(answer: SimResponse): SimResponse {
+  return answer.body === undefined || answer.text !== undefined ? answer : { ...answer, text: JSON.stringify(answer.body) };
+}
+
+/** A change that could not be made durable (`--state` on a full or read-only disk): 503 in the `Error` shape. */
+function stateNotSaved(error: Error): SimResponse {
+  return { status: 503, body: { error: error.message } };
 }

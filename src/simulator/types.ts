@@ -39,6 +39,11 @@ export interface SimResponse {
   /** A JSON value; `undefined` for no body. */
   body?: unknown;
   /**
+   * `body` as JSON text, written when the answer was made (src/simulator/pipeline.ts): what a
+   * transport sends, so the answer shows the state its own request left, whatever came after.
+   */
+  text?: string;
+  /**
    * An answer that waits (a long poll, `POST /api/v1/events/wait`): the transport holds the
    * request, asks `check` again after each event of the account, and answers `expire()` when
    * `timeoutMs` of real time pass first. `status`/`body` are unused then.
