@@ -26,10 +26,11 @@ import type { AddressInfo } from 'node:net';
 import { isAcceptedAuthorization } from '../contract/api-key.js';
 import type { SimContract } from '../simulator/contract.js';
 import { preferRefusal } from '../simulator/named-answers.js';
-import { isJsonType } from '../simulator/request-body.js';
+import { isJsonType, MAX_BODY_BYTES } from '../simulator/request-body.js';
 import { optionsAnswer, routeNotFound, unauthorized } from '../simulator/respond.js';
+import type { SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
-import { answerClientErrors } from './client-errors.js';
+import { BODY_TOO_LARGE, createMockServer, declaredTooLarge, protocolRefusal, type ProtocolTimeouts } from './client-errors.js';
 import { writeAnswer } from './http-transport.js';
 import { requestLogLine } from './request-log.js';
 import type { RouteFacts } from './route-facts.js';
@@ -44,8 +45,12 @@ export interface FrontOptions {
   contract: SimContract;
   /** The port of the Prism to send the next request to; requests wait until one answers. */
   upstreamPort: () => Promise<number>;
+  /** Told that nothing listens on a port any more (its Prism died): it is not handed out again. */
+  upstreamDown?: (port: number) => void;
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
+  /** Shorter protocol timeouts (tests). */
+  timeouts?: ProtocolTimeouts;
 }
 
 export interface Front {
@@ -81,6 +86,22 @@ function forwardableHeaders(raw: string[], drop: readonly string[] = []): string
 
 const NO_RULES: readonly OperationRule[] = [];
 
+/** Whether every percent-escape of the path decodes as UTF-8 (Prism's path parsing throws on `%FF`, `%zz`, `%C0%AF`, and its process dies). */
+function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The answer to a path Prism cannot read: what an unknown id gets (the operation's documented 404), else no such path. */
+function undecodablePath(contract: SimContract, operationId: string, request: { method: string; pathname: string }): SimResponse {
+  const documented = contract.operation(operationId).responses?.['404'] !== undefined;
+  return documented ? { status: 404, body: contract.example(operationId, 404) } : routeNotFound(request);
+}
+
 /** The text of a Prism problem (`detail`, else `title`). */
 function problemText(body: Buffer): string {
   try {
@@ -110,7 +131,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   // closes them from its side (the classic race that turns a reused connection into ECONNRESET).
   const agent = new http.Agent({ keepAlive: true, timeout: 2000 });
 
-  const server = http.createServer((req, res) => {
+  const server = createMockServer((req, res) => {
     const started = process.hrtime.bigint();
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -126,6 +147,13 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       res.end();
       return;
     }
+    const refused = protocolRefusal(req) ?? (declaredTooLarge(req) ? { status: 400, body: { error: BODY_TOO_LARGE } } : undefined);
+    if (refused) {
+      // Nothing more is read: the connection closes after the answer.
+      res.setHeader('Connection', 'close');
+      writeAnswer(req, res, refused);
+      return;
+    }
     const route = method === 'OPTIONS' ? undefined : options.match(method, pathname);
     const prefer = [req.headers.prefer ?? []].flat().join(', ');
     const answeredHere =
@@ -135,9 +163,13 @@ export async function startFront(options: FrontOptions): Promise<Front> {
           ? routeNotFound({ method, pathname })
           : route.secured && req.headers.authorization === undefined
             ? unauthorized(options.contract, route.operationId, undefined)
-            : /\b(?:code|example)=/.test(prefer)
-              ? preferRefusal(options.contract, route.operationId, prefer)
-              : undefined;
+            : !decodablePath(pathname)
+              ? route.secured && !isAcceptedAuthorization(req.headers.authorization)
+                ? unauthorized(options.contract, route.operationId, req.headers.authorization)
+                : undecodablePath(options.contract, route.operationId, { method, pathname })
+              : /\b(?:code|example)=/.test(prefer)
+                ? preferRefusal(options.contract, route.operationId, prefer)
+                : undefined;
     if (answeredHere) {
       req.resume();
       req.once('end', () => writeAnswer(req, res, answeredHere));
@@ -152,12 +184,17 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     const rules = route && !keyRefused && !/\b(?:code|example)=/.test(prefer) ? route.rules : NO_RULES;
     let ruleRequest: RuleRequest | undefined;
     let ruleCode: string | undefined;
+    let upstreamPath = url;
     if (rules.length > 0) {
       const queryAt = url.indexOf('?');
       ruleRequest = { params: route!.params, query: new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : '') };
       for (const rule of rules) {
         ruleCode = rule.preferCode?.(ruleRequest);
         if (ruleCode !== undefined) break;
+      }
+      for (const rule of rules) {
+        const query = rule.forwardQuery?.(ruleRequest.query);
+        if (query) upstreamPath = `${pathname}${query.size > 0 ? `?${query}` : ''}`;
       }
     }
     // A rule's status replaces the answer altogether, so nothing is rewritten then.
@@ -175,8 +212,14 @@ export async function startFront(options: FrontOptions): Promise<Front> {
     // The body is read whole before it is passed on (mock bodies are small; Prism reads them whole
     // too), so that a request can be sent again after the keep-alive race below.
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the client can finish sending and read the 400.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
     req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return writeAnswer(req, res, { status: 400, body: { error: BODY_TOO_LARGE } });
       const body = Buffer.concat(chunks);
       const hadBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
       // The body goes on with its length, however it came (chunked or not).
@@ -185,24 +228,38 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       if (hadBody) pairs.push('Content-Length', String(body.length));
       if (preferDefault) pairs.push('Prefer', preferDefault);
 
-      options.upstreamPort().then(
-        (port) => forward(port, pairs, body, false),
-        (error: Error) => {
-          res.writeHead(503, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: `The mock's Prism process is not running: ${error.message}` }));
-        },
-      );
+      send(pairs, body, false);
     });
 
-    function forward(port: number, headers: string[], body: Buffer, isRetry: boolean): void {
-      const upstream = http.request({ host: '127.0.0.1', port, method, path: url, headers, agent }, (answer) => {
+    /** Connections refused so far: a Prism that died before it took the request; another is asked, a few times. */
+    let refusedConnections = 0;
+
+    /** To a ready Prism (waiting while a dead one is replaced). */
+    function send(headers: string[], body: Buffer, isRetry: boolean): void {
+      options.upstreamPort().then(
+        (port) => forward(port, headers, body, isRetry),
+        (error: Error) => prismUnavailable(`The mock's Prism process is not running: ${error.message}`),
+      );
+    }
+
+    /** 503 in the Error shape: Prism is gone or being replaced; the example server keeps no state, so a retry is safe. */
+    function prismUnavailable(message: string): void {
+      if (!res.headersSent) writeAnswer(req, res, { status: 503, body: { error: message } });
+      else res.destroy();
+    }
+
+    function forward(port: number, given: string[], body: Buffer, isRetry: boolean): void {
+      // A request without Host (HTTP/1.0 allows it) still names one to Prism, which needs it to read the URL.
+      const headers = given.some((value, i) => i % 2 === 0 && value.toLowerCase() === 'host') ? given : [...given, 'Host', `127.0.0.1:${port}`];
+      const upstream = http.request({ host: '127.0.0.1', port, method, path: upstreamPath, headers, agent }, (answer) => {
         const status = answer.statusCode ?? 502;
         const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
         if (/^application\/problem\+json/i.test(answer.headers['content-type'] ?? '')) {
           // Prism's own problem (none is expected past the checks above): the one Error shape instead.
           const parts: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => parts.push(chunk));
-          answer.on('end', () => writeAnswer(req, res, { status, body: { error: problemText(Buffer.concat(parts)) } }));
+          // Prism's 422 is its refusal of an invalid request: part 7's 400.
+          answer.on('end', () => writeAnswer(req, res, { status: status === 422 ? 400 : status, body: { error: problemText(Buffer.concat(parts)) } }));
           return;
         }
         if (rewriting.length === 0 || !isJsonType(answer.headers['content-type'])) {
@@ -224,14 +281,17 @@ export async function startFront(options: FrontOptions): Promise<Front> {
         // Keep-alive race: Prism closed an idle connection just as it was reused. Prism keeps no
         // state, so sending the request once more, on a new connection, is harmless.
         if (!isRetry && upstream.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
-          forward(port, headers, body, true);
+          send(given, body, true);
           return;
         }
-        if (!res.headersSent) {
-          writeAnswer(req, res, { status: 502, body: { error: `The mock's Prism process did not answer: ${error.message}` } });
-        } else {
-          res.destroy(error);
+        // Nothing listens there any more: the request never reached Prism, so it goes to another.
+        if (error.code === 'ECONNREFUSED' && refusedConnections++ < 3) {
+          options.upstreamDown?.(port);
+          send(given, body, isRetry);
+          return;
         }
+        // Prism died while answering (it is replaced, prism-workers.ts): this request is told so.
+        prismUnavailable(`The mock's Prism process stopped while answering (${error.code ?? error.message}); it is being replaced. Send the request again.`);
       });
       // A client that goes away takes its upstream request with it.
       res.once('close', () => {
@@ -239,10 +299,9 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       });
       upstream.end(body.length > 0 ? body : undefined);
     }
-  });
+  }, options.timeouts);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
-  answerClientErrors(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
 import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
+import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';
 import { requestLogLine } from './request-log.js';
 
 export interface HttpTransportOptions {
@@ -58,6 +59,23 @@ export function pipelineListener({ pipeline, methodsAt, log }: HttpTransportOpti
     if (preflight) {
       res.writeHead(preflight.status, preflight.headers);
       res.end();
+      return;
+    }
+    const refused = protocolRefusal(req);
+    if (refused) {
+      res.setHeader('Connection', 'close');
+      writeAnswer(req, res, refused);
+      return;
+    }
+    if (declaredTooLarge(req)) {
+      // Refused before a byte of the body is read; the connection closes after the answer.
+      res.setHeader('Connection', 'close');
+      toSimRequest(req, new Uint8Array(), true)
+        .then((request) => pipeline.serve(request))
+        .then(
+          (answer) => writeAnswer(req, res, answer),
+          () => writeAnswer(req, res, { status: 400, body: { error: BODY_TOO_LARGE } }),
+        );
       return;
     }
     const chunks: Buffer[] = [];

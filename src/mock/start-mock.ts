@@ -18,7 +18,7 @@ import { persistState, readStateFile, removeStaleTemporaries, type StatePersiste
 import { stateProblems } from './state-schema.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
-import { answerClientErrors } from './client-errors.js';
+import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
 import { startFront } from './example-front.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { routeFacts } from './route-facts.js';
@@ -86,6 +86,8 @@ export interface MockOptions {
    * (test/gate-parity.test.ts); `npm run bench` measures both.
    */
   gate?: 'ajv' | 'prism';
+  /** Shorter protocol timeouts (tests); Node's defaults otherwise. */
+  timeouts?: ProtocolTimeouts;
 }
 
 export interface RunningMock {
@@ -150,8 +152,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     persistence?.stop();
     webhooks.stop();
   };
-  const server = http.createServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log }));
-  answerClientErrors(server);
+  const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log }), options.timeouts);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
   let port: number;
@@ -184,11 +185,12 @@ async function startExampleServer(options: MockOptions): Promise<RunningMock> {
   const pool = startPrismPool(
     { document, logLevel: options.prismLogLevel ?? 'silent', validateResponse: options.validateResponse ?? false },
     Math.max(1, options.prismWorkers ?? defaultPrismWorkers()),
+    options.warn ?? toStderr,
   );
   let front: Awaited<ReturnType<typeof startFront>>;
   try {
     const description = loadOpenApi();
-    front = await startFront({ host, port: options.port ?? DEFAULT_PORT, match: routeFacts(description), contract: simContract(description), upstreamPort: pool.upstreamPort, log: options.log });
+    front = await startFront({ host, timeouts: options.timeouts, port: options.port ?? DEFAULT_PORT, match: routeFacts(description), contract: simContract(description), upstreamPort: pool.upstreamPort, upstreamDown: pool.down, log: options.log });
   } catch (error) {
     await pool.stop();
     throw error;
