@@ -52,6 +52,10 @@ Options:
   --state <file>          keep the state in this file across restarts (written atomically)
   --strict-keys           accept only keys the sign-up issued or the seed names
   --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
+  --max-accounts <n>      live accounts at most (default 10000); past it the least recently used
+                          idle account is evicted, and the log says so
+  --max-account-bytes <n> what one account may hold, as JSON (default 16777216, 16 MB); a request
+                          body that would pass it is refused with the documented 400
   --gate <ajv|prism>      how requests are validated: ajv compiled from the contract (default) or
                           Prism's own validator in-process; both give Prism's verdicts
   --quiet                 no line per request
@@ -99,6 +103,13 @@ function parsePort(value: string, source: string): number {
   return Number(value);
 }
 
+function wholeNumber(flag: string, value: string, least: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < least || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be a whole number of at least ${least}, got "${value}".`);
+  }
+  return Number(value);
+}
+
 function parseMockArgs(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
@@ -120,6 +131,8 @@ function parseMockArgs(argv: string[]) {
       'strict-keys': { type: 'boolean', default: false },
       gate: { type: 'string' },
       'signup-code': { type: 'string' },
+      'max-accounts': { type: 'string' },
+      'max-account-bytes': { type: 'string' },
       markdown: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -148,8 +161,10 @@ function parseMockArgs(argv: string[]) {
   if (signupCode !== undefined && !/^\d{6}$/.test(signupCode)) {
     throw new UsageError(`--signup-code must be 6 digits (part 8), got "${signupCode}".`);
   }
-  if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined)) {
-    throw new UsageError('--seed, --state, --strict-keys and --signup-code go with the stateful mock, not --stateless.');
+  const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber('--max-accounts', values['max-accounts'], 1);
+  const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber('--max-account-bytes', values['max-account-bytes'], 1024);
+  if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined)) {
+    throw new UsageError('--seed, --state, --strict-keys, --signup-code, --max-accounts and --max-account-bytes go with the stateful mock, not --stateless.');
   }
   if (values.gate !== undefined && !GATES.includes(values.gate)) {
     throw new UsageError(`--gate must be one of ${GATES.join(', ')}, got "${values.gate}".`);
@@ -158,7 +173,7 @@ function parseMockArgs(argv: string[]) {
   if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
     throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
   }
-  return { ...values, port, host, prismLog, prismWorkers: workers === undefined ? undefined : Number(workers) };
+  return { ...values, port, host, prismLog, maxAccounts, maxAccountBytes, prismWorkers: workers === undefined ? undefined : Number(workers) };
 }
 
 /** Resolves with the exit code: 0 after a clean stop, 1 when the mock failed, 2 on bad usage. */
@@ -211,6 +226,8 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       strictKeys: args['strict-keys'],
       gate: args.gate as 'ajv' | 'prism' | undefined,
       signupCode: args['signup-code'],
+      maxAccounts: args.maxAccounts,
+      maxAccountBytes: args.maxAccountBytes,
       host: args.host,
       port: args.port,
       document: args.document,

@@ -33,6 +33,7 @@ export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array,
     body: undefined,
     violations: [],
   };
+  request.size = bytes.length;
   await readBody(request, bytes, headers['content-type'], tooLarge);
   return request;
 }

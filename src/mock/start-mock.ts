@@ -16,6 +16,7 @@ import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
 import { persistState, readStateFile, removeStaleTemporaries, type StatePersistence } from './state-file.js';
 import { stateProblems } from './state-schema.js';
+import { guardHeap } from './heap-guard.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
 import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
@@ -74,6 +75,10 @@ export interface MockOptions {
   strictKeys?: boolean;
   /** The right email and SMS sign-up code (`--signup-code`, default 123456). */
   signupCode?: string;
+  /** Live accounts at most (`--max-accounts`, default 10,000); past it the least recently used is evicted, said in `warn`. */
+  maxAccounts?: number;
+  /** What one account may hold, in bytes of JSON (`--max-account-bytes`, default 16 MB). */
+  maxAccountBytes?: number;
   /**
    * The stateful mock's composed-answer check (src/simulator/pipeline.ts). Default:
    * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
@@ -88,6 +93,8 @@ export interface MockOptions {
   gate?: 'ajv' | 'prism';
   /** Shorter protocol timeouts (tests); Node's defaults otherwise. */
   timeouts?: ProtocolTimeouts;
+  /** The share of V8's heap limit past which idle accounts are evicted (src/mock/heap-guard.ts; default 0.6). */
+  heapFraction?: number;
 }
 
 export interface RunningMock {
@@ -142,15 +149,27 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     state,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
+    maxAccounts: options.maxAccounts,
+    maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!, { log: warn })) } : {}),
   });
   const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
+  const heap = guardHeap(core.simulator, warn, options.heapFraction);
+  const stopWatching = core.simulator.onChange(() => heap.check());
+  const stopEvictionLog = core.simulator.onEvict(({ account, reason, live }) => {
+    if (reason !== 'cap') return; // the heap guard says its own, once per round
+    const key = account.keys[0];
+    warn(`account ${account.id}${key ? ` (${key.slice(0, 8)}…${key.slice(-4)})` : ''} evicted: the least recently used, past ${live.toLocaleString('en-US')} live accounts (--max-accounts); its key opens a fresh account next time.`);
+  });
   const stopCore = (): void => {
     core.stop();
     persistence?.stop();
     webhooks.stop();
+    heap.stop();
+    stopWatching();
+    stopEvictionLog();
   };
   const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log }), options.timeouts);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.

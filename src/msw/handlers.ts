@@ -26,6 +26,10 @@ export interface CreateHandlersOptions {
   signupCode?: string;
   /** Accept only keys the sign-up issued or the seed names. */
   strictKeys?: boolean;
+  /** Live accounts at most (default 10,000); past it the least recently used is forgotten. */
+  maxAccounts?: number;
+  /** What one account may hold, in bytes of JSON (default 16 MB); a body that would pass it is refused (400). */
+  maxAccountBytes?: number;
   /**
    * Called for each webhook delivery: every event of an account to each of its subscriptions
    * whose `eventTypes` lists the event's type, and a `webhook.ping` to the one subscription pinged,
@@ -105,6 +109,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     seed: options.seed,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
+    maxAccounts: options.maxAccounts,
+    maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateResponses,
   });
 

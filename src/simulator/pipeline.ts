@@ -10,6 +10,7 @@
 // request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
 // the `AnswerCheck`. Nothing here knows a transport, so a reader follows a request one way: from
 // the transport's adapter to `serve`, from `serve` to the resource module, and back.
+import { CONTROL_PREFIX } from '../delivery/control-paths.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namedAnswer, namesItsAnswer } from './named-answers.js';
@@ -83,7 +84,6 @@ export interface Pipeline {
   serve(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse>;
 }
 
-const CONTROL_PREFIX = '/__mock/';
 
 export function createPipeline({ simulator, control, runner, gate, answers, durability }: PipelineParts): Pipeline {
   const { contract } = simulator;

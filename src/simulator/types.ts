@@ -20,6 +20,8 @@ export interface SimRequest {
   headers: Record<string, string | undefined>;
   /** The parsed JSON body, `undefined` when there was none. */
   body: unknown;
+  /** How many bytes the body had as it came (what it may add to an account, src/simulator/account-bounds.ts). */
+  size?: number;
   /** What the contract gate found wrong with the request; empty when it is valid. */
   violations: Violation[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
