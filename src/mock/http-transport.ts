@@ -9,6 +9,7 @@ import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
 import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';
+import type { ControlAccess } from './control-access.js';
 import { requestLogLine } from './request-log.js';
 
 export interface HttpTransportOptions {
@@ -17,6 +18,8 @@ export interface HttpTransportOptions {
   methodsAt: (pathname: string) => string[];
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
+  /** Who may change things on the control surface (control-access.ts); omit to let anyone. */
+  control?: ControlAccess;
 }
 
 /** The request as the core reads it: header names in lower case, repeated headers joined. */
@@ -50,19 +53,27 @@ export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse,
 }
 
 /** The request listener of the stateful mock's HTTP server. */
-export function pipelineListener({ pipeline, methodsAt, log }: HttpTransportOptions): http.RequestListener {
+export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTransportOptions): http.RequestListener {
   return (req, res) => {
     if (log) {
       const started = process.hrtime.bigint();
       res.once('finish', () => log(requestLogLine(req, res.statusCode, started)));
     }
-    const preflight = preflightAnswer(req.method, req.headers, methodsAt, (req.url ?? '/').split('?', 1)[0]!);
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    const preflight = preflightAnswer(req.method, req.headers, methodsAt, pathname);
+    if (preflight && control?.covers(pathname) && control.refusesPreflight(req)) {
+      // No CORS headers: the page's browser stops there.
+      const body = JSON.stringify({ error: 'The mock’s control surface is not for pages on other machines’ origins.' });
+      res.writeHead(403, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
     if (preflight) {
       res.writeHead(preflight.status, preflight.headers);
       res.end();
       return;
     }
-    const refused = protocolRefusal(req);
+    const refused = protocolRefusal(req) ?? (control?.covers(pathname) ? control.refusal(req) : undefined);
     if (refused) {
       res.setHeader('Connection', 'close');
       writeAnswer(req, res, refused);

@@ -17,6 +17,7 @@ import type { SimState } from '../simulator/state.js';
 import { persistState, readStateFile, removeStaleTemporaries, type StatePersistence } from './state-file.js';
 import { stateProblems } from './state-schema.js';
 import { guardHeap } from './heap-guard.js';
+import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
 import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
@@ -91,6 +92,12 @@ export interface MockOptions {
    * (test/gate-parity.test.ts); `npm run bench` measures both.
    */
   gate?: 'ajv' | 'prism';
+  /**
+   * The control token (`--control-token`): changes on the control surface need it in
+   * `X-Mock-Control-Token`. Without one, a token is made up at start under `strictKeys` or on an
+   * address other than loopback (`controlToken` of the running mock says which); none otherwise.
+   */
+  controlToken?: string;
   /** Shorter protocol timeouts (tests); Node's defaults otherwise. */
   timeouts?: ProtocolTimeouts;
   /** The share of V8's heap limit past which idle accounts are evicted (src/mock/heap-guard.ts; default 0.6). */
@@ -108,6 +115,8 @@ export interface RunningMock {
   ready: Promise<{ operations: number; prism?: { version: string; port: number } }>;
   /** The simulator behind the stateful mock (undefined with `stateless`). */
   simulator?: Simulator;
+  /** The token changes on the control surface need (`X-Mock-Control-Token`), when one is needed. */
+  controlToken?: string;
   /** With `stateless`: resolves when a Prism process exits, for whatever reason (`close` included). */
   prismExited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   close(): Promise<void>;
@@ -171,7 +180,11 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     stopWatching();
     stopEvictionLog();
   };
-  const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log }), options.timeouts);
+  // The control surface is for this machine's programs; beyond loopback or with strict keys, for
+  // whoever holds the token too (control-access.ts).
+  const controlToken = options.controlToken ?? (options.strictKeys || !isLoopbackHost(host) ? newControlToken() : undefined);
+  const control = controlAccess(host, controlToken);
+  const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log, control }), options.timeouts);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
   let port: number;
@@ -181,6 +194,9 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     stopCore();
     throw error;
   }
+  if (!isLoopbackHost(host)) {
+    warn(`listening on ${host}, not only loopback: every machine that reaches this one can use the mock (any sk_live_ key${options.strictKeys ? ' the mock issued' : ''}); changes to its control surface need the control token.`);
+  }
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl(host, port),
@@ -189,6 +205,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     document: generatedPath('openapi.json'),
     ready: Promise.resolve({ operations: listOperations(document).length }),
     simulator: core.simulator,
+    ...(controlToken !== undefined ? { controlToken } : {}),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         stopCore();
