@@ -2,11 +2,14 @@
 // a live base URL. A frontend team points its app at the proxy; every request and response is
 // checked against the contract as it flows (violations are logged and returned in the
 // `sl-violations` response header; with --errors, a violating exchange is answered with an error).
+// Prism reaches the deployment only through a guard of ours (proxy-guard.ts): the configured origin
+// only, no redirect followed, answers capped, a JSON answer that does not parse passed on as text.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defaultDescriptionPath } from './description.js';
+import { startProxyGuard } from './proxy-guard.js';
 
 export interface ProxyOptions {
   upstream: string;
@@ -37,9 +40,10 @@ export function proxyArgs(options: ProxyOptions): string[] {
 }
 
 /** Runs Prism until it exits (Ctrl-C stops it); resolves with its exit code. */
-export function runProxy(options: ProxyOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<number> {
+export async function runProxy(options: ProxyOptions, log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<number> {
   log(`Validating proxy: http://${options.host}:${options.port} -> ${options.upstream} (contract: ${proxyDescription(options.descriptionPath)})`);
-  const child = spawn(process.execPath, proxyArgs(options), { stdio: 'inherit' });
+  const guard = await startProxyGuard(new URL(options.upstream));
+  const child = spawn(process.execPath, proxyArgs({ ...options, upstream: guard.url }), { stdio: 'inherit' });
   const stop = () => child.kill('SIGINT');
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -47,7 +51,7 @@ export function runProxy(options: ProxyOptions, log: (line: string) => void = (l
     child.on('exit', (code, signal) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolve(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1));
+      void guard.close().then(() => resolve(code ?? (signal === 'SIGINT' || signal === 'SIGTERM' ? 0 : 1)));
     });
   });
 }
