@@ -20,7 +20,7 @@
 import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
 import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
-import { isEvent } from '../events/guards.js';
+import { loadOpenApi } from '../contract/generated-files.js';
 
 /** The most of one answer of the deployment the agent reads (an event is a few KB). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -155,11 +155,20 @@ async function readCapped(response: Response, max: number): Promise<string | und
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The event in a 200's body, when it is JSON with the part-6 envelope (and a string id to print). */
+let envelope: string[] | undefined;
+/** The fields every event carries (part 6), read from the contract's `Event` schema. */
+function envelopeFields(): string[] {
+  return (envelope ??= (loadOpenApi().components?.schemas?.Event?.required ?? ['id', 'type', 'data']) as string[]);
+}
+
+/** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
 function parseEvent(text: string): { id: string; type: string } | undefined {
   try {
-    const value: unknown = JSON.parse(text);
-    return isEvent(value) && typeof value.id === 'string' ? { id: value.id, type: value.type } : undefined;
+    const value = JSON.parse(text) as Record<string, unknown> | null;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    if (!envelopeFields().every((field) => field in value)) return undefined;
+    if (typeof value.id !== 'string' || typeof value.type !== 'string' || value.data === null || typeof value.data !== 'object') return undefined;
+    return { id: value.id, type: value.type };
   } catch {
     return undefined;
   }
