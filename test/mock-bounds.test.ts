@@ -179,8 +179,8 @@ describe('the HTTP mock', () => {
 
   it('on a small heap with no practical cap, lowers the cap and evicts idle accounts instead of dying', async () => {
     const port = await freePort();
-    // 64 MB of heap: the mock used to die at about 3,300 keys.
-    const cli = startCli(['mock', '--port', String(port), '--quiet', '--max-accounts', '1000000'], { env: { NODE_OPTIONS: '--max-old-space-size=64' } });
+    // 48 MB of heap: the mock used to die at about 2,000 keys.
+    const cli = startCli(['mock', '--port', String(port), '--quiet', '--max-accounts', '1000000'], { env: { NODE_OPTIONS: '--max-old-space-size=48' } });
     try {
       await cli.waitForOutput(/Mock ready on/);
       const base = `http://127.0.0.1:${port}`;
