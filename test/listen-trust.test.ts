@@ -19,6 +19,7 @@ import { MAX_IN_FLIGHT_PER_TARGET, startListenAgent, type ListenOptions } from '
 import { startControlServer } from '../src/listen/control.js';
 import { runListenCli } from '../src/listen/cli.js';
 import { captureIo, startTarget } from './helpers/event-source-target.js';
+import { rawRequest } from './helpers/raw-http.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -183,7 +184,7 @@ describe('the control port', () => {
   ] as const)('%s is refused (%#)', async (_what, headers, body, status) => {
     const { server, running, hook } = await control();
     const withToken = 'Authorization' in headers || _what === 'no token' ? headers : { Authorization: `Bearer ${server.token}`, ...headers };
-    const answer = await rawRequest(server.port, 'POST', '/targets', withToken, body?.replace('TARGET', hook));
+    const answer = await rawRequest(server.url, 'POST', '/targets', withToken, body?.replace('TARGET', hook));
     expect(answer.status).toBe(status);
     expect(JSON.parse(answer.body)).toEqual({ error: expect.any(String) });
     expect(running.targets()).toEqual([]);
@@ -191,23 +192,8 @@ describe('the control port', () => {
 
   it('with the token, a JSON body adds the target', async () => {
     const { server, running, hook } = await control();
-    const answer = await rawRequest(server.port, 'POST', '/targets', { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }, JSON.stringify({ url: hook }));
+    const answer = await rawRequest(server.url, 'POST', '/targets', { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json' }, JSON.stringify({ url: hook }));
     expect(answer.status).toBe(201);
     expect(running.targets()).toEqual([hook]);
   });
 });
-
-/** A request with exactly these headers (Host included), and its answer. */
-async function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
-  const { request } = await import('node:http');
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}

@@ -13,6 +13,7 @@
 // Both preflight and request are checked; the page in Chromium is test/browser/mock-from-a-page.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
+import { rawRequest } from './helpers/raw-http.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 type Origin = 'program' | 'this machine' | 'other origin' | 'rebound name' | 'webhook delivery';
@@ -63,7 +64,7 @@ describe.each(modes)('$mode', ({ mode, options, needsToken }) => {
     if (origin === 'webhook delivery') headers['X-Service-Event-ID'] = 'evt_1';
     if (token !== 'none') headers[CONTROL_TOKEN_HEADER] = token === 'right' ? (mock.mock.controlToken ?? 'no-token-needed-here') : 'wrong-token-0000';
     // fetch will not set Host: a raw request carries it.
-    const answer = origin === 'rebound name' ? await rawPost(base, '/__mock/clock/advance', headers, '{"seconds":1}') : await post(base, '/__mock/clock/advance', headers, '{"seconds":1}');
+    const answer = origin === 'rebound name' ? await rawRequest(base, 'POST', '/__mock/clock/advance', headers, '{"seconds":1}') : await post(base, '/__mock/clock/advance', headers, '{"seconds":1}');
     figures.push(`  ${mode.padEnd(14)} ${origin.padEnd(17)} token ${token.padEnd(5)} → ${answer.status}`);
     const expected = allowed(origin, token, needsToken) ? 200 : 403;
     expect(answer.status).toBe(expected);
@@ -106,22 +107,6 @@ describe.each(modes)('$mode', ({ mode, options, needsToken }) => {
 async function post(base: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
   const response = await fetch(`${base}${path}`, { method: 'POST', headers, body });
   return { status: response.status, body: await response.text() };
-}
-
-/** A POST with the headers exactly as given (fetch keeps Host to itself). */
-async function rawPost(base: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
-  const { request } = await import('node:http');
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, method: 'POST', path, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 describe('numbers-api mock prints what the control surface needs', () => {
