@@ -13,6 +13,8 @@ import { parse } from 'yaml';
 import { neverSentReason } from '../conformance/policy.js';
 import { checkWorkflows, formatWorkflowProblem, resolveStepOperation, type ResolvedOperation } from '../src/contract/workflows.js';
 import { BundleError, bundleWorkflows } from '../scripts/bundle.mjs';
+import { runDiffCli } from '../scripts/diff/cli.js';
+import { diffContracts } from '../scripts/diff/index.js';
 import { generatedDir, loadOpenApi, repoRoot, type JsonObject } from './helpers/contract.js';
 import { formatFinding, runRedoclyLint, runSpectral, type Finding, type RedoclyLintResult } from './helpers/lint.js';
 
@@ -195,6 +197,42 @@ describe('every step against the OpenAPI description (src/contract/workflows.ts)
     expect(problems).toMatch(/signUpNewAccount\/registerNumber: reads \$steps\.newAccountKey\.outputs\.apiKey before step newAccountKey has run/);
     expect(problems).toMatch(/signUpNewAccount\/registerNumber: reads \$inputs\.holder, which the workflow's inputs do not declare/);
     expect(problems).toMatch(/signUpNewAccount\/startOver: .*mockControl has no operation resetMock/);
+  });
+});
+
+describe('the breaking-change diff (npm run diff) reports the workflows a contract change breaks', () => {
+  const release = (): JsonObject => ({ openapi: loadOpenApi(), workflows: structuredClone(arazzo), mockControl: structuredClone(mockControl) });
+
+  it('a field a workflow reads, removed: each step that reads it is a breaking `workflow-broken` change', () => {
+    const current = release();
+    delete current.openapi.components.schemas.Message.properties.phoneNumberId;
+    const broken = diffContracts(release(), current).changes.filter((c) => c.code === 'workflow-broken');
+    expect(broken.map((c) => c.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^workflow sendListDeliver, step send, reads \$response\.body#\/phoneNumberId/)]),
+    );
+    expect(broken.every((c) => c.classification === 'breaking' && c.document === 'workflows')).toBe(true);
+  });
+
+  it('an unchanged contract breaks no workflow; one without workflows is compared as before', () => {
+    expect(diffContracts(release(), release()).changes).toEqual([]);
+    expect(diffContracts({ openapi: loadOpenApi() }, { openapi: loadOpenApi() }).changes).toEqual([]);
+  });
+
+  it('`npm run diff` exits 1 and names the broken step, reading workflows.arazzo.json beside the release', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'workflows-diff-'));
+    try {
+      const current = release();
+      current.openapi.paths['/api/v1/billing/activity'].get.parameters.find((p: JsonObject) => p.name === 'starting_after').name = 'startingAfter';
+      writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(current.openapi));
+      writeFileSync(path.join(dir, 'workflows.arazzo.json'), JSON.stringify(current.workflows));
+      writeFileSync(path.join(dir, 'mock-control.json'), JSON.stringify(current.mockControl));
+      let out = '';
+      const code = runDiffCli(['generated', '--current', dir], { cwd: repoRoot, out: (t) => (out += t), err: (t) => (out += t) });
+      expect(code).toBe(1);
+      expect(out).toMatch(/workflow billingActivityPaging, step nextPage, sends the query parameter starting_after, which listBillingActivity does not declare \[workflow-broken\]/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
