@@ -6,6 +6,9 @@ export default defineConfig({
     // Every operation in three renderers takes minutes: its own script, `npm run test:renderers`,
     // which .ci/run calls after `npm test`.
     exclude: process.env.RENDERED_DOCS === '1' ? [] : ['test/browser/rendered-docs.test.ts'],
+    // The generators, validators, docs libraries (and renderers) live in folders with their own
+    // install, kept out of `npm ci`'s (scripts/tools-install.mjs): installed here when missing.
+    globalSetup: ['test/helpers/tools-setup.ts'],
     // Lint and bundle tests spawn Redocly/Spectral once per file; the mock, conformance and docs
     // tests start real servers and Chromium. Generous limits, but a hang still fails.
     testTimeout: 60_000,
