@@ -108,8 +108,11 @@ function withLock(dir, run) {
  * `npm ci` in each named folder (under `root`, the repository's by default) whose node_modules is
  * missing or stale. `log` gets one line per folder installed; npm's own output goes to stderr.
  * Throws, naming the folder, when npm fails.
+ *
+ * @param {string[]} names
+ * @param {{ root?: string, log?: (line: string) => void }} [options]
  */
-export function ensureTools(names, { root = repoRoot, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+export function ensureTools(names, { root = repoRoot, log = (line) => void process.stderr.write(`${line}\n`) } = {}) {
   for (const name of names) {
     const folder = TOOL_FOLDERS[name];
     if (!folder) throw new Error(`tools-install: no folder named ${name} (known: ${Object.keys(TOOL_FOLDERS).join(', ')})`);

@@ -116,7 +116,9 @@ describe('the folders with their own install', () => {
     const { dir } = TOOL_FOLDERS.docs;
     stageInputs(path.join(repoRoot, dir), path.join(root, dir));
     const logged: string[] = [];
-    const log = (line: string) => logged.push(line);
+    const log = (line: string) => {
+      logged.push(line);
+    };
     expect(isInstalled('docs', root)).toBe(false);
     ensureTools(['docs'], { root, log });
     expect(logged).toHaveLength(1);
