@@ -93,9 +93,10 @@ try {
     progress(`Node ${version}: npm ci of the clone`);
     const main = await measureCi(`Node ${major}, clone`, stage(work, `clone-${major}`, fromTree(repoRoot)), binDir, { target: { warnings: { target: '0' } } });
     if (before) {
-      for (const [what, key] of [['time', 'seconds'], ['size on disk', 'onDiskMegabytes'], ['packages', 'packages']]) {
+      // The goal is on size and time; the package count is shown beside them.
+      for (const [what, key, goal] of [['time', 'seconds', true], ['size on disk', 'onDiskMegabytes', true], ['packages', 'packages', false]]) {
         const value = main[key] / before[key];
-        report({ metric: `Node ${major}, clone: ${what} vs ${baseline}`, value, unit: 'x', target: `<= ${CLONE_MAX_RATIO}`, pass: value <= CLONE_MAX_RATIO });
+        report({ metric: `Node ${major}, clone: ${what} vs ${baseline}`, value, unit: 'x', ...(goal ? { target: `<= ${CLONE_MAX_RATIO}`, pass: value <= CLONE_MAX_RATIO } : {}) });
       }
     }
     report({ metric: `Node ${major}, clone: no warning lines`, value: main.warnings, unit: 'lines', target: '0', pass: main.warnings === 0 });
