@@ -11,12 +11,14 @@ import { processIo, runMockCli, type CliIo } from '../src/mock/cli.js';
 export const USAGE = `Usage: numbers-api <command> [options]
 
 Commands:
-  mock           serve a mock of the API (Prism on the bundled contract) on http://127.0.0.1:4010
+  mock           serve the stateful mock of the API on http://127.0.0.1:4010: every key its own
+                 account, validated against the contract (--stateless: the documented examples only)
   events send    POST example events (or your own JSON) to a local webhook or fan-out handler
   events list    list the example events that events send can deliver
   listen         forward your account's events (events/wait long polls) to local handlers
   conformance    check a deployment of the API against the contract
-  proxy          run the conformance checks as a proxy in front of a deployment
+  proxy          forward requests to a deployment and check each request and answer against
+                 the contract as they pass (a validating proxy)
 
 Run numbers-api <command> --help for a command's options.
 `;

@@ -80,7 +80,10 @@ export type { DocumentedEventType, EventOfType, KnownEvent } from './events/type
 /** The one error body of the service: `error` (a string, or an object for validation failures) and sometimes `code`. */
 export type ErrorBody = Schemas['Error'];
 export type ErrorCode = Schemas['ErrorCode'];
-export type FieldErrors = Schemas['FieldErrors'];
+/** The fields of a 400 validation failure (part 7), each with its messages: `isFieldErrors` (client) narrows an error to it. */
+export type FieldErrors = Schemas['FieldErrors']['fieldErrors'];
+/** The `error` of a 400 validation failure: `{ fieldErrors }` (the contract's `FieldErrors` schema). */
+export type FieldErrorsError = Schemas['FieldErrors'];
 
 // Request bodies, taken from the operations that accept them.
 export type SendMessageRequest = JsonRequestBody<'/api/v1/messages', 'post'>;

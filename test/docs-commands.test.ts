@@ -44,7 +44,7 @@ const EXEMPT: Array<[RegExp, string]> = [
   [/api\.example\.com/, "a deployment's address; the same command against the mock runs in test/conformance-readme.test.ts"],
   [/^CONFORMANCE_BASE_URL=http:\/\/127\.0\.0\.1:4010 .*npm run conformance$/, 'a full conformance run against `npm start`: test/conformance-readme.test.ts runs this very line'],
   [/^CONFORMANCE_API_KEY=\S+ npx numbers-api conformance --base-url http:\/\/127\.0\.0\.1:4010$/, 'the same full run against the mock as the line above, installed: test/conformance-readme.test.ts (from the clone) and test/packaging.test.ts (installed) run it'],
-  [/^npm install --save-dev numbers-api-contract msw@\^2$/, 'needs the package in the registry (README, Installing); test/packaging.test.ts installs the tarballs and runs the handlers'],
+  [/^npm install --save-dev \.\/vendor\/numbers-api-contract-[\d.]+\.tgz /, "installs tarballs from a project's vendor/ (until the packages are published): test/packaging.test.ts runs it as written (and the conformance guide's set-up lines)"],
   [/^npx msw init public\/ --save$/, "writes into the reader's app; the worker script it copies is the one the docs site serves (test/browser/try-it.test.ts)"],
   [/<id>|<port>/, "a placeholder the reader fills in from the previous step's answer (the ping runs in test/webhooks.test.ts, targets in test/listen.test.ts)"],
   [/listen\b.*--forward-to/, 'runs until Ctrl-C: test/listen.test.ts runs the agent against the mock with these options'],

@@ -139,10 +139,11 @@ describe('facts the guides and README state, checked against the code', () => {
       run(process.execPath, [path.join(repoRoot, 'scripts/guides.mjs'), '--help'], { cwd: repoRoot }).catch(() => ({ stdout: '--check', stderr: '' })),
       // `redocly respect`, which the README runs the workflows with.
       run(process.execPath, [path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js'), 'respect', '--help'], { cwd: repoRoot }),
+      run(process.execPath, [path.join(repoRoot, 'scripts/tools-install.mjs')], { cwd: repoRoot }),
     ]);
     const known = new Set(helps.flatMap((h) => `${h.stdout}${h.stderr}`.match(/--[a-z][a-z-]*/g) ?? []));
     // npm's own options, in the install and pack commands the README gives.
-    for (const npm of ['--save-dev', '--save', '--workspaces', '--include-workspace-root']) known.add(npm);
+    for (const npm of ['--save-dev', '--save', '--save-exact', '--workspaces', '--include-workspace-root', '--pack-destination']) known.add(npm);
     const named = new Set([readme, ...guides.map((g) => g.source)].flatMap((text) => text.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []));
     expect([...named].filter((option) => !known.has(option)).sort()).toEqual([]);
   }, 60_000);

@@ -8,7 +8,7 @@
 //     the registry yet, so both tarballs are given to the same `npm install`).
 import { execFile, spawn } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { existsSync, symlinkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -64,14 +64,18 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** The bare module specifiers (`from 'x'`, `import('x')`) of every .js file of a tarball. */
+/**
+ * The bare module specifiers (`from 'x'`, `import('x')`, `require('x')`) of every module and
+ * declaration file of a tarball (.js, .cjs, .d.ts, .d.cts): a declaration that imports a package
+ * the manifest does not declare fails to compile with skipLibCheck off (TS2307; issue 26).
+ */
 function bareImports(project: string, name: string, files: string[]): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of files.filter((f) => f.endsWith('.js'))) {
+  for (const file of files.filter((f) => /\.(c?js|d\.c?ts)$/.test(f))) {
     const text = readFileSync(path.join(installedDir(project, name), file), 'utf8');
-    const statements = /^\s*(?:import|export|\})[^'"\n]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+    const statements = /^\s*(?:import|export|\})[^'"\n]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?<![`'"\w.$])require\(\s*['"]([^'"]+)['"]\s*\)/gm;
     for (const match of text.matchAll(statements)) {
-      const specifier = (match[1] ?? match[2] ?? match[3])!;
+      const specifier = (match[1] ?? match[2] ?? match[3] ?? match[4])!;
       if (specifier.startsWith('.') || specifier.startsWith('/')) continue;
       const pkg = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
       if (!found.has(pkg)) found.set(pkg, file);
@@ -92,7 +96,7 @@ describe.each([CONTRACT, TOOLS])('the %s tarball', (name) => {
     expect(installedReadme).toBe(readme);
   });
 
-  it('imports only Node built-ins and the packages its manifest declares', () => {
+  it('imports only Node built-ins and the packages its manifest declares, in its modules and its declarations', () => {
     const manifest = manifestOf(tools, name);
     const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     const builtins = new Set(builtinModules);
@@ -123,10 +127,23 @@ describe.each([CONTRACT, TOOLS])('the %s tarball', (name) => {
 // dependency bump that changes it is a README change too). Packages within 10%, size within 20%.
 describe("README's installed sizes", () => {
   const table = /<!-- installed-size:start -->([\s\S]*?)<!-- installed-size:end -->/.exec(readme)?.[1] ?? '';
+  // A cell is one figure, or one per Node line (`236 on Node 20 and 22, 275 on Node 24`): npm picks
+  // each dependency's newest version whose `engines` the running Node meets, so an install without
+  // a lockfile differs by line. The figure of the line running this test is the one held.
+  const major = Number(process.versions.node.split('.')[0]);
+  const figure = (cell: string) => {
+    if (/^[\d.]+( MB)?$/.test(cell)) return Number.parseFloat(cell);
+    for (const part of cell.split(/,\s*(?=[\d.]+(?: MB)? on Node)/)) {
+      const m = /^([\d.]+)(?: MB)? on Node (.+)$/.exec(part.trim());
+      if (m && m[2]!.split(/,\s*|\s+and\s+/).map(Number).includes(major)) return Number(m[1]);
+    }
+    return undefined;
+  };
   const stated = (label: RegExp) => {
     const row = table.split('\n').find((line) => label.test(line));
-    const m = /\|\s*(\d+)\s*\|\s*([\d.]+) MB\s*\|\s*$/.exec(row ?? '');
-    return m ? { packages: Number(m[1]), megabytes: Number(m[2]) } : undefined;
+    const cells = (row ?? '').split('|').slice(2, 4).map((cell) => cell.trim());
+    const [packages, megabytes] = cells.map(figure);
+    return packages !== undefined && megabytes !== undefined ? { packages, megabytes } : undefined;
   };
   const measured = (project: string) => {
     const installed = listInstalled(project) as { bytes: number }[];
@@ -137,7 +154,7 @@ describe("README's installed sizes", () => {
     ['numbers-api with numbers-api-contract', /^\| `numbers-api` with `numbers-api-contract` \|/, () => tools],
   ])('%s: the packages and size README states are what an install brings', (_name, label, project) => {
     const claim = stated(label);
-    expect(claim, 'README.md states it in the installed-size table').toBeDefined();
+    expect(claim, `README.md states it in the installed-size table, for Node ${major}`).toBeDefined();
     const actual = measured(project());
     expect(Math.abs(actual.packages - claim!.packages) / claim!.packages, `${actual.packages} packages installed`).toBeLessThanOrEqual(0.1);
     expect(Math.abs(actual.megabytes - claim!.megabytes) / claim!.megabytes, `${actual.megabytes.toFixed(1)} MB installed`).toBeLessThanOrEqual(0.2);
@@ -303,6 +320,26 @@ console.log(JSON.stringify({
   });
 });
 
+// The MSW guide's install line (docs/guides/mock-in-process.md), run as written in a project that
+// keeps the contract's tarball in vendor/ (until the package is published; issue 26).
+describe("the MSW guide's install line, run as written", () => {
+  const guide = readFileSync(path.join(repoRoot, 'docs/guides/mock-in-process.md'), 'utf8');
+  const line = /^```sh\n(npm install [^\n]*)\n```$/m.exec(guide)?.[1];
+
+  it('installs the tarball from vendor/ and msw 2, and names them as a checkout has them', async () => {
+    expect(line).toBe(`npm install --save-dev ./vendor/${path.basename(packed[CONTRACT]!.tarball)} msw@^2`);
+    const project = createEmptyProject(path.join(work, 'msw-guide'));
+    mkdirSync(path.join(project, 'vendor'));
+    copyFileSync(packed[CONTRACT]!.tarball, path.join(project, 'vendor', path.basename(packed[CONTRACT]!.tarball)));
+    await run('sh', ['-c', line!], { cwd: project, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 });
+    const manifest = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Manifest;
+    expect(manifest.devDependencies?.[CONTRACT]).toBe(`file:vendor/${path.basename(packed[CONTRACT]!.tarball)}`);
+    expect(manifest.devDependencies?.msw).toMatch(/^\^2\./);
+    expect(manifestOf(project, 'msw').version).toMatch(/^2\./);
+    expect(existsSync(path.join(installedDir(project, CONTRACT), 'dist/src/msw/index.cjs'))).toBe(true);
+  }, 180_000);
+});
+
 describe('numbers-api-contract/msw, with msw as the consumer\'s own', () => {
   it('serves the stateful mock in-process under setupServer, from one self-contained module (no ajv installed)', async () => {
     const consumer = createEmptyProject(path.join(work, 'msw-consumer'));
@@ -434,6 +471,16 @@ describe("the conformance guide's CI jobs, run as written", () => {
     expect(kept).toContain(gitlab!.artifacts.reports.junit);
   });
 
+  // The set-up lines before the jobs: pack into the project's vendor/, install from there, commit.
+  const setupLines = (/## On a schedule in CI[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? '').trim().split('\n');
+
+  it("sets up from tarballs kept in the project: packed as this test packs, installed from vendor/, committed", () => {
+    expect(setupLines).toHaveLength(3);
+    expect(setupLines[0]).toMatch(/^npm pack --workspaces --include-workspace-root --pack-destination \S+\/vendor$/);
+    expect(setupLines[1]).toBe(`npm install --save-dev ${[CONTRACT, TOOLS].map((name) => `./vendor/${path.basename(packed[name]!.tarball)}`).join(' ')}`);
+    expect(setupLines[2]).toBe('git add vendor package.json package-lock.json');
+  });
+
   describe('their lines in a fresh checkout of a project with numbers-api', () => {
     let project: string;
     let mock: StatefulMock;
@@ -455,9 +502,17 @@ describe("the conformance guide's CI jobs, run as written", () => {
     };
 
     beforeAll(async () => {
-      project = createEmptyProject(path.join(work, 'ci-checkout'));
-      // What a CI checkout of the project holds: its manifest and lockfile (both packages from their tarballs).
-      for (const file of ['package.json', 'package-lock.json']) writeFileSync(path.join(project, file), readFileSync(path.join(tools, file)));
+      // The guide's set-up as written: the tarballs in the project's vendor/ (what its `npm pack`
+      // line writes there), installed and committed; then a clone of it, as a CI runner checks it out.
+      const source = createEmptyProject(path.join(work, 'ci-project'));
+      const git = (args: string[], cwd: string) => run('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.org', ...args], { cwd });
+      await git(['init', '-q'], source);
+      mkdirSync(path.join(source, 'vendor'));
+      for (const name of [CONTRACT, TOOLS]) copyFileSync(packed[name]!.tarball, path.join(source, 'vendor', path.basename(packed[name]!.tarball)));
+      for (const line of setupLines.slice(1)) await run('sh', ['-c', line], { cwd: source, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 });
+      await git(['commit', '-q', '-m', 'numbers-api from vendor/'], source);
+      project = path.join(work, 'ci-checkout');
+      await git(['clone', '-q', source, project], work);
       mock = await startStatefulMock();
       broken = await startFakeDeployment({ apiKey: TEST_KEY });
       broken.breaks.add('usage-days');
@@ -465,6 +520,14 @@ describe("the conformance guide's CI jobs, run as written", () => {
     afterAll(async () => {
       await mock?.close();
       await broken?.close();
+    });
+
+    it('the checkout names the tarballs inside it, never a path outside (file:vendor/...)', () => {
+      const manifest = readFileSync(path.join(project, 'package.json'), 'utf8');
+      const lockfile = readFileSync(path.join(project, 'package-lock.json'), 'utf8');
+      expect(JSON.parse(manifest).devDependencies).toEqual(Object.fromEntries([CONTRACT, TOOLS].map((name) => [name, `file:vendor/${path.basename(packed[name]!.tarball)}`])));
+      expect(`${manifest}${lockfile}`).not.toMatch(/file:\.\.|"resolved": "\//);
+      expect(existsSync(path.join(project, 'node_modules')), 'a checkout has no node_modules').toBe(false);
     });
 
     it('install, then pass against the mock (advisories do not fail it), the reports where the artifacts are kept', async () => {

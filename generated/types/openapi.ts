@@ -1572,10 +1572,10 @@ export type components = {
          */
         SendMessageContent: {
             /**
-             * @description The channel to send on. `whatsapp` is one value; the others are not shown (the message record uses `sms`, `imessage`, `rcs`, `whatsapp`).
+             * @description The channel to send on. Part 4.5 shows `whatsapp`; the others are not shown there, so the channels part 2 names for a message are listed and any other string stays allowed.
              * @example whatsapp
              */
-            channel?: string;
+            channel?: "sms" | "imessage" | "rcs" | "whatsapp" | (string & {});
             /** @description Text; optional when media is attached. On WhatsApp a body accompanies media only for an image or a video. At most 4,096 characters (inferred). */
             body?: string;
             /** @description Attachments. Their item shape on send is not shown. On WhatsApp at most one attachment across `media` and `mediaUrls`. */

@@ -7,6 +7,9 @@ import type { components } from '../../generated/types/openapi.js';
 type ErrorBody = components['schemas']['Error'];
 type ErrorCode = components['schemas']['ErrorCode'];
 
+/** The fields of a 400 validation failure (part 7): each failing field with its messages. */
+export type FieldErrors = components['schemas']['FieldErrors']['fieldErrors'];
+
 /** A support reference the service puts in a `bad_request` message (part 7): `ref_` then an id. */
 const REFERENCE = /\bref_[A-Za-z0-9_-]+/;
 
@@ -128,4 +131,30 @@ export function displayUrl(url: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * True when `error` (the `error` of an `ApiError`, or of any error body) is a validation failure
+ * keyed by field, a 400's `{ fieldErrors: { to: ['Invalid phone number'] } }` (part 7), and narrows
+ * it so that `error.fieldErrors` is the map of fields. False for a message string and for a 10DLC
+ * failure (`tendlc_validation_failed`: keyed by field, without the `fieldErrors` wrapper).
+ *
+ * ```ts
+ * import { ApiError, createClient, isFieldErrors } from 'numbers-api-contract/client';
+ *
+ * const api = createClient({ apiKey: process.env.NUMBERS_API_KEY ?? null, baseUrl: 'mock' });
+ * try {
+ *   await api.PATCH('/api/v1/account', { body: { maxCallDurationSeconds: 5 } });
+ * } catch (e) {
+ *   if (e instanceof ApiError && isFieldErrors(e.error)) {
+ *     for (const [field, messages] of Object.entries(e.error.fieldErrors)) console.log(field, messages.join('; '));
+ *   }
+ * }
+ * ```
+ */
+export function isFieldErrors(error: unknown): error is { fieldErrors: FieldErrors } {
+  if (error === null || typeof error !== 'object' || !('fieldErrors' in error)) return false;
+  const fields = (error as { fieldErrors: unknown }).fieldErrors;
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) return false;
+  return Object.values(fields).every((messages) => Array.isArray(messages) && messages.every((message) => typeof message === 'string'));
 }

@@ -16,7 +16,7 @@ import { ApiError, displayUrl } from './api-error.js';
 import { PendingRequest, type OutgoingRequest } from './outgoing-request.js';
 import { createRetryingFetch, parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from './retry.js';
 
-export { ApiError, type ApiErrorDetails } from './api-error.js';
+export { ApiError, isFieldErrors, type ApiErrorDetails, type FieldErrors } from './api-error.js';
 export { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
 export { serverUrls };
 
@@ -128,6 +128,20 @@ export function resolveBaseUrl(baseUrl: CreateClientOptions['baseUrl'] | undefin
   return chosen.replace(/\/+$/, '');
 }
 
+/**
+ * The typed client: `GET`, `POST`, `PATCH`, `PUT`, `DELETE` on the contract's paths, with the key
+ * and the retries part 7 asks for; a non-2xx answer throws `ApiError`.
+ *
+ * ```ts
+ * import { createClient } from 'numbers-api-contract/client';
+ *
+ * const api = createClient({ apiKey: process.env.NUMBERS_API_KEY ?? null, baseUrl: 'mock' }); // or your deployment's URL
+ * const { data: message } = await api.POST('/api/v1/messages', {
+ *   body: { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'Hello', channel: 'sms' },
+ * });
+ * console.log(message);
+ * ```
+ */
 export function createClient(options: CreateClientOptions): NumbersApiClient {
   if (options === null || typeof options !== 'object') throw new TypeError('createClient needs an options object: { apiKey, baseUrl, fetch? }');
   const { apiKey } = options;

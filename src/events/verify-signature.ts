@@ -34,7 +34,24 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
  * with `secret`. The comparison is constant-time. A missing, empty, repeated or malformed header,
  * an empty secret or a body that is not a string or bytes gives `false`; this never rejects.
  *
- *   if (!(await verifySignature(rawBody, process.env.FANOUT_SECRET, req.headers['x-service-signature']))) ...
+ * ```ts
+ * import { createServer } from 'node:http';
+ * import { verifySignature } from 'numbers-api-contract/events';
+ *
+ * const secret = process.env.FANOUT_SECRET ?? ''; // the listening agent's --secret; empty: nothing verifies
+ * createServer(async (req, res) => {
+ *   const chunks: Buffer[] = [];
+ *   for await (const chunk of req) chunks.push(chunk as Buffer);
+ *   const rawBody = Buffer.concat(chunks); // the bytes as sent: verify before parsing
+ *   if (!(await verifySignature(rawBody, secret, req.headers['x-service-signature']))) {
+ *     res.writeHead(401).end();
+ *     return;
+ *   }
+ *   const event: unknown = JSON.parse(rawBody.toString('utf8'));
+ *   console.log(event);
+ *   res.writeHead(204).end();
+ * }).listen(3000, '127.0.0.1');
+ * ```
  */
 export async function verifySignature(
   rawBody: string | Uint8Array,
