@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../conformance/checks/response.js';
 import { documentedResponse, findOperation, listOperations, loadDescription, type Json } from '../conformance/description.js';
 import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
-import { relaxSchema } from '../conformance/inferred.js';
+import { relaxSchema } from '../src/contract/documented-only.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
 import { redact, redactDeep } from '../conformance/redact.js';
 import { buildReport, formatCoverage, formatSummary } from '../conformance/reporters/report.js';
-import { ResponseValidator } from '../conformance/validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
 import { configFromEnv, UsageError } from '../conformance/config.js';
 
@@ -63,7 +63,7 @@ describe('redaction', () => {
 describe('inferred parts (x-inferred)', () => {
   const document = loadDescription();
   const operations = listOperations(document);
-  const validator = new ResponseValidator(document);
+  const validator = contractValidator(document);
   const exchange = (operationId: string, status: number, body: unknown): Exchange => ({
     operationId,
     method: 'get',

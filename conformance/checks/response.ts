@@ -6,7 +6,7 @@
 import type { Json, Operation } from '../description.js';
 import type { Finding } from '../findings.js';
 import type { Exchange } from '../http.js';
-import type { ResponseValidator } from '../validator.js';
+import type { ContractValidator } from '../../src/contract/contract-validator.js';
 import { responseCheckContext, type ResponseCheck } from './check.js';
 import { CONTENT_TYPE_CONFORMANCE, contentTypeConformance } from './content-type-conformance.js';
 import { KEY_EXPOSURE_CHECK, noFullKeyInAnswers } from './key-exposure.js';
@@ -35,7 +35,7 @@ export const RESPONSE_CHECKS: readonly ResponseCheck[] = [
 ];
 
 /** Every check's findings on one answer; `apiKey`: the run's own key (part 5.3). */
-export function checkResponse(document: Json, validator: ResponseValidator, op: Operation, ex: Exchange, apiKey?: string, checks: readonly ResponseCheck[] = RESPONSE_CHECKS): Finding[] {
+export function checkResponse(document: Json, validator: ContractValidator, op: Operation, ex: Exchange, apiKey?: string, checks: readonly ResponseCheck[] = RESPONSE_CHECKS): Finding[] {
   const ctx = responseCheckContext(document, validator, op, ex, apiKey);
   return checks.flatMap((check) => check(ctx));
 }

@@ -261,7 +261,7 @@ async function stageCosts(endpoint) {
   const { createMockCore } = await load('src/simulator/mock-core.ts');
   const { ajvGate } = await load('src/simulator/gate.ts');
   const { answerCheck } = await load('src/simulator/pipeline.ts');
-  const { contractValidator } = await load('src/simulator/validator.ts');
+  const { contractValidator } = await load('src/contract/contract-validator.ts');
   const { readBody } = await load('src/simulator/request-body.ts');
   const { prismGate } = await load('src/mock/prism-gate.ts');
   const { generatedPath, readGeneratedJson } = await load('src/contract/generated-files.ts');
@@ -278,9 +278,9 @@ async function stageCosts(endpoint) {
     body: endpoint.body ? JSON.parse(endpoint.body) : undefined,
     violations: [],
   });
-  const validator = contractValidator(contract);
-  const ajv = ajvGate(contract, validator);
-  const prism = await prismGate(generatedPath('openapi.dereferenced.json'));
+  const validator = contractValidator(openapi);
+  const ajv = ajvGate(validator);
+  const prism = (await prismGate(generatedPath('openapi.dereferenced.json')))(validator);
   const checked = answerCheck('header', () => validator);
   const sample = core.simulator.handle(request(0), route);
   const costs = {

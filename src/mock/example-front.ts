@@ -23,7 +23,7 @@
 // - One quiet line per request, written once the response is finished.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isAcceptedAuthorization } from '../contract/api-key.js';
+import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import type { SimContract } from '../simulator/contract.js';
 import { preferRefusal } from '../simulator/named-answers.js';
 import { isJsonType } from '../simulator/request-body.js';
@@ -143,7 +143,7 @@ export async function startFront(options: FrontOptions): Promise<Front> {
       req.once('end', () => writeAnswer(req, res, answeredHere));
       return;
     }
-    const keyRefused = (route?.secured ?? false) && !isAcceptedAuthorization(req.headers.authorization);
+    const keyRefused = (route?.secured ?? false) && wellFormedKey(req.headers.authorization, keyPrefix(options.contract.document)) === undefined;
     // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
     // default (a 200 replay beside a 201 creation), the request asks for the default, unless it
     // names a status itself.

@@ -3,6 +3,7 @@
 // composed-answer check and the pipeline that runs them in order (pipeline.ts). The HTTP mock
 // (src/mock/start-mock.ts) and the MSW handlers (src/msw/handlers.ts) each call `createMockCore`
 // and adapt their own request and response around `core.pipeline.serve`. Browser-safe.
+import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/operations.js';
 import type { IdGenerator, SimClock } from './clock.js';
 import { controlSurface, type ControlSurface } from './control.js';
@@ -12,8 +13,6 @@ import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
 import type { SimState } from './state.js';
-import { contractValidator, type ContractValidator } from './validator.js';
-import type { SimContract } from './contract.js';
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI description (generated/openapi.json), parsed. */
@@ -32,8 +31,8 @@ export interface MockCoreOptions {
   signupCode?: string;
   /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
   answerCheck?: AnswerCheckMode;
-  /** The contract gate (default: ajv compiled from `document`, `ajvGate`). */
-  gate?: Gate;
+  /** The contract gate, given the core's contract validator (default: `ajvGate`, ajv compiled from `document`). */
+  gate?: (validator: ContractValidator) => Gate;
   /** Where changes are made durable before they are acknowledged (`--state`), given the simulator. */
   durability?: (simulator: Simulator) => Durability;
 }
@@ -48,13 +47,12 @@ export interface MockCore {
 }
 
 export function createMockCore(options: MockCoreOptions): MockCore {
-  // One validator (one ajv, each schema compiled once) for the gate, the field errors and the
-  // answer check, compiled on first use (the simulator exists by then).
+  // One validator (one ajv, each schema compiled once) for the gate and the answer check, set up
+  // on first use (a mock that is never asked compiles nothing).
   let validator: ContractValidator | undefined;
-  const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
+  const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
   const simulator: Simulator = createSimulator({
     document: options.document,
-    validator: validate,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
@@ -63,7 +61,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   });
   const runner = startRunner(simulator);
   const control = controlSurface(simulator, options.controlDocument);
-  const gate = options.gate ?? lazyAjvGate(simulator.contract, validate);
+  const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const durability = options.durability?.(simulator);
   const pipeline = createPipeline({ simulator, control, runner, gate, answers, ...(durability ? { durability } : {}) });
@@ -71,8 +69,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   return { simulator, runner, control, pipeline, stop: () => runner.stop() };
 }
 
-/** The ajv gate, built on its first request (a mock that is never asked compiles nothing). */
-function lazyAjvGate(contract: SimContract, validator: () => ContractValidator): Gate {
+/** The gate, built on its first request. */
+function lazyGate(make: (validator: ContractValidator) => Gate, validator: () => ContractValidator): Gate {
   let gate: Gate | undefined;
-  return { check: (operationId, request) => (gate ??= ajvGate(contract, validator())).check(operationId, request) };
+  return { check: (operationId, request) => (gate ??= make(validator())).check(operationId, request) };
 }

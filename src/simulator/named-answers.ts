@@ -8,7 +8,7 @@
 import { defaultStatus, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
 import type { SimContract } from './contract.js';
 import type { Gate } from './gate.js';
-import { fieldErrorsResponse } from './respond.js';
+import { readableFieldErrors } from './field-errors.js';
 import type { SimRequest, SimResponse } from './types.js';
 
 const NAMES_ITS_ANSWER = /\b(?:code|example)=/;
@@ -81,7 +81,7 @@ export function namedAnswer(contract: SimContract, gate: Gate, request: SimReque
   const violations = [...request.violations, ...gate.check(operationId, request)];
   if (violations.length > 0) {
     const invalid = [422, 400].find((candidate) => declaredAt(candidate));
-    if (invalid === undefined) return fieldErrorsResponse(violations);
+    if (invalid === undefined) return readableFieldErrors(request, violations);
     if (status !== invalid) example = undefined;
     status = invalid;
   }

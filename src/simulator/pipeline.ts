@@ -10,6 +10,9 @@
 // request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
 // the `AnswerCheck`. Nothing here knows a transport, so a reader follows a request one way: from
 // the transport's adapter to `serve`, from `serve` to the resource module, and back.
+import type { ContractValidator } from '../contract/contract-validator.js';
+import { slViolationsHeader } from '../contract/prism-wording.js';
+import { describeVerdict } from '../contract/verdict.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namedAnswer, namesItsAnswer } from './named-answers.js';
@@ -17,7 +20,6 @@ import { optionsAnswer, unauthorized } from './respond.js';
 import type { SimRunner } from './runner.js';
 import type { Simulator } from './simulator.js';
 import type { SimRequest, SimResponse } from './types.js';
-import type { ContractValidator } from './validator.js';
 
 /**
  * What happens to an answer the simulator composed that breaks the contract: `off` sends it as it
@@ -42,13 +44,12 @@ export function answerCheck(mode: AnswerCheckMode, validator: () => ContractVali
   return {
     check(operationId, response) {
       if (mode === 'off') return response;
-      const problems = validator().response(operationId, response);
-      if (problems.length === 0) return response;
+      const verdicts = validator().response(operationId, response);
+      if (verdicts.length === 0) return response;
       if (mode === 'strict') {
-        return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${problems.join('; ')}` } };
+        return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` } };
       }
-      const header = JSON.stringify(problems.map((message) => ({ location: ['response'], severity: 'Error', message })));
-      return { ...response, headers: { ...response.headers, 'sl-violations': header } };
+      return { ...response, headers: { ...response.headers, 'sl-violations': slViolationsHeader(verdicts) } };
     },
   };
 }
@@ -79,6 +80,13 @@ export interface Pipeline {
    * asked for only when the answer is held (a long poll), which then ends early.
    */
   serve(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse>;
+  /**
+   * The answer as far as it is known now: the same steps as `serve`, but a held answer (a long
+   * poll) comes back with its `hold` unsettled and unchecked, and nothing waits for `--state`'s
+   * disk. For callers in the same process that let no time pass (the in-process control facade,
+   * the simulator's tests).
+   */
+  answer(request: SimRequest): SimResponse;
 }
 
 const CONTROL_PREFIX = '/__mock/';
@@ -86,32 +94,38 @@ const CONTROL_PREFIX = '/__mock/';
 export function createPipeline({ simulator, control, runner, gate, answers, durability }: PipelineParts): Pipeline {
   const { contract } = simulator;
   return {
+    answer(request) {
+      const { response, operationId } = step(request);
+      return operationId === undefined || response.hold ? response : answers.check(operationId, response);
+    },
     async serve(request, clientGone) {
       const mark = durability?.mark() ?? 0;
-      const answer = await answerOf(request, clientGone);
+      const { response, operationId } = step(request);
+      const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
+      const answer = operationId === undefined ? settled : answers.check(operationId, settled);
       if (durability) await durability.durableSince(mark);
       return answer;
     },
   };
 
-  async function answerOf(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse> {
+  /** Every step up to the simulator's answer; `operationId` when that answer is the simulator's (to be checked). */
+  function step(request: SimRequest): { response: SimResponse; operationId?: string } {
     if (request.pathname.startsWith(CONTROL_PREFIX)) {
       const controlled = control.handle(request)!;
       runner.reschedule();
-      return controlled;
+      return { response: controlled };
     }
-    if (request.method === 'OPTIONS') return optionsAnswer(request, contract.methodsAt(request.pathname));
+    if (request.method === 'OPTIONS') return { response: optionsAnswer(request, contract.methodsAt(request.pathname)) };
     const route = contract.match(request.method, request.pathname);
-    // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
-    if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
-      return unauthorized(contract, route.operationId, request.headers.authorization);
-    }
-    if (route && namesItsAnswer(request)) return namedAnswer(contract, gate, request, route);
-    // A body that could not be read is already a violation; the gate judges the rest.
+    // The key first, and once: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
+    const needsKey = route !== undefined && contract.needsKey(route.operationId);
+    const key = needsKey ? simulator.acceptedKey(request.headers.authorization) : undefined;
+    if (needsKey && key === undefined) return { response: unauthorized(contract, route!.operationId, request.headers.authorization) };
+    if (route && namesItsAnswer(request)) return { response: namedAnswer(contract, gate, request, route) };
+    // A body that could not be read is already a verdict; the gate judges the rest.
     if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
-    const response = simulator.handle(request, route ?? null);
+    const response = simulator.handle(request, route ?? null, key);
     runner.reschedule();
-    const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
-    return route ? answers.check(route.operationId, settled) : settled;
+    return { response, ...(route ? { operationId: route.operationId } : {}) };
   }
 }

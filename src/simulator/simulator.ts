@@ -8,10 +8,9 @@ import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock
 import type { AnyAnswers, Handler, Precheck, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
-import { acceptsKey, authenticate, createAccountState } from './accounts.js';
+import { acceptedKey, createAccountState, openAccount } from './accounts.js';
 import { readableFieldErrors } from './field-errors.js';
 import { routeNotFound, unauthorized } from './respond.js';
-import { contractValidator, type ContractValidator } from './validator.js';
 import { dropJobs, nextDueAt, orderJobs, planJob, takeDue } from './job-queue.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
@@ -30,8 +29,6 @@ export interface SimulatorOptions {
   state?: SimState;
   options?: Partial<SimOptions>;
   modules?: readonly ResourceModule[];
-  /** The contract as a validator, for readable field errors (compiled from `document` when not given). */
-  validator?: () => ContractValidator;
 }
 
 export type EventListener = (event: SimEvent, account: AccountState, seq: number) => void;
@@ -44,9 +41,10 @@ export interface Simulator {
   readonly state: SimState;
   /**
    * The answer to a request the gate has judged (its `violations`). `route` is the operation the
-   * pipeline matched (null: none), so the path is matched once; matched here when not given.
+   * pipeline matched (null: none), so the path is matched once; `key`, the key the pipeline
+   * accepted for it (`acceptedKey`), so the key is checked once. Each is worked out here when not given.
    */
-  handle(request: SimRequest, route?: MatchedOperation | null): SimResponse;
+  handle(request: SimRequest, route?: MatchedOperation | null, key?: string): SimResponse;
   /** Runs every simulated step due by now. */
   tick(): void;
   /** When the next simulated step is due (simulated ms), or undefined. */
@@ -61,8 +59,8 @@ export interface Simulator {
   onChange(listener: () => void): () => void;
   /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
   accountForKey(key: string | undefined): AccountState | undefined;
-  /** Whether `Authorization` holds a key `handle` would accept (part 5.1), changing nothing. */
-  acceptsKey(authorization: string | undefined): boolean;
+  /** The key of `Authorization` when `handle` would accept it (part 5.1), changing nothing; else undefined. */
+  acceptedKey(authorization: string | undefined): string | undefined;
   /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
   withContext<T>(fn: (ctx: RuleContext) => T): T;
   /** The module list the simulator routes to (for the docs and tests). */
@@ -88,8 +86,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   orderJobs(state);
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
   const ids = init.ids ?? randomIds(clock);
-  let ownValidator: ContractValidator | undefined;
-  const validator = init.validator ?? (() => (ownValidator ??= contractValidator(contract)));
   const eventListeners = new Set<EventListener>();
   const changeListeners = new Set<() => void>();
 
@@ -204,7 +200,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   }
   seedNamedAccounts();
 
-  function handle(request: SimRequest, route?: MatchedOperation | null): SimResponse {
+  function handle(request: SimRequest, route?: MatchedOperation | null, accepted?: string): SimResponse {
     const matched = route === undefined ? contract.match(request.method, request.pathname) : route;
     if (!matched) return routeNotFound(request);
     let stateChanged = false;
@@ -212,17 +208,17 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     const entry = handlers.get(operationId);
     const ctx = new RequestMoment(clock.now(), request, operationId, params);
     if (contract.needsKey(operationId)) {
-      const account = authenticate(ctx, request.headers.authorization, (key) => {
+      const key = accepted ?? acceptedKey({ contract, state, options }, request.headers.authorization);
+      if (key === undefined) return unauthorized(contract, operationId, request.headers.authorization);
+      ctx.account = openAccount(ctx, key, (k) => {
         stateChanged = true; // a new account is a change
-        return ctx.createAccount({ email: null, key });
+        return ctx.createAccount({ email: null, key: k });
       });
-      if (!account) return unauthorized(contract, operationId, request.headers.authorization);
-      ctx.account = account;
       stateChanged = runDue() || stateChanged;
     }
     const precheck = prechecks.get(operationId)?.(ctx as RequestContext);
     if (precheck) return finish(precheck, stateChanged);
-    if (request.violations.length > 0) return finish(readableFieldErrors(contract, validator(), operationId, request, request.violations), stateChanged);
+    if (request.violations.length > 0) return finish(readableFieldErrors(request, request.violations), stateChanged);
     if (!entry) {
       // An operation no module simulates yet answers its documented example, as the stateless mock does.
       const status = defaultStatus(contract.operation(operationId));
@@ -270,10 +266,12 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);
     },
-    acceptsKey: (authorization) => acceptsKey({ contract, state, options }, authorization),
+    acceptedKey: (authorization) => acceptedKey({ contract, state, options }, authorization),
     accountForKey(key) {
+      const accepted = acceptedKey({ contract, state, options }, key === undefined ? undefined : `Bearer ${key}`);
+      if (accepted === undefined) return undefined;
       const ctx = ruleContext();
-      return authenticate(ctx, key === undefined ? undefined : `Bearer ${key}`, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
+      return openAccount(ctx, accepted, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
     },
     withContext: (fn) => {
       const result = fn(ruleContext());

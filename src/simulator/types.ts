@@ -1,15 +1,9 @@
-// What passes between a transport (node:http behind Prism, MSW) and the simulator core. Plain
+// What passes between a transport (node:http, MSW) and the simulator core. Plain
 // data only: no Node built-in, no Request/Response class, so both transports build the same thing.
 import type { JsonObject } from '../contract/operations.js';
+import type { Verdict } from '../contract/verdict.js';
 
-export type { JsonObject };
-
-/** One way the request broke its schema, as the contract gate (Prism, or ajv in-process) saw it. */
-export interface Violation {
-  /** Where: `['body', 'to']`, `['query', 'days']`, `['header', 'idempotency-key']`. */
-  location: string[];
-  message: string;
-}
+export type { JsonObject, Verdict };
 
 export interface SimRequest {
   method: string;
@@ -20,8 +14,8 @@ export interface SimRequest {
   headers: Record<string, string | undefined>;
   /** The parsed JSON body, `undefined` when there was none. */
   body: unknown;
-  /** What the contract gate found wrong with the request; empty when it is valid. */
-  violations: Violation[];
+  /** What the request breaks of the contract (a body that could not be read, then the gate's verdicts); empty when it is valid. */
+  violations: Verdict[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
   form?: Record<string, FormPart>;
 }
