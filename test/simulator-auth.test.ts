@@ -1,6 +1,6 @@
 // Sign-up and registration (parts 3, 4.1, 5.3 to 5.5): each rule of src/simulator/resources/auth.ts,
 // in-process (every answer checked against the contract) and the whole walk over HTTP on the real
-// stateful mock behind Prism.
+// stateful mock.
 import { describe, expect, it } from 'vitest';
 import { COUPON_CREDIT_USD, MAX_CODES_SENT, MAX_WRONG_CODES, SIGNUP_STAGES, authModule, canonicalEmail, signupStage, signupTransitions } from '../src/simulator/resources/auth.js';
 import { inProcessSimulator, simRequest, testValue, useStatefulMock } from './helpers/simulator-harness.js';

@@ -15,15 +15,6 @@ import { RESPONSE_HEADERS_CONFORMANCE, responseHeadersConformance } from './resp
 import { RESPONSE_SCHEMA_CONFORMANCE, responseSchemaConformance } from './response-schema-conformance.js';
 import { STATUS_CODE_CONFORMANCE, statusCodeConformance } from './status-code-conformance.js';
 
-export const GENERIC_CHECKS = {
-  serverError: NOT_A_SERVER_ERROR,
-  statusCode: STATUS_CODE_CONFORMANCE,
-  contentType: CONTENT_TYPE_CONFORMANCE,
-  headers: RESPONSE_HEADERS_CONFORMANCE,
-  schema: RESPONSE_SCHEMA_CONFORMANCE,
-  keyExposure: KEY_EXPOSURE_CHECK,
-} as const;
-
 /** The checks of every answer, in the order their findings are reported. */
 export const RESPONSE_CHECKS: readonly ResponseCheck[] = [
   noFullKeyInAnswers,

@@ -5,22 +5,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
+import { processIo, type CliIo } from '../cli-io.js';
 import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-export const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
 
 /** The help text, with the sign-up code read from the contract's `signupCode` test value. */
 export function mockUsage(): string {
