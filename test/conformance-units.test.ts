@@ -102,6 +102,27 @@ describe('inferred parts (x-inferred)', () => {
     expect(inferred.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
   });
 
+  it('a schema finding carries the contract\'s verdicts as data (the JSON report writes them), and its reason renders them', () => {
+    const op = findOperation(operations, 'getAccount')!;
+    const [finding] = checkResponse(document, validator, op, exchange('getAccount', 200, { maxCallDurationSeconds: 59, limits: null })).filter((f) => f.check === 'response-schema-conformance');
+    expect(finding?.verdicts).toEqual([
+      expect.objectContaining({
+        of: 'response',
+        in: 'body',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 60 },
+        instancePath: '/maxCallDurationSeconds',
+        schema: { pointer: '#/components/schemas/CallDurationSetting', component: 'CallDurationSetting' },
+        part: op.source,
+        severity: 'documented',
+        expected: 60,
+        actual: { type: 'integer', value: 59 },
+      }),
+    ]);
+    expect(finding?.reason).toContain('/maxCallDurationSeconds must be >= 60 (got 59; #/components/schemas/CallDurationSetting/minimum)');
+    expect(JSON.parse(JSON.stringify(finding))).toEqual(finding);
+  });
+
   it('on a whole inferred response or operation, advises on what the inference assumes and fails a documented value', () => {
     const send = findOperation(operations, 'sendMessage')!; // its 201 response is inferred: "the message record of part 2 is assumed"
     const partial = checkResponse(document, validator, send, exchange('sendMessage', 201, { id: 'msg_1' }));
