@@ -9,7 +9,7 @@
 //    sends rotate over 100 keys, as parallel test runs would), side by side in one run: the
 //    stateful mock (`npm start`, its request log on), the same on Prism's own validator in-process
 //    (`--gate prism`, the other gate option), stock `prism mock -v silent` with no front, the
-//    example server (`--stateless`: our front before Prism), the stateful mock with `--state` (each
+//    example server (`--stateless`: the pipeline with Prism answering), the stateful mock with `--state` (each
 //    write answered only once it is on disk, issue 21) and a bare node:http server in its own
 //    process answering the same bytes (this machine's ceiling). Goals: GET /api/v1/account at
 //    least 2x stock Prism, POST /api/v1/messages at least 1.5x, p99 under 10 ms for both.

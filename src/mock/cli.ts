@@ -1,5 +1,5 @@
 // `numbers-api mock` (also `npm start` / `npm run mock`): serve the stateful mock (or, with
-// `--stateless`, Prism's examples behind the front), print the URL and one quiet line per request,
+// `--stateless`, Prism's examples, then the rules), print the URL and one quiet line per request,
 // stop cleanly on Ctrl-C/SIGTERM.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -8,7 +8,8 @@ import type { JsonObject } from '../contract/operations.js';
 import type { IdGenerator, SimClock } from './clock.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
-import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Durability, type Pipeline } from './pipeline.js';
+import { namedAnswer, namesItsAnswer } from './named-answers.js';
+import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Durability, type Pipeline, type Responder } from './pipeline.js';
 import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
@@ -64,9 +65,45 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const durability = options.durability?.(simulator);
-  const pipeline = createPipeline({ simulator, control, runner, gate, answers, ...(durability ? { durability } : {}) });
+  const pipeline = createPipeline({
+    contract: simulator.contract,
+    acceptedKey: simulator.acceptedKey,
+    responder: simulatorResponder(simulator, runner),
+    gate,
+    control: rescheduling(control, runner),
+    answers,
+    ...(durability ? { durability } : {}),
+  });
   runner.reschedule();
   return { simulator, runner, control, pipeline, stop: () => runner.stop() };
+}
+
+/**
+ * The stateful mock's responder: the example a request names (`Prefer`, touching no state), else
+ * the simulator's rule; a held answer (a long poll) settles in real time, by the runner.
+ */
+function simulatorResponder(simulator: Simulator, runner: SimRunner): Responder {
+  return {
+    respond(request, route, key) {
+      if (namesItsAnswer(request)) return namedAnswer(simulator.contract, request, route);
+      const response = simulator.handle(request, route, key);
+      runner.reschedule();
+      return response;
+    },
+    settle: (response, signal) => runner.settle(response, signal),
+  };
+}
+
+/** The control surface, the runner woken after each of its answers (a clock moved, a reset). */
+function rescheduling(control: ControlSurface, runner: SimRunner): ControlSurface {
+  return {
+    contract: control.contract,
+    handle(request) {
+      const answer = control.handle(request);
+      runner.reschedule();
+      return answer;
+    },
+  };
 }
 
 /** The gate, built on its first request. */

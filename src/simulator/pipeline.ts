@@ -1,24 +1,29 @@
-// The one request pipeline of the stateful mock, for every transport (issue 20). A transport turns
-// its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
+// The one request pipeline of both mocks, for every transport (issues 20 and 28). A transport
+// turns its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
 // src/msw/handlers.ts), calls `serve`, and sends the SimResponse it resolves with. In order:
 //
-//   control surface (/__mock/...) → route (matched once) → the key (part 5.1) → named answer
-//   (`Prefer`) → gate → simulator → hold and settle (long polls) → composed-answer check →
-//   durable (with `--state`: the change is on disk before it is acknowledged)
+//   control surface (/__mock/..., the stateful mock's) → OPTIONS → route (matched once; none is
+//   404) → the key (part 5.1, checked once) → a `Prefer` naming what the operation does not
+//   document → gate → responder → hold and settle (long polls) → composed-answer check → durable
+//   (with `--state`: the change is on disk before it is acknowledged)
 //
-// Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdict on the
-// request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
-// the `AnswerCheck`. Nothing here knows a transport, so a reader follows a request one way: from
-// the transport's adapter to `serve`, from `serve` to the resource module, and back.
+// The responder is where the two mocks part, as Prism's own core chooses between mocking and
+// forwarding: the stateful mock's is the simulator (a named answer, else the rule of the resource
+// module: mock-core.ts), the example server's forwards to Prism's processes, then applies the
+// rules a static example cannot show (src/mock/prism-responder.ts); there Prism is the gate.
+// Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdicts on the
+// request), the `Responder`, the `AnswerCheck`, the `Durability`. Nothing here knows a transport,
+// so a reader follows a request one way: from the transport's adapter to `serve`, from `serve` to
+// the responder, and back.
 import type { ContractValidator } from '../contract/contract-validator.js';
+import type { MatchedOperation } from '../contract/operations.js';
 import { slViolationsHeader } from '../contract/prism-wording.js';
 import { describeVerdict } from '../contract/verdict.js';
+import type { SimContract } from './contract.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
-import { namedAnswer, namesItsAnswer } from './named-answers.js';
-import { optionsAnswer, unauthorized } from './respond.js';
-import type { SimRunner } from './runner.js';
-import type { Simulator } from './simulator.js';
+import { namesItsAnswer, preferRefusal } from './named-answers.js';
+import { optionsAnswer, routeNotFound, unauthorized } from './respond.js';
 import type { SimRequest, SimResponse } from './types.js';
 
 /**
@@ -65,12 +70,26 @@ export interface Durability {
   durableSince(mark: number): Promise<void>;
 }
 
+/** Who answers a request the pipeline routed and let in. */
+export interface Responder {
+  /** The answer to `request` for `route`, with the key the pipeline accepted (operations that need one): now, or once it comes. */
+  respond(request: SimRequest, route: MatchedOperation, key: string | undefined): SimResponse | Promise<SimResponse>;
+  /** The final answer of a held one (a long poll); `signal` ends it early when the client goes. */
+  settle?(response: SimResponse, signal?: AbortSignal): Promise<SimResponse>;
+}
+
 export interface PipelineParts {
-  simulator: Simulator;
-  control: ControlSurface;
-  runner: SimRunner;
-  gate: Gate;
-  answers: AnswerCheck;
+  /** The contract requests are routed by, and its documented answers (the 401, a refused `Prefer`). */
+  contract: SimContract;
+  /** The key of `Authorization` when it is accepted (part 5.1, src/contract/api-key.ts), else undefined. */
+  acceptedKey(authorization: string | undefined): string | undefined;
+  responder: Responder;
+  /** The contract gate before the responder; none where the responder judges (Prism, on the example server). */
+  gate?: Gate;
+  /** The mock's control surface (`/__mock/...`); none on the example server. */
+  control?: ControlSurface;
+  /** The check of the answers the responder composes; none: not checked. */
+  answers?: AnswerCheck;
   durability?: Durability;
 }
 
@@ -84,48 +103,48 @@ export interface Pipeline {
    * The answer as far as it is known now: the same steps as `serve`, but a held answer (a long
    * poll) comes back with its `hold` unsettled and unchecked, and nothing waits for `--state`'s
    * disk. For callers in the same process that let no time pass (the in-process control facade,
-   * the simulator's tests).
+   * the simulator's tests); a responder that answers later (Prism's) has none to give.
    */
   answer(request: SimRequest): SimResponse;
 }
 
 const CONTROL_PREFIX = '/__mock/';
 
-export function createPipeline({ simulator, control, runner, gate, answers, durability }: PipelineParts): Pipeline {
-  const { contract } = simulator;
+export function createPipeline({ contract, acceptedKey, responder, gate, control, answers, durability }: PipelineParts): Pipeline {
+  const checked = (operationId: string | undefined, response: SimResponse): SimResponse =>
+    operationId === undefined || !answers || response.hold ? response : answers.check(operationId, response);
   return {
     answer(request) {
       const { response, operationId } = step(request);
-      return operationId === undefined || response.hold ? response : answers.check(operationId, response);
+      if (response instanceof Promise) throw new Error(`${request.method} ${request.pathname}: the responder answers later; serve it instead.`);
+      return checked(operationId, response);
     },
     async serve(request, clientGone) {
       const mark = durability?.mark() ?? 0;
       const { response, operationId } = step(request);
-      const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
-      const answer = operationId === undefined ? settled : answers.check(operationId, settled);
+      const answered = await response;
+      const settled = answered.hold && responder.settle ? await responder.settle(answered, clientGone?.()) : answered;
+      const answer = checked(operationId, settled);
       if (durability) await durability.durableSince(mark);
       return answer;
     },
   };
 
-  /** Every step up to the simulator's answer; `operationId` when that answer is the simulator's (to be checked). */
-  function step(request: SimRequest): { response: SimResponse; operationId?: string } {
-    if (request.pathname.startsWith(CONTROL_PREFIX)) {
-      const controlled = control.handle(request)!;
-      runner.reschedule();
-      return { response: controlled };
-    }
+  /** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
+  function step(request: SimRequest): { response: SimResponse | Promise<SimResponse>; operationId?: string } {
+    if (control && request.pathname.startsWith(CONTROL_PREFIX)) return { response: control.handle(request)! };
     if (request.method === 'OPTIONS') return { response: optionsAnswer(request, contract.methodsAt(request.pathname)) };
     const route = contract.match(request.method, request.pathname);
+    if (!route) return { response: routeNotFound(request) };
+    const { operationId } = route;
     // The key first, and once: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
-    const needsKey = route !== undefined && contract.needsKey(route.operationId);
-    const key = needsKey ? simulator.acceptedKey(request.headers.authorization) : undefined;
-    if (needsKey && key === undefined) return { response: unauthorized(contract, route!.operationId, request.headers.authorization) };
-    if (route && namesItsAnswer(request)) return { response: namedAnswer(contract, gate, request, route) };
+    const needsKey = contract.needsKey(operationId);
+    const key = needsKey ? acceptedKey(request.headers.authorization) : undefined;
+    if (needsKey && key === undefined) return { response: unauthorized(contract, operationId, request.headers.authorization) };
+    const refused = namesItsAnswer(request) ? preferRefusal(contract, operationId, request.headers.prefer ?? '') : undefined;
+    if (refused) return { response: refused };
     // A body that could not be read is already a verdict; the gate judges the rest.
-    if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
-    const response = simulator.handle(request, route ?? null, key);
-    runner.reschedule();
-    return { response, ...(route ? { operationId: route.operationId } : {}) };
+    if (gate && request.violations.length === 0) request.violations.push(...gate.check(operationId, request));
+    return { response: responder.respond(request, route, key), operationId };
   }
 }

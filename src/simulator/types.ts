@@ -18,6 +18,8 @@ export interface SimRequest {
   violations: Verdict[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
   form?: Record<string, FormPart>;
+  /** The body as it came (the HTTP transport keeps it), for a responder that passes it on (Prism's). */
+  bytes?: Uint8Array;
 }
 
 export interface FormPart {
@@ -32,6 +34,8 @@ export interface SimResponse {
   headers?: Record<string, string>;
   /** A JSON value; `undefined` for no body. */
   body?: unknown;
+  /** A body passed on as it came (Prism's answer), sent as it is with its own `Content-Type` header; `body` is unused then. */
+  text?: string;
   /**
    * An answer that waits (a long poll, `POST /api/v1/events/wait`): the transport holds the
    * request, asks `check` again after each event of the account, and answers `expire()` when
