@@ -6,6 +6,7 @@
 //   generated/asyncapi.yaml, generated/asyncapi.json  bundled AsyncAPI 3.0, when spec/asyncapi.yaml exists
 //   generated/mock-control.json                       the mock's control surface (spec/mock-control.yaml)
 //   generated/mock.json                               both as the in-process mock reads them, prose left out
+//   generated/workflows.arazzo.yaml, .json            the workflows (spec/workflows/, Arazzo 1.0.1)
 //
 // Components are one per file and named by the file's basename, unique across spec/ (house rule,
 // see STYLE.md "deterministic bundle"). Redocly's bundler resolves a clash by renaming to `Foo-2`
@@ -17,7 +18,7 @@
 //
 // Usage: node scripts/bundle.mjs [--out <dir>] [--spec <openapi root>] [--asyncapi <asyncapi root>]
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -240,6 +241,40 @@ function isExampleMap(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((entry) => entry && typeof entry === 'object' && ('value' in entry || '$ref' in entry));
 }
 
+/** The root of the workflows, beside the other files of spec/workflows/ (one area each). */
+const WORKFLOWS_ROOT = 'arazzo.yaml';
+
+/**
+ * The workflows of spec/workflows/ as one Arazzo document: the root (`arazzo.yaml`: version, info,
+ * source descriptions, components) with the `workflows` of every other file appended, in file-name
+ * order. A file holds `workflows` and nothing else; a workflowId used twice fails, naming both
+ * files (the same rule as a component name: no silent rename or merge).
+ */
+export function bundleWorkflows(dir) {
+  const rootFile = path.join(dir, WORKFLOWS_ROOT);
+  if (!existsSync(rootFile)) throw new BundleError(`${path.relative(repoRoot, rootFile)} is missing: the workflows need their root.`);
+  const root = parseYaml(readFileSync(rootFile, 'utf8'));
+  if ('workflows' in root) throw new BundleError(`${path.relative(repoRoot, rootFile)} holds workflows: keep them in the file of their area.`);
+  const owner = new Map();
+  const workflows = [];
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== WORKFLOWS_ROOT).sort()) {
+    const file = path.join(dir, name);
+    const part = parseYaml(readFileSync(file, 'utf8')) ?? {};
+    const extra = Object.keys(part).filter((key) => key !== 'workflows');
+    if (extra.length > 0 || !Array.isArray(part.workflows)) {
+      throw new BundleError(`${path.relative(repoRoot, file)} must hold only a \`workflows\` list${extra.length ? ` (found ${extra.join(', ')})` : ''}.`);
+    }
+    for (const workflow of part.workflows) {
+      const id = workflow?.workflowId;
+      if (owner.has(id)) throw new BundleError(`workflowId "${id}" is used by ${owner.get(id)} and ${path.relative(repoRoot, file)}; nothing was written.`);
+      owner.set(id, path.relative(repoRoot, file));
+      workflows.push(workflow);
+    }
+  }
+  const { components, ...head } = root;
+  return { ...head, workflows, ...(components ? { components } : {}) };
+}
+
 /** Bundle, check and write every generated form. Returns the paths written. */
 export async function bundleAll({ spec, asyncapi, out }) {
   const specDir = path.dirname(spec);
@@ -287,6 +322,13 @@ export async function bundleAll({ spec, asyncapi, out }) {
     // without the prose (about two fifths of the bundle), which the simulator never reads.
     const { 'x-interface-specification': _parts, 'x-tagGroups': _groups, tags: _tags, ...forMock } = bundled;
     outputs['mock.json'] = `${JSON.stringify({ openapi: withoutProse(forMock), control: withoutProse(controlDocument) })}\n`;
+  }
+  // The workflows (Arazzo): their source descriptions are the files written beside them.
+  const workflowsDir = path.join(path.dirname(spec), 'workflows');
+  if (existsSync(workflowsDir)) {
+    const workflows = bundleWorkflows(workflowsDir);
+    outputs['workflows.arazzo.yaml'] = toYaml(workflows);
+    outputs['workflows.arazzo.json'] = toJson(workflows);
   }
   mkdirSync(out, { recursive: true });
   const written = [];

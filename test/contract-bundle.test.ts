@@ -13,7 +13,7 @@ import { generatedDir, repoRoot, resolvePointer, type JsonObject } from './helpe
 
 const run = promisify(execFile);
 const bundleScript = path.join(repoRoot, 'scripts/bundle.mjs');
-const GENERATED_NAMES = ['openapi.yaml', 'openapi.json', 'openapi.dereferenced.json', 'asyncapi.yaml', 'asyncapi.json'];
+const GENERATED_NAMES = ['openapi.yaml', 'openapi.json', 'openapi.dereferenced.json', 'asyncapi.yaml', 'asyncapi.json', 'workflows.arazzo.yaml', 'workflows.arazzo.json'];
 
 interface BundleRun {
   code: number;

@@ -50,6 +50,7 @@ const EXEMPT: Array<[RegExp, string]> = [
   [/listen\b.*--forward-to/, 'runs until Ctrl-C: test/listen.test.ts runs the agent against the mock with these options'],
   [/ &$/, "a background process of the walkthrough (mock, handler, agent); each runs alone here or in test/listen.test.ts"],
   [/^export NUMBERS_API_KEY=/, 'sets the key for the lines after it (they run here with one)'],
+  [/^npx redocly respect generated\/workflows\.arazzo\.yaml /, 'plays every workflow and resets the mock it runs on: test/workflows-respect.test.ts runs this very line against a mock of its own'],
 ];
 
 /** The `npm` scripts the docs use, as the clone's command: checked against package.json below. */

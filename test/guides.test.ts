@@ -137,6 +137,8 @@ describe('facts the guides and README state, checked against the code', () => {
       run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/diff.ts'), '--help'], { cwd: repoRoot }).catch((e: { stdout: string; stderr: string }) => e),
       run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'docs/build/build.mjs'), '--help'], { cwd: repoRoot }),
       run(process.execPath, [path.join(repoRoot, 'scripts/guides.mjs'), '--help'], { cwd: repoRoot }).catch(() => ({ stdout: '--check', stderr: '' })),
+      // `redocly respect`, which the README runs the workflows with.
+      run(process.execPath, [path.join(repoRoot, 'node_modules/@redocly/cli/bin/cli.js'), 'respect', '--help'], { cwd: repoRoot }),
     ]);
     const known = new Set(helps.flatMap((h) => `${h.stdout}${h.stderr}`.match(/--[a-z][a-z-]*/g) ?? []));
     // npm's own options, in the install and pack commands the README gives.

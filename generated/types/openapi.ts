@@ -1634,7 +1634,9 @@ export type components = {
          * SignedIn
          * @description The sign-in outcome (parts 4.1 and 5.3): the account plus `apiKey`. The key is returned this
          *     once and never again; `GET /api/v1/account` shows only previews. The full field list of this
-         *     outcome is not shown in the interface specification, so the schema stays open.
+         *     outcome is not shown in the interface specification, so the schema stays open, and says so
+         *     (`additionalProperties: true`): the account's own fields come with the key, and a validator
+         *     that reads an object without the keyword as closed (Redocly Respect does) must accept them.
          */
         SignedIn: {
             /** @description The full API key, returned once. Store it now. */
@@ -1644,6 +1646,8 @@ export type components = {
              *     was verified (part 4.1). Its shape is not shown.
              */
             phoneNumber?: unknown;
+        } & {
+            [key: string]: unknown;
         };
         /** SignupRequest */
         SignupRequest: {

@@ -28,6 +28,7 @@ function whoIsAffected(c: Change): string {
   const on = at ? ` of ${at}` : '';
   if (c.classification !== 'breaking') return at ? `users of ${at}` : 'no one';
   if (c.code === 'component-removed' || c.code === 'operation-id-changed') return 'code that imports the generated TypeScript types by that name';
+  if (c.code === 'workflow-broken') return `clients that follow the ${at.replace(/`workflow (\w+)`/g, '`$1` workflow')}`;
   if (c.directions.includes('request')) return `clients that send requests${on}`;
   if (c.directions.includes('event')) return `consumers of the events${on}`;
   if (c.directions.includes('response')) return `code that reads the responses${on}`;
@@ -71,6 +72,7 @@ const ADVICE: Record<string, string> = {
   'variant-added': 'handle the new shape, and keep a fallback for shapes you do not know',
   'variant-removed': 'send one of the remaining shapes',
   'property-forbidden': 'stop sending the field in this case',
+  'workflow-broken': 'follow the workflow as the new release writes it (generated/workflows.arazzo.yaml), adapting the step to the changed operation',
 };
 
 function entry(c: Change): string {

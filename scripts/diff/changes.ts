@@ -21,7 +21,8 @@ export interface Change {
   code: string;
   /** What changed, in a sentence. */
   message: string;
-  document: 'openapi' | 'asyncapi';
+  /** `workflows`: a step of the Arazzo workflows that the change breaks (./workflows.ts). */
+  document: 'openapi' | 'asyncapi' | 'workflows';
   /** JSON pointer of the changed item in the bundled document (see `in`). */
   pointer: string;
   /** `current` for additions and changes; `previous` when the item exists only in the previous release. */

@@ -21,6 +21,7 @@
 import { compareAsyncApi } from './asyncapi.js';
 import { type Change, type Classification, sortChanges } from './changes.js';
 import { compareOpenApi } from './openapi.js';
+import { compareWorkflows } from './workflows.js';
 import type { Json } from './resolve.js';
 
 export type { Change, Classification, Direction } from './changes.js';
@@ -29,6 +30,9 @@ export { INFERRED_NOTE } from './changes.js';
 export interface ContractDocuments {
   openapi?: Json;
   asyncapi?: Json;
+  /** The workflows (workflows.arazzo.json) and the mock control surface they also name (mock-control.json). */
+  workflows?: Json;
+  mockControl?: Json;
 }
 
 export interface DiffResult {
@@ -53,6 +57,8 @@ export function diffContracts(previous: ContractDocuments, current: ContractDocu
   else if (previous.openapi || current.openapi) skipped.push(`openapi (only in the ${previous.openapi ? 'previous' : 'current'} release)`);
   if (previous.asyncapi && current.asyncapi) changes.push(...compareAsyncApi(previous.asyncapi, current.asyncapi).list());
   else if (previous.asyncapi || current.asyncapi) skipped.push(`asyncapi (only in the ${previous.asyncapi ? 'previous' : 'current'} release)`);
+  // A workflow step the change breaks (an operation, parameter or field it uses, gone or changed).
+  changes.push(...compareWorkflows(previous, current));
   const count = (c: Classification) => changes.filter((x) => x.classification === c).length;
   const breaking = count('breaking');
   const nonBreaking = count('non-breaking');

@@ -8,6 +8,12 @@ import path from 'node:path';
 import type { ContractDocuments } from './index.js';
 import type { Json } from './resolve.js';
 
+/** Read beside the descriptions when present: the workflows, and the mock control surface they name. */
+const COMPANIONS = [
+  ['workflows', 'workflows.arazzo.json'],
+  ['mockControl', 'mock-control.json'],
+] as const;
+
 /** Something the user can fix: printed without a stack trace, exit code 2. */
 export class UsageError extends Error {}
 
@@ -66,6 +72,10 @@ export function loadRelease(spec: string, cwd = process.cwd()): LoadedRelease {
         const file = path.join(full, `${kind}.json`);
         if (existsSync(file)) docs[kind] = parseJson(readFileSync(file, 'utf8'), path.relative(cwd, file) || file);
       }
+      for (const [kind, name] of COMPANIONS) {
+        const file = path.join(full, name);
+        if (existsSync(file)) docs[kind] = parseJson(readFileSync(file, 'utf8'), path.relative(cwd, file) || file);
+      }
       return finish(docs, spec);
     }
     const doc = parseJson(readFileSync(full, 'utf8'), spec);
@@ -76,6 +86,10 @@ export function loadRelease(spec: string, cwd = process.cwd()): LoadedRelease {
     for (const kind of ['openapi', 'asyncapi'] as const) {
       const text = gitShow(spec, `generated/${kind}.json`, cwd);
       if (text !== undefined) docs[kind] = parseJson(text, `${spec}:generated/${kind}.json`);
+    }
+    for (const [kind, name] of COMPANIONS) {
+      const text = gitShow(spec, `generated/${name}`, cwd);
+      if (text !== undefined) docs[kind] = parseJson(text, `${spec}:generated/${name}`);
     }
     if (!docs.openapi && !docs.asyncapi) throw new UsageError(`git ref ${spec} has no generated/openapi.json or generated/asyncapi.json`);
     return finish(docs, `git:${spec}`);

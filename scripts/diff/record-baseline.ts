@@ -15,7 +15,8 @@ export interface BaselineOutcome {
 }
 
 /**
- * Copies `<root>/generated/{openapi,asyncapi}.json` to `<root>/generated/baseline/`, unless the
+ * Copies `<root>/generated/{openapi,asyncapi}.json` (and the workflows with the mock control surface
+ * they name) to `<root>/generated/baseline/`, unless the
  * versions disagree with package.json or the release breaks the recorded baseline without a
  * major bump (`force` records anyway).
  */
@@ -42,6 +43,11 @@ export function recordBaseline(root: string, { force = false } = {}): BaselineOu
   mkdirSync(baselineDir, { recursive: true });
   for (const kind of ['openapi', 'asyncapi'] as const) {
     if (current[kind]) copyFileSync(path.join(generated, `${kind}.json`), path.join(baselineDir, `${kind}.json`));
+  }
+  // The workflows as released (and the control surface they name): the diff reports a later
+  // change that breaks one of their steps.
+  for (const name of ['workflows.arazzo.json', 'mock-control.json']) {
+    if (existsSync(path.join(generated, name))) copyFileSync(path.join(generated, name), path.join(baselineDir, name));
   }
   lines.push(`Recorded generated/baseline/ as release ${version}${problems.length ? ' (forced)' : ''}.`);
   return { recorded: true, lines, problems };

@@ -70,12 +70,14 @@ export async function runRedoclyLint(file: string, config = path.join(repoRoot, 
   };
 }
 
-let spectralPromise: Promise<Spectral> | undefined;
+const spectralPromises = new Map<string, Promise<Spectral>>();
 
-/** A Spectral instance with .spectral.yaml loaded the way the CLI loads it (functionsDir included). */
-export function houseSpectral(): Promise<Spectral> {
-  spectralPromise ??= (async () => {
-    const ruleset = await bundleAndLoadRuleset(path.join(repoRoot, '.spectral.yaml'), {
+/** A Spectral instance with a ruleset of the package (.spectral.yaml by default) loaded the way the CLI loads it (functionsDir included). */
+export function houseSpectral(rulesetFile = '.spectral.yaml'): Promise<Spectral> {
+  const cached = spectralPromises.get(rulesetFile);
+  if (cached) return cached;
+  const loading = (async () => {
+    const ruleset = await bundleAndLoadRuleset(path.join(repoRoot, rulesetFile), {
       fs,
       // The ruleset is local (spectral:oas is built in); nothing is fetched.
       fetch: (async (url: string) => {
@@ -86,14 +88,15 @@ export function houseSpectral(): Promise<Spectral> {
     spectral.setRuleset(ruleset);
     return spectral;
   })();
-  return spectralPromise;
+  spectralPromises.set(rulesetFile, loading);
+  return loading;
 }
 
 const SPECTRAL_SEVERITY = ['error', 'warning', 'info', 'hint'] as const;
 
-/** Spectral with the house ruleset on a YAML or JSON file. */
-export async function runSpectral(file: string): Promise<Finding[]> {
-  const spectral = await houseSpectral();
+/** Spectral with a house ruleset (.spectral.yaml by default) on a YAML or JSON file. */
+export async function runSpectral(file: string, rulesetFile = '.spectral.yaml'): Promise<Finding[]> {
+  const spectral = await houseSpectral(rulesetFile);
   const text = fs.readFileSync(file, 'utf8');
   // JSON is YAML, and the YAML parser gives line numbers for both.
   const results: ISpectralDiagnostic[] = await spectral.run(new Document(text, Parsers.Yaml, file));

@@ -1,0 +1,374 @@
+// The contract's workflows (generated/workflows.arazzo.json, Arazzo 1.0.1) held to the
+// descriptions they name: every step's operation exists in its source, every parameter is one the
+// operation declares (and every required one is given, the key where the operation needs one,
+// part 5.1), every request body field is in the request schema with literal values it accepts,
+// and every value a step reads from an answer (`$response.body#/...` in a criterion or an output)
+// is a field that answer's schema declares, for the statuses the step expects. Values carried
+// between steps (`$steps.<id>.outputs.<name>`, `$inputs.<name>`, a child workflow's `$outputs`)
+// must be defined where they are read. A renamed or removed field in the OpenAPI description
+// makes the workflow that uses it fail here, by name and place. Pure and browser-safe: the
+// sources are passed in, already parsed.
+import { childPointer, resolveRef, type JsonObject } from './json-pointer.js';
+import { HTTP_METHODS, needsApiKey } from './operations.js';
+
+export interface WorkflowProblem {
+  workflowId: string;
+  stepId?: string;
+  /** JSON pointer of the offending node in the Arazzo document. */
+  where: string;
+  message: string;
+}
+
+/** An operation of a source description, found by a step's `operationId`. */
+export interface ResolvedOperation {
+  source: string;
+  operationId: string;
+  method: string;
+  path: string;
+  operation: JsonObject;
+  pathItem: JsonObject;
+  document: JsonObject;
+}
+
+const SOURCE_OPERATION = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_.-]+)$/;
+
+/** Every runtime expression in a string (Arazzo 1.0.1 grammar, as Redocly Respect reads JSON pointers: `[\w/-]`). */
+const EXPRESSION =
+  /\$(?:response\.body(?:#(?:\/[\w-]*)*)?|response\.header\.[\w-]+|request\.(?:body(?:#(?:\/[\w-]*)*)?|header\.[\w-]+|query\.[\w-]+|path\.[\w-]+)|steps\.[\w-]+\.outputs\.[\w-]+(?:#(?:\/[\w-]*)*)?|workflows\.[\w-]+\.outputs\.[\w-]+|inputs\.[\w-]+|outputs\.[\w-]+|statusCode|url|method|components\.[\w.-]+|sourceDescriptions\.[\w.-]+)/g;
+
+/** The runtime expressions in a value (strings anywhere inside it). */
+export function expressionsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [...value.matchAll(EXPRESSION)].map((m) => m[0]);
+  if (Array.isArray(value)) return value.flatMap(expressionsIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(expressionsIn);
+  return [];
+}
+
+/** Whether a payload value is (or embeds) a runtime expression, so only the runner knows its value. */
+function isExpression(value: unknown): boolean {
+  return typeof value === 'string' && expressionsIn(value).length > 0;
+}
+
+/** Finds `$sourceDescriptions.<source>.<operationId>` in the sources. */
+export function resolveStepOperation(sources: Record<string, JsonObject>, operationId: string): ResolvedOperation | string {
+  const match = SOURCE_OPERATION.exec(operationId);
+  if (!match) return `operationId "${operationId}" must name its source: $sourceDescriptions.<source>.<operationId>`;
+  const [, source, id] = match as unknown as [string, string, string];
+  const document = sources[source];
+  if (!document) return `operationId "${operationId}" names the source "${source}", which is not a source description`;
+  for (const [path, rawItem] of Object.entries((document.paths ?? {}) as JsonObject)) {
+    const pathItem = resolveRef(document, rawItem);
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem?.[method] as JsonObject | undefined;
+      if (operation?.operationId === id) return { source, operationId: id, method, path, operation, pathItem, document };
+    }
+  }
+  return `operationId "${operationId}": ${source} has no operation ${id}`;
+}
+
+/** A schema and every alternative it is made of (`allOf`, `oneOf`, `anyOf`, `if`/`then`/`else`), `$ref`s followed. */
+function alternatives(document: JsonObject, schema: unknown, seen = new Set<unknown>()): JsonObject[] {
+  const node = resolveRef(document, schema);
+  if (!node || typeof node !== 'object' || seen.has(node)) return [];
+  seen.add(node);
+  const out: JsonObject[] = [node];
+  for (const key of ['allOf', 'oneOf', 'anyOf']) for (const member of (node[key] as unknown[]) ?? []) out.push(...alternatives(document, member, seen));
+  for (const key of ['then', 'else']) if (node[key]) out.push(...alternatives(document, node[key], seen));
+  return out;
+}
+
+/** The subschemas a pointer segment leads to from `schema`: a declared property, an array item, a declared map. */
+function childSchemas(document: JsonObject, schema: unknown, segment: string): unknown[] {
+  const out: unknown[] = [];
+  for (const node of alternatives(document, schema)) {
+    if (/^\d+$/.test(segment)) {
+      if (Array.isArray(node.prefixItems) && node.prefixItems[Number(segment)]) out.push(node.prefixItems[Number(segment)]);
+      if (node.items && typeof node.items === 'object') out.push(node.items);
+    }
+    if (node.properties && Object.hasOwn(node.properties, segment)) out.push(node.properties[segment]);
+    for (const [pattern, sub] of Object.entries((node.patternProperties ?? {}) as JsonObject)) if (new RegExp(pattern).test(segment)) out.push(sub);
+    // A map whose values have a schema of their own (`fieldErrors`): any key is a declared entry.
+    if (node.additionalProperties && typeof node.additionalProperties === 'object') out.push(node.additionalProperties);
+  }
+  return out;
+}
+
+/** Whether `pointer` (`/a/0/b`) names a field `schema` declares. */
+export function schemaDeclares(document: JsonObject, schema: unknown, pointer: string): boolean {
+  let current: unknown[] = [schema];
+  for (const segment of pointer.split('/').slice(1)) {
+    current = current.flatMap((node) => childSchemas(document, node, segment));
+    if (current.length === 0) return false;
+  }
+  return true;
+}
+
+function typeMatches(type: unknown, value: unknown): boolean {
+  const types = Array.isArray(type) ? type : [type];
+  return types.some((t) => {
+    if (t === 'integer') return Number.isInteger(value);
+    if (t === 'number') return typeof value === 'number';
+    if (t === 'null') return value === null;
+    if (t === 'array') return Array.isArray(value);
+    if (t === 'object') return value !== null && typeof value === 'object' && !Array.isArray(value);
+    return typeof value === t;
+  });
+}
+
+/** Whether a literal value fits a schema's `type`, `enum` and `const` (in at least one alternative that says). */
+function literalFits(document: JsonObject, schema: unknown, value: unknown): boolean {
+  const nodes = alternatives(document, schema).filter((n) => 'type' in n || 'enum' in n || 'const' in n);
+  if (nodes.length === 0) return true;
+  return nodes.some(
+    (n) =>
+      (!('type' in n) || typeMatches(n.type, value)) &&
+      (!('enum' in n) || (n.enum as unknown[]).some((e) => JSON.stringify(e) === JSON.stringify(value))) &&
+      (!('const' in n) || JSON.stringify(n.const) === JSON.stringify(value)),
+  );
+}
+
+/** Required fields `keys` leaves out: the schema's own and its `allOf`'s; of a `oneOf`/`anyOf`, the branch missing least. */
+function missingRequired(document: JsonObject, schema: unknown, keys: Set<string>): string[] {
+  const node = resolveRef(document, schema);
+  if (!node || typeof node !== 'object') return [];
+  const missing = ((node.required ?? []) as string[]).filter((k) => !keys.has(k));
+  for (const member of (node.allOf ?? []) as unknown[]) missing.push(...missingRequired(document, member, keys));
+  for (const key of ['oneOf', 'anyOf']) {
+    const options = ((node[key] ?? []) as unknown[]).map((member) => missingRequired(document, member, keys));
+    if (options.length > 0 && !options.some((o) => o.length === 0)) missing.push(...options.sort((a, b) => a.length - b.length)[0]!);
+  }
+  return [...new Set(missing)];
+}
+
+/** Problems of a request payload against a request schema: unknown fields, missing required ones, literals it refuses. */
+function payloadProblems(document: JsonObject, schema: unknown, payload: unknown, at: string): string[] {
+  if (isExpression(payload)) return [];
+  if (payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
+    const problems: string[] = [];
+    const keys = new Set(Object.keys(payload));
+    for (const [key, value] of Object.entries(payload)) {
+      const children = childSchemas(document, schema, key);
+      if (children.length === 0) {
+        problems.push(`sends \`${at}${key}\`, which the request schema does not declare`);
+        continue;
+      }
+      if (!children.some((child) => payloadProblems(document, child, value, `${at}${key}.`).length === 0)) {
+        problems.push(...payloadProblems(document, children[0], value, `${at}${key}.`));
+      }
+    }
+    for (const key of missingRequired(document, schema, keys)) problems.push(`leaves out \`${at}${key}\`, which the request schema requires`);
+    return problems;
+  }
+  if (Array.isArray(payload)) {
+    return payload.flatMap((item, i) => {
+      const children = childSchemas(document, schema, String(i));
+      return children.length === 0 ? [`sends \`${at}${i}\`, which the request schema does not declare`] : payloadProblems(document, children[0], item, `${at}${i}.`);
+    });
+  }
+  return literalFits(document, schema, payload) ? [] : [`sends ${JSON.stringify(payload)} as \`${at.replace(/\.$/, '')}\`, which its schema refuses`];
+}
+
+/** The statuses a step expects: those its criteria compare `$statusCode` with, else the operation's 2xx. */
+function expectedStatuses(step: JsonObject, operation: JsonObject): string[] {
+  const named = new Set<string>();
+  for (const criterion of (step.successCriteria ?? []) as JsonObject[]) {
+    for (const m of String(criterion.condition ?? '').matchAll(/\$statusCode\s*==\s*(\d{3})/g)) named.add(m[1]!);
+  }
+  const documented = Object.keys(operation.responses ?? {});
+  return named.size > 0 ? [...named] : documented.filter((s) => /^2\d\d$/.test(s));
+}
+
+function responseSchemas(op: ResolvedOperation, status: string): unknown[] {
+  const response = resolveRef(op.document, op.operation.responses?.[status]);
+  return Object.values((response?.content ?? {}) as JsonObject).map((media) => (media as JsonObject).schema).filter(Boolean);
+}
+
+function declaredParameters(op: ResolvedOperation): JsonObject[] {
+  return [...((op.pathItem.parameters ?? []) as unknown[]), ...((op.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(op.document, p));
+}
+
+interface Context {
+  arazzo: JsonObject;
+  sources: Record<string, JsonObject>;
+  problems: WorkflowProblem[];
+}
+
+/** A step parameter with `reference: $components.parameters.<name>` replaced by that component (its `value` overriding). */
+function resolveParameter(arazzo: JsonObject, parameter: JsonObject): JsonObject | string {
+  if (typeof parameter.reference !== 'string') return parameter;
+  const match = /^\$components\.parameters\.([\w.-]+)$/.exec(parameter.reference);
+  const target = match ? arazzo.components?.parameters?.[match[1]!] : undefined;
+  if (!target) return `refers to ${parameter.reference}, which components.parameters does not define`;
+  return { ...target, ...('value' in parameter ? { value: parameter.value } : {}) };
+}
+
+function workflowInputs(arazzo: JsonObject, workflow: JsonObject): JsonObject {
+  const inputs = workflow.inputs as JsonObject | undefined;
+  if (inputs && typeof inputs.$ref === 'string') return resolveRef(arazzo, inputs) ?? {};
+  return inputs ?? {};
+}
+
+/** Checks one runtime expression where it is read. */
+function checkExpression(ctx: Context, expression: string, scope: { workflow: JsonObject; stepIndex: number; op?: ResolvedOperation; step?: JsonObject; child?: JsonObject }): string | undefined {
+  const { workflow, stepIndex, op, step, child } = scope;
+  const steps = (workflow.steps ?? []) as JsonObject[];
+  let m: RegExpExecArray | null;
+  if ((m = /^\$inputs\.([\w-]+)$/.exec(expression))) {
+    return Object.hasOwn(workflowInputs(ctx.arazzo, workflow).properties ?? {}, m[1]!) ? undefined : `reads ${expression}, which the workflow's inputs do not declare`;
+  }
+  if ((m = /^\$steps\.([\w-]+)\.outputs\.([\w-]+)/.exec(expression))) {
+    const index = steps.findIndex((s) => s.stepId === m![1]);
+    if (index < 0) return `reads ${expression}: the workflow has no step ${m[1]}`;
+    if (index >= stepIndex) return `reads ${expression} before step ${m[1]} has run`;
+    return Object.hasOwn(steps[index]!.outputs ?? {}, m[2]!) ? undefined : `reads ${expression}, which step ${m[1]} does not output`;
+  }
+  if ((m = /^\$outputs\.([\w-]+)$/.exec(expression))) {
+    if (!child) return `reads ${expression} outside a step that runs a workflow`;
+    return Object.hasOwn(child.outputs ?? {}, m[1]!) ? undefined : `reads ${expression}, which workflow ${child.workflowId} does not output`;
+  }
+  if ((m = /^\$response\.body(?:#(.*))?$/.exec(expression))) {
+    if (!op || !step) return `reads ${expression} outside an operation step`;
+    const pointer = m[1] ?? '';
+    if (pointer === '' || pointer === '/') return undefined;
+    const statuses = expectedStatuses(step, op.operation);
+    const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemaDeclares(op.document, schema, pointer)));
+    return declared ? undefined : `reads ${expression}, a field the ${statuses.join('/')} answer of ${op.operationId} does not declare`;
+  }
+  if ((m = /^\$response\.header\.([\w-]+)$/.exec(expression))) {
+    if (!op || !step) return `reads ${expression} outside an operation step`;
+    const name = m[1]!.toLowerCase();
+    const declared = expectedStatuses(step, op.operation).some((status) =>
+      Object.keys(resolveRef(op.document, op.operation.responses?.[status])?.headers ?? {}).some((h) => h.toLowerCase() === name),
+    );
+    return declared ? undefined : `reads ${expression}, a header the answer of ${op.operationId} does not declare`;
+  }
+  return undefined;
+}
+
+function checkStep(ctx: Context, workflow: JsonObject, wi: number, step: JsonObject, si: number): void {
+  const at = `#/workflows/${wi}/steps/${si}`;
+  const report = (where: string, message: string): void => {
+    ctx.problems.push({ workflowId: String(workflow.workflowId), stepId: String(step.stepId), where, message });
+  };
+  const workflows = (ctx.arazzo.workflows ?? []) as JsonObject[];
+  let op: ResolvedOperation | undefined;
+  let child: JsonObject | undefined;
+  if (typeof step.operationId === 'string') {
+    const resolved = resolveStepOperation(ctx.sources, step.operationId);
+    if (typeof resolved === 'string') return report(`${at}/operationId`, resolved);
+    op = resolved;
+  } else if (typeof step.workflowId === 'string') {
+    child = workflows.find((w) => w.workflowId === step.workflowId);
+    if (!child) return report(`${at}/workflowId`, `runs workflow ${step.workflowId}, which the document does not define`);
+  } else {
+    return report(at, 'names neither an operationId nor a workflowId (operationPath is not used in this contract)');
+  }
+
+  const parameters = ((step.parameters ?? []) as JsonObject[]).map((p) => resolveParameter(ctx.arazzo, p));
+  parameters.forEach((parameter, pi) => {
+    const where = `${at}/parameters/${pi}`;
+    if (typeof parameter === 'string') return report(where, parameter);
+    if (child) {
+      if (!Object.hasOwn(workflowInputs(ctx.arazzo, child).properties ?? {}, String(parameter.name))) report(where, `passes ${parameter.name}, which workflow ${child.workflowId} has no input for`);
+      return;
+    }
+    const declared = declaredParameters(op!).find((p) => p.in === parameter.in && String(p.name).toLowerCase() === String(parameter.name).toLowerCase());
+    if (parameter.in === 'header' && String(parameter.name).toLowerCase() === 'authorization') {
+      if (!needsApiKey(op!.document, op!.operation)) report(where, `sends Authorization to ${op!.operationId}, which takes no key (part 5.1)`);
+    } else if (!declared) {
+      report(where, `sends the ${parameter.in} parameter ${parameter.name}, which ${op!.operationId} does not declare`);
+    } else if (!isExpression(parameter.value) && declared.schema && !literalFits(op!.document, declared.schema, parameter.value)) {
+      report(where, `sends ${JSON.stringify(parameter.value)} as ${parameter.name}, which its schema refuses`);
+    }
+  });
+  const given = parameters.filter((p): p is JsonObject => typeof p !== 'string');
+  if (op) {
+    for (const required of declaredParameters(op).filter((p) => p.required || p.in === 'path')) {
+      if (!given.some((g) => g.in === required.in && String(g.name).toLowerCase() === String(required.name).toLowerCase())) {
+        report(`${at}/parameters`, `leaves out the ${required.in} parameter ${required.name}, which ${op.operationId} requires`);
+      }
+    }
+    if (needsApiKey(op.document, op.operation) && !given.some((g) => g.in === 'header' && String(g.name).toLowerCase() === 'authorization')) {
+      report(`${at}/parameters`, `sends no Authorization header to ${op.operationId}, which needs a key (part 5.1)`);
+    }
+    const body = step.requestBody as JsonObject | undefined;
+    if (body) {
+      const content = resolveRef(op.document, op.operation.requestBody)?.content as JsonObject | undefined;
+      const media = content?.[String(body.contentType ?? 'application/json')] as JsonObject | undefined;
+      if (!content) report(`${at}/requestBody`, `sends a body to ${op.operationId}, which takes none`);
+      else if (!media) report(`${at}/requestBody/contentType`, `sends ${body.contentType}, which ${op.operationId} does not accept`);
+      else for (const message of payloadProblems(op.document, media.schema, body.payload, '')) report(`${at}/requestBody/payload`, message);
+    }
+  }
+
+  const scope = { workflow, stepIndex: si, op, step, child };
+  const read = (value: unknown, where: string): void => {
+    for (const expression of expressionsIn(value)) {
+      const problem = checkExpression(ctx, expression, scope);
+      if (problem) report(where, problem);
+    }
+  };
+  given.forEach((parameter, pi) => read(parameter.value, `${at}/parameters/${pi}/value`));
+  read((step.requestBody as JsonObject | undefined)?.payload, `${at}/requestBody/payload`);
+  ((step.successCriteria ?? []) as JsonObject[]).forEach((criterion, ci) => {
+    read(criterion.condition, `${at}/successCriteria/${ci}/condition`);
+    read(criterion.context, `${at}/successCriteria/${ci}/context`);
+  });
+  for (const [name, value] of Object.entries((step.outputs ?? {}) as JsonObject)) read(value, childPointer(`${at}/outputs`, name));
+  for (const kind of ['onSuccess', 'onFailure']) {
+    ((step[kind] ?? []) as JsonObject[]).forEach((action, ai) => {
+      if (action.stepId !== undefined && !((workflow.steps ?? []) as JsonObject[]).some((s) => s.stepId === action.stepId)) {
+        report(`${at}/${kind}/${ai}`, `goes to step ${action.stepId}, which the workflow does not have`);
+      }
+      if (action.workflowId !== undefined && !workflows.some((w) => w.workflowId === action.workflowId)) {
+        report(`${at}/${kind}/${ai}`, `goes to workflow ${action.workflowId}, which the document does not define`);
+      }
+      ((action.criteria ?? []) as JsonObject[]).forEach((criterion, ci) => read(criterion.condition, `${at}/${kind}/${ai}/criteria/${ci}/condition`));
+    });
+  }
+}
+
+/**
+ * Every problem of the workflows against their sources (`sources` by source description name:
+ * the parsed OpenAPI documents, with their `#/components` `$ref`s). An empty list means every
+ * operation, parameter, body field and value read is one the descriptions define.
+ */
+export function checkWorkflows(arazzo: JsonObject, sources: Record<string, JsonObject>): WorkflowProblem[] {
+  const ctx: Context = { arazzo, sources, problems: [] };
+  const names = ((arazzo.sourceDescriptions ?? []) as JsonObject[]).map((s) => String(s.name));
+  for (const name of names) {
+    if (!sources[name]) ctx.problems.push({ workflowId: '', where: '#/sourceDescriptions', message: `source ${name} was not given to the check` });
+  }
+  const workflows = (arazzo.workflows ?? []) as JsonObject[];
+  // Redocly's `outputs-defined` rule (which `redocly respect` runs first) keys step outputs by
+  // stepId across the whole document, so two steps with outputs must not share an id.
+  const outputSteps = new Map<string, string>();
+  workflows.forEach((workflow, wi) => {
+    const seen = new Set<string>();
+    ((workflow.steps ?? []) as JsonObject[]).forEach((step, si) => {
+      const id = String(step.stepId);
+      if (seen.has(id)) ctx.problems.push({ workflowId: String(workflow.workflowId), stepId: id, where: `#/workflows/${wi}/steps/${si}`, message: 'repeats a stepId of its workflow' });
+      seen.add(id);
+      if (step.outputs) {
+        const other = outputSteps.get(id);
+        if (other && other !== workflow.workflowId) {
+          ctx.problems.push({ workflowId: String(workflow.workflowId), stepId: id, where: `#/workflows/${wi}/steps/${si}`, message: `has outputs under the stepId of a step of ${other} with outputs (Redocly reads step outputs document-wide)` });
+        }
+        outputSteps.set(id, String(workflow.workflowId));
+      }
+      checkStep(ctx, workflow, wi, step, si);
+    });
+    for (const [name, value] of Object.entries((workflow.outputs ?? {}) as JsonObject)) {
+      for (const expression of expressionsIn(value)) {
+        const problem = checkExpression(ctx, expression, { workflow, stepIndex: Infinity });
+        if (problem) ctx.problems.push({ workflowId: String(workflow.workflowId), where: childPointer(`#/workflows/${wi}/outputs`, name), message: problem });
+      }
+    }
+  });
+  return ctx.problems;
+}
+
+/** A problem as one line: `workflowId/stepId: message (at pointer)`. */
+export function formatWorkflowProblem(problem: WorkflowProblem): string {
+  return `${problem.workflowId}${problem.stepId ? `/${problem.stepId}` : ''}: ${problem.message} (at ${problem.where})`;
+}
