@@ -17,8 +17,13 @@ import type { SimRequest, SimResponse } from './types.js';
 const article = (type: string): string => (type === 'null' ? 'null' : ['a', 'e', 'i', 'o', 'u'].includes(type[0]!) ? `an ${type}` : `a ${type}`);
 const megabytes = (bytes: unknown): number => Math.round(Number(bytes) / 1024 / 1024);
 
+/** The param a keyword's plain message is made from (a verdict from Prism's gate may lack it). */
+const NEEDS: Record<string, string> = { type: 'type', enum: 'allowedValues', const: 'allowedValue', minimum: 'limit', maximum: 'limit', exclusiveMinimum: 'limit', exclusiveMaximum: 'limit', minLength: 'limit', maxLength: 'limit', minItems: 'limit', maxItems: 'limit', format: 'format' };
+
 /** A plain message for a rule a value breaks (its keyword and params). */
 export function plainMessage({ keyword, params }: Pick<Verdict, 'keyword' | 'params'>): string {
+  const needed = NEEDS[keyword];
+  if (needed !== undefined && params[needed] === undefined) return 'Invalid value';
   switch (keyword) {
     case 'required':
       return 'Required';
