@@ -20,6 +20,7 @@ import { operationMatcher, type JsonObject } from '../src/contract/operations.js
 import { slViolationsHeader } from '../src/contract/prism-wording.js';
 import { describeVerdict, ruleVerdict, type Verdict } from '../src/contract/verdict.js';
 import { browserHeaders, preflightAnswer } from '../src/mock/browsers.js';
+import { forwardedHeaders } from '../src/mock/forwarded-headers.js';
 import { readableFieldErrors } from '../src/simulator/field-errors.js';
 import { isJsonType, MAX_BODY_BYTES, readBody } from '../src/simulator/request-body.js';
 import type { SimRequest } from '../src/simulator/types.js';
@@ -45,9 +46,6 @@ export interface ValidatingProxy {
   close(): Promise<void>;
 }
 
-// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection; the length is set again.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding', 'content-length', 'host']);
-
 function readWhole(stream: NodeJS.ReadableStream, limit: number): Promise<{ bytes: Buffer; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -59,12 +57,6 @@ function readWhole(stream: NodeJS.ReadableStream, limit: number): Promise<{ byte
     stream.on('end', () => resolve({ bytes: Buffer.concat(chunks), tooLarge: size > limit }));
     stream.on('error', reject);
   });
-}
-
-function forwardedHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  return headers;
 }
 
 /** The verdicts of the answer: the validator's, and a JSON answer that is not JSON. */

@@ -22,6 +22,7 @@ import { namesItsAnswer, namesItsStatus } from '../simulator/named-answers.js';
 import { isJsonType } from '../simulator/request-body.js';
 import type { Responder } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
+import { forwardedHeaders } from './forwarded-headers.js';
 import type { OperationFacts } from './route-facts.js';
 import type { OperationRule, RuleRequest } from './rules/index.js';
 
@@ -37,9 +38,7 @@ export interface PrismResponder extends Responder {
   close(): void;
 }
 
-// Hop-by-hop headers (RFC 9110 §7.6.1) belong to one connection and are not forwarded; the length
-// is the transport's to set; Prism's CORS headers give way to the transport's (browsers.ts).
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'transfer-encoding', 'content-length']);
+// Prism's CORS headers give way to the transport's (browsers.ts).
 const isPrismCors = (name: string): boolean => name.startsWith('access-control-') || name === 'vary';
 const PROBLEM_TYPE = 'application/problem+json';
 
@@ -69,22 +68,11 @@ function rewritten(text: string, rules: readonly OperationRule[], request: RuleR
   }
 }
 
-/** The request's headers as they go on to Prism: no hop-by-hop, the others as they came. */
-function forwardedHeaders(request: SimRequest, prefer: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+/** The request's headers as they go on to Prism, with the `Prefer` asked for and the body's length. */
+function upstreamHeaders(request: SimRequest, prefer: string | undefined): Record<string, string> {
+  const headers = forwardedHeaders(request.headers);
   if (prefer !== undefined) headers.prefer = prefer;
   if (request.bytes && request.bytes.length > 0) headers['content-length'] = String(request.bytes.length);
-  return headers;
-}
-
-/** Prism's answer headers as the answer carries them on. */
-function answerHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || isPrismCors(name)) continue;
-    headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
   return headers;
 }
 
@@ -115,7 +103,7 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       const preferDefault = code !== undefined && !namesItsStatus(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
       const query = request.query.toString();
       const path = `${request.pathname}${query ? `?${query}` : ''}`;
-      return send(request, path, forwardedHeaders(request, preferDefault), rewrites, ruleRequest);
+      return send(request, path, upstreamHeaders(request, preferDefault), rewrites, ruleRequest);
     },
     close: () => agent.destroy(),
   };
@@ -158,7 +146,7 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
           if (type.toLowerCase().startsWith(PROBLEM_TYPE)) return resolve({ status, body: { error: problemText(text) } });
           const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
           const body = rewriting.length > 0 && isJsonType(type) ? rewritten(text, rewriting, ruleRequest) : text;
-          resolve({ status, headers: answerHeaders(answer.headers), text: body });
+          resolve({ status, headers: forwardedHeaders(answer.headers, isPrismCors), text: body });
         });
       });
       upstream.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(error, { reusedSocket: upstream.reusedSocket })));
