@@ -5,8 +5,8 @@
 // (src/simulator/accounts.ts). Browser-safe.
 import type { JsonObject } from './json-pointer.js';
 
-/** The prefix when the contract gives no `SignedIn.apiKey` pattern. */
-const DOCUMENTED_PREFIX = 'sk_live_';
+/** The prefix part 5.1 gives, where the contract is not at hand (or gives no `SignedIn.apiKey` pattern). */
+export const DOCUMENTED_KEY_PREFIX = 'sk_live_';
 
 const prefixes = new WeakMap<object, string>();
 
@@ -15,7 +15,7 @@ export function keyPrefix(document: JsonObject): string {
   let prefix = prefixes.get(document);
   if (prefix === undefined) {
     const pattern = document.components?.schemas?.SignedIn?.properties?.apiKey?.pattern;
-    prefix = typeof pattern === 'string' && pattern.startsWith('^') ? pattern.slice(1) : DOCUMENTED_PREFIX;
+    prefix = typeof pattern === 'string' && pattern.startsWith('^') ? pattern.slice(1) : DOCUMENTED_KEY_PREFIX;
     prefixes.set(document, prefix);
   }
   return prefix;
@@ -31,8 +31,13 @@ export function bearerKey(header: string | string[] | undefined): string | undef
   return key.length > 0 && !/\s/.test(key) ? key : undefined;
 }
 
-/** The key `Authorization` carries when it is well formed (the prefix and something after it), else undefined. */
+/** Whether `key` is well formed: the prefix and something after it. */
+export function isWellFormedKey(key: unknown, prefix: string): key is string {
+  return typeof key === 'string' && key.startsWith(prefix) && key.length > prefix.length;
+}
+
+/** The key `Authorization` carries when it is well formed, else undefined. */
 export function wellFormedKey(header: string | string[] | undefined, prefix: string): string | undefined {
   const key = bearerKey(header);
-  return key !== undefined && key.startsWith(prefix) && key.length > prefix.length ? key : undefined;
+  return isWellFormedKey(key, prefix) ? key : undefined;
 }
