@@ -11,6 +11,7 @@ import _addFormats from 'ajv-formats';
 import { documentedOnly } from './documented-only.js';
 import { childPointer, escapePointerSegment, pointerOf as pointerOfSegments, pointerSegments, resolveRef, type JsonObject } from './json-pointer.js';
 import { listOperations } from './operations.js';
+import { judgedBranch } from './union-branch.js';
 import { actualOf, isUnionKeyword, type UnionBranch, type Verdict, type VerdictPlace } from './verdict.js';
 
 // CommonJS modules with a `default` export: under NodeNext the default import is the module object.
@@ -108,52 +109,6 @@ interface OperationPlan {
   parameters: ParameterPlan[];
   body?: { required: boolean; pointer: string; json?: string; form?: string };
   responses: JsonObject;
-}
-
-/** The required and the forbidden properties of a branch (`{not: {}}`), through its `allOf`. */
-function fieldsOf(document: JsonObject, schema: JsonObject | undefined, into = { required: new Set<string>(), forbidden: new Set<string>() }) {
-  if (!schema || typeof schema !== 'object') return into;
-  for (const name of schema.required ?? []) into.required.add(name);
-  for (const [name, raw] of Object.entries<unknown>(schema.properties ?? {})) {
-    const property = resolveRef<JsonObject | undefined>(document, raw);
-    if (property && typeof property.not === 'object' && property.not !== null && Object.keys(property.not).length === 0) into.forbidden.add(name);
-  }
-  for (const part of schema.allOf ?? []) fieldsOf(document, resolveRef<JsonObject>(document, part), into);
-  return into;
-}
-
-/** Whether a branch's own `type` (through its `$ref`) lets the value's JSON type in. */
-function admitsType(branch: JsonObject | undefined, value: unknown): boolean {
-  const types = [branch?.type].flat().filter((t): t is string => typeof t === 'string');
-  if (types.length === 0) return true;
-  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-  return types.includes(type) || (type === 'number' && Number.isInteger(value) && types.includes('integer'));
-}
-
-/**
- * The branch of a union a value means: one whose type admits it; for an object, the one whose
- * required fields it sends most of and whose forbidden fields it sends fewest of (the exactly-one
- * rules of part 4.5); then the fewest breaks; then the first.
- */
-function judgedBranch(document: JsonObject, branches: unknown[], value: unknown, breaks: number[]): number {
-  let best = 0;
-  let bestScore = -Infinity;
-  branches.forEach((raw, index) => {
-    const branch = resolveRef<JsonObject | undefined>(document, raw);
-    let score = admitsType(branch, value) ? 0 : -1e6;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      const { required, forbidden } = fieldsOf(document, branch);
-      const sent = [...required].filter((name) => Object.hasOwn(value, name)).length;
-      const clashing = [...forbidden].filter((name) => Object.hasOwn(value, name)).length;
-      score += (sent * 2 - clashing * 2 - (required.size - sent)) * 1000;
-    }
-    score -= breaks[index] ?? 0;
-    if (score > bestScore) {
-      best = index;
-      bestScore = score;
-    }
-  });
-  return best;
 }
 
 /** A key telling two judgements' breaks apart by what they are about, not by where the rule is written. */
