@@ -1,6 +1,7 @@
 // The suite's only way to reach the deployment: builds a request for an operation of the
 // description, bounds concurrency, times out, waits out 429s (honouring Retry-After within a
 // budget) and returns the exchange with the key kept out of everything it records.
+import { randomUUID } from 'node:crypto';
 import type { ConformanceConfig } from './config.js';
 import { dict, withoutPrototype } from '../src/contract/dict.js';
 import type { Operation } from './description.js';
@@ -78,6 +79,17 @@ export function networkCause(error: unknown): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Every call costs money, so no request to an operation that takes an `Idempotency-Key` goes
+ * without one (part 7.4: each such request may place another call), whatever it checks: one the
+ * check did not set is made up here, once per request, and kept across its 429 retries.
+ */
+export function withIdempotencyKey(op: Operation, spec: RequestSpec): RequestSpec {
+  const takesKey = op.parameters.some((parameter) => parameter.in === 'header' && String(parameter.name).toLowerCase() === 'idempotency-key');
+  if (!takesKey || Object.keys(spec.headers ?? {}).some((name) => name.toLowerCase() === 'idempotency-key')) return spec;
+  return { ...spec, headers: { ...spec.headers, 'idempotency-key': `conformance-${randomUUID()}` } };
+}
+
 export class ConformanceHttp {
   private readonly limiter: Limiter;
 
@@ -118,7 +130,8 @@ export class ConformanceHttp {
    * Sends once per attempt; waits out 429s within the retry budget, then throws RateLimited.
    * `onAnswer` sees every answer, including each 429 before it is retried.
    */
-  async send(op: Operation, spec: RequestSpec = {}, onAnswer?: (ex: Exchange) => void): Promise<Exchange> {
+  async send(op: Operation, given: RequestSpec = {}, onAnswer?: (ex: Exchange) => void): Promise<Exchange> {
+    const spec = withIdempotencyKey(op, given);
     const target = this.buildTarget(op, spec);
     const auth = spec.auth ?? 'valid';
     const started = Date.now();

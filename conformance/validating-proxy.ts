@@ -7,12 +7,11 @@
 // reported it. With `errors`, a request that breaks the contract is answered the documented 400
 // without reaching the deployment, and an answer that breaks it a 502, both in the `Error` shape.
 //
-// It trusts nothing it is sent: a redirect of the deployment is passed back to the client, never
-// followed (so the key goes nowhere but the configured origin), an answer larger than the cap is
-// refused rather than read whole, and an answer that is not JSON where JSON is documented passes
-// through with its verdict instead of becoming a 500.
+// It trusts nothing it is sent: the deployment is asked through the guard (proxy-guard.ts), so a
+// redirect comes back unfollowed (the key goes nowhere but the configured origin), an answer past
+// the cap is a 502 rather than read whole, and a JSON answer that does not parse passes on as text
+// with its verdict instead of becoming a 500.
 import http from 'node:http';
-import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { contractValidator, type ContractValidator } from '../src/contract/contract-validator.js';
 import { dict } from '../src/contract/dict.js';
@@ -24,6 +23,7 @@ import { forwardedHeaders } from '../src/mock/forwarded-headers.js';
 import { readableFieldErrors } from '../src/simulator/field-errors.js';
 import { isJsonType, MAX_BODY_BYTES, readBody } from '../src/simulator/request-body.js';
 import type { SimRequest } from '../src/simulator/types.js';
+import { MAX_UPSTREAM_BYTES, startProxyGuard } from './proxy-guard.js';
 
 export interface ValidatingProxyOptions {
   /** The deployment's base URL (its origin and path prefix). */
@@ -36,8 +36,6 @@ export interface ValidatingProxyOptions {
   document: JsonObject;
   /** One line per exchange, and one per verdict. */
   log: (line: string) => void;
-  /** The most bytes of an answer read (default 10 MB, as the mock reads a request). */
-  maxAnswerBytes?: number;
 }
 
 export interface ValidatingProxy {
@@ -76,10 +74,7 @@ function answerVerdicts(validator: ContractValidator, operationId: string, statu
 export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<ValidatingProxy> {
   const validator = contractValidator(options.document);
   const match = operationMatcher(options.document);
-  const upstream = new URL(options.upstream);
-  const prefix = upstream.pathname.replace(/\/+$/, '');
-  const transport = upstream.protocol === 'https:' ? https : http;
-  const limit = options.maxAnswerBytes ?? MAX_BODY_BYTES;
+  const guard = await startProxyGuard(new URL(options.upstream));
   const methodsAt = (pathname: string): string[] => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => match(method, pathname));
 
   const server = http.createServer((req, res) => {
@@ -116,12 +111,11 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
         const answer = readableFieldErrors(request, verdicts);
         return finish(answer.status, { 'content-type': 'application/json' }, JSON.stringify(answer.body), ' (not sent: the request breaks the contract)');
       }
-      const target = new URL(`${prefix}${url}`, upstream.origin);
-      // One hop, never a redirect followed: the client decides where it goes (and with what key).
-      const sent = transport.request(target, { method, headers: forwardedHeaders(req.headers) }, (answer) => {
-        readWhole(answer, limit).then(({ bytes: answerBytes, tooLarge: answerTooLarge }) => {
+      // Through the guard: the configured origin only, never a redirect followed, the answer capped.
+      const sent = http.request(`${guard.url}${url}`, { method, headers: forwardedHeaders(req.headers) }, (answer) => {
+        readWhole(answer, MAX_UPSTREAM_BYTES).then(({ bytes: answerBytes, tooLarge: answerTooLarge }) => {
           const status = answer.statusCode ?? 502;
-          if (answerTooLarge) return refuse(502, `The deployment's answer is larger than the ${limit} bytes the proxy reads.`);
+          if (answerTooLarge) return refuse(502, `The deployment's answer is larger than the ${MAX_UPSTREAM_BYTES} bytes the proxy passes on.`);
           const headers = forwardedHeaders(answer.headers);
           const found = route ? answerVerdicts(validator, route.operationId, status, headers, answerBytes) : [];
           verdicts.push(...found);
@@ -148,9 +142,12 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
     port,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+      Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        guard.close(),
+      ]).then(() => undefined),
   };
 }

@@ -67,7 +67,8 @@ function forbidden(r: RecordedRequest): string | undefined {
   if (r.method === 'DELETE' && !r.url.includes('conformance0nonexistent')) return `DELETE ${r.url} names an id that may exist`;
   if (/checkout|\/10dlc$/.test(r.url) && r.method === 'POST') return `POST ${r.url}`;
   if (op?.operationId === 'createNumber' && acting(r)) return 'provisions a number';
-  if (op?.operationId === 'createCall' && acting(r) && !r.headers['idempotency-key']) return 'a call without an Idempotency-Key';
+  // Any call, valid or not, with the key or without: the README says none goes without one.
+  if (op?.operationId === 'createCall' && !r.headers['idempotency-key']) return 'a call without an Idempotency-Key';
   return undefined;
 }
 

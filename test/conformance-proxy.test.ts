@@ -145,3 +145,84 @@ describe('the validating proxy', () => {
     }
   }, 90_000);
 });
+
+// Issue 27, item 9: the proxy trusts nothing upstream. Prism forwarded the key on a redirect to the
+// same host on another port, read a 1 GiB answer whole, and turned a JSON answer that does not
+// parse into a 500 problem+json.
+describe('the validating proxy in front of an upstream that misbehaves', () => {
+  let upstream: import('node:http').Server;
+  let elsewhere: import('node:http').Server;
+  const elsewhereSaw: Array<string | undefined> = [];
+  let streamed = 0;
+  let guarded: ChildProcess;
+  let guardedUrl: string;
+  let guardedOutput = '';
+
+  beforeAll(async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    elsewhere = createHttpServer((req, res) => {
+      elsewhereSaw.push(req.headers.authorization);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const elsewherePort = (elsewhere.address() as { port: number }).port;
+    upstream = createHttpServer((req, res) => {
+      if (req.url === '/api/v1/account') return res.writeHead(302, { Location: `http://127.0.0.1:${elsewherePort}/api/v1/account` }).end();
+      if (req.url === '/api/v1/numbers') return res.writeHead(200, { 'Content-Type': 'application/json' }).end('[{"id": "pn_1", "number": "+1415');
+      if (req.url?.startsWith('/api/v1/messages')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const chunk = Buffer.alloc(256 * 1024, 0x20);
+        const pump = (): void => {
+          while (!res.destroyed && streamed < 1024 * 1024 * 1024 && res.write(chunk)) streamed += chunk.length;
+          if (!res.destroyed && streamed < 1024 * 1024 * 1024) res.once('drain', pump);
+        };
+        res.on('close', () => res.destroy());
+        return pump();
+      }
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"error":"Not found"}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    const port = await freePort();
+    guardedUrl = `http://127.0.0.1:${port}`;
+    guarded = spawn(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', 'proxy', '--base-url', upstreamUrl, '--port', String(port)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    guarded.stdout?.on('data', (d) => (guardedOutput += String(d)));
+    guarded.stderr?.on('data', (d) => (guardedOutput += String(d)));
+    await waitForListening(`${guardedUrl}/api/v1/usage`, guarded, () => guardedOutput);
+  }, 90_000);
+
+  afterAll(async () => {
+    if (guarded && guarded.exitCode === null) {
+      const exited = new Promise((r) => guarded.once('exit', r));
+      guarded.kill('SIGINT');
+      await exited;
+    }
+    upstream?.closeAllConnections();
+    await new Promise((resolve) => upstream?.close(resolve));
+    await new Promise((resolve) => elsewhere?.close(resolve));
+  });
+
+  it('never follows a redirect: the key goes to no other port, and the 302 comes back as a violation', async () => {
+    const response = await fetch(`${guardedUrl}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}` }, redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBeNull();
+    expect(response.headers.get('x-upstream-location')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/account$/);
+    expect(response.headers.get('sl-violations')).not.toBeNull();
+    expect(elsewhereSaw).toEqual([]);
+  });
+
+  it('passes a JSON answer that does not parse on as text, with a violation, not a 500', async () => {
+    const response = await fetch(`${guardedUrl}/api/v1/numbers`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-upstream-content-type')).toBe('application/json');
+    expect(await response.text()).toBe('[{"id": "pn_1", "number": "+1415');
+    expect(response.headers.get('sl-violations')).not.toBeNull();
+  });
+
+  it('cuts off an answer past 32 MB with a 502 in the Error shape, having read no more', async () => {
+    const response = await fetch(`${guardedUrl}/api/v1/messages`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/larger than the 33554432 bytes the proxy passes on/) });
+    expect(streamed).toBeLessThan(64 * 1024 * 1024);
+  });
+});

@@ -144,23 +144,24 @@ describe('numbers-api listen: forwarding (part 6 fan-out rules)', () => {
     cleanups.push(() => control.close());
     await untilWaiting(key);
 
-    const post = await fetch(`${control.url}/targets`, { method: 'POST', body: JSON.stringify({ url: added.url }) });
+    const auth = { Authorization: `Bearer ${control.token}`, 'Content-Type': 'application/json' };
+    const post = await fetch(`${control.url}/targets`, { method: 'POST', headers: auth, body: JSON.stringify({ url: added.url }) });
     expect(post.status).toBe(201);
     expect(((await post.json()) as { targets: string[] }).targets).toEqual([first.url, added.url]);
     emit(key, 'msg_5');
     await until(() => running.summary().delivered === 2);
     expect(added.received).toHaveLength(1);
 
-    const removed = await fetch(`${control.url}/targets`, { method: 'DELETE', body: JSON.stringify({ url: first.url }) });
+    const removed = await fetch(`${control.url}/targets`, { method: 'DELETE', headers: auth, body: JSON.stringify({ url: first.url }) });
     expect(removed.status).toBe(200);
-    expect(((await (await fetch(`${control.url}/targets`)).json()) as { targets: string[] }).targets).toEqual([added.url]);
+    expect(((await (await fetch(`${control.url}/targets`, { headers: auth })).json()) as { targets: string[] }).targets).toEqual([added.url]);
     emit(key, 'msg_6');
     await until(() => running.summary().delivered === 3);
     expect(first.received).toHaveLength(1);
     expect(added.received).toHaveLength(2);
 
     // Rule 1 holds for added targets too, look-alikes included.
-    const refused = await fetch(`${control.url}/targets`, { method: 'POST', body: JSON.stringify({ url: 'http://127.0.0.1.example.com/hooks' }) });
+    const refused = await fetch(`${control.url}/targets`, { method: 'POST', headers: auth, body: JSON.stringify({ url: 'http://127.0.0.1.example.com/hooks' }) });
     expect(refused.status).toBe(400);
     expect(running.targets()).toEqual([added.url]);
   });
@@ -335,18 +336,21 @@ describe('numbers-api listen: the command', () => {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await until(() => /--control (\d+)/.test(out));
+    await until(() => /--control (\d+) --token (\w+)/.test(out));
     const port = /^Control port: (\d+)\. /m.exec(out)![1]!;
+    const token = /--token ([0-9a-f]{32})/.exec(out)![1]!;
     expect(out).toContain(`events of ${new URL(mock.url).origin}`);
-    expect(out).toContain(`--control ${port}`);
+    expect(out).toContain(`--control ${port} --token ${token}`);
     await untilWaiting(key);
 
     const event = emit(key, 'msg_cli');
     await until(() => out.includes(`${event.id} -> ${hooks.url}: delivered`));
 
     const io = captureIo();
-    expect(await runListenCli(['targets', 'remove', hooks.url, '--control', port], io)).toBe(0);
-    expect(await runListenCli(['targets', 'list', '--control', port], io)).toBe(0);
+    expect(await runListenCli(['targets', 'list', '--control', port], io, { env: {} })).toBe(2);
+    expect(io.err()).toMatch(/--token <token> is needed/);
+    expect(await runListenCli(['targets', 'remove', hooks.url, '--control', port, '--token', token], io)).toBe(0);
+    expect(await runListenCli(['targets', 'list', '--control', port], io, { env: { NUMBERS_API_LISTEN_TOKEN: token } })).toBe(0);
     expect(io.out()).toContain('no targets');
 
     child.kill('SIGTERM');

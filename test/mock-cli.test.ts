@@ -122,16 +122,21 @@ describe('numbers-api mock', () => {
     expect(cli.stdout()).toContain('SIGINT: stopping the mock and Prism.');
   });
 
-  it('--stateless: a Prism that dies stops the mock with exit 1 and says so', async () => {
+  it('--stateless: a Prism that dies is replaced and said once; the mock keeps answering (issue 27, item 3)', async () => {
     const port = await freePort();
     const cli = startCliGroup(['mock', '--stateless', '--port', String(port), '--quiet', '--prism-workers', '1']);
     await cli.waitForOutput(/Mock ready on/);
     const [prism] = prismProcessesOf(cli.child.pid!);
     expect(prism).toBeDefined();
     process.kill(prism!, 'SIGKILL');
-    const { code } = await cli.exited;
-    expect(code).toBe(1);
-    expect(cli.stderr()).toContain('numbers-api mock: Prism stopped unexpectedly (SIGKILL); stopping.');
+    expect(await waitUntil(() => cli.stderr().includes('numbers-api mock: A Prism process stopped (SIGKILL); starting another.'), 30_000)).toBe(true);
+    // A request sent while the replacement starts waits for it (one in flight at the death: test/mock-protocol-edges.test.ts).
+    const answer = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    expect(await waitUntil(() => prismProcessesOf(cli.child.pid!).some((pid) => pid !== prism), 30_000)).toBe(true);
+    expect(cli.child.exitCode).toBeNull();
+    process.kill(-cli.child.pid!, 'SIGTERM');
+    expect((await cli.exited).code).toBe(0);
     expect(await portRefuses(port)).toBe(true);
   });
 

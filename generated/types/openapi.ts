@@ -738,7 +738,7 @@ export type paths = {
         put?: never;
         /**
          * Create a webhook subscription (inferred)
-         * @description Subscribes an endpoint to the account's events. Deliveries are at-least-once and carry
+         * @description Subscribes an endpoint to the account's events, up to 20 per account (inferred). Deliveries are at-least-once and carry
          *     `X-Service-Event-ID` (the event `id`) so the endpoint can recognise a repeat; a 2xx answer
          *     counts as delivered (part 6, and the `event` webhook of this description). `eventTypes`
          *     filters what is delivered; its values are not shown in the interface specification.
@@ -1287,6 +1287,7 @@ export type components = {
             /** @description One of the account's numbers. */
             to: components["schemas"]["E164"];
             from: components["schemas"]["E164"];
+            /** @description At most 4,096 characters, as a message sent (`SendMessageContent.body`). */
             body?: string;
             /** @description The channel it arrives on; by default `imessage` on an iMessage number, else `sms`. `sms` on an iMessage number is the SMS fallback. A group message is always `whatsapp`. */
             channel?: components["schemas"]["MessageChannel"];
@@ -1575,7 +1576,7 @@ export type components = {
              * @example whatsapp
              */
             channel?: string;
-            /** @description Text; optional when media is attached. On WhatsApp a body accompanies media only for an image or a video. */
+            /** @description Text; optional when media is attached. On WhatsApp a body accompanies media only for an image or a video. At most 4,096 characters (inferred). */
             body?: string;
             /** @description Attachments. Their item shape on send is not shown. On WhatsApp at most one attachment across `media` and `mediaUrls`. */
             media?: unknown[];

@@ -62,6 +62,12 @@ export interface ContractValidator {
   value(pointer: string, value: unknown, place?: Place): Verdict[];
   /** Whether `value` is valid against a schema of the description (a node of it, or its pointer); no verdict is made. */
   accepts(schema: object | string, value: unknown): boolean;
+  /**
+   * What is wrong with `value` against a schema of the caller's own whose `$ref`s name the
+   * contract's (`#/components/schemas/Message`): the `--state` file's (src/mock/state-schema.ts).
+   * Compiled once per schema object.
+   */
+  outside(schema: object, value: unknown, place?: Place): Verdict[];
 }
 
 /** A JSON pointer as the fragment of a `$ref` to the registered description. */
@@ -69,6 +75,13 @@ function refTo(id: string, pointer: string): string {
   return `${id}#${pointerSegments(pointer)
     .map((segment) => `/${encodeURIComponent(escapePointerSegment(segment))}`)
     .join('')}`;
+}
+
+/** A schema of the caller's with its local `$ref`s pointed at the registered description. */
+function rebased(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rebased);
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${AS_WRITTEN}${value}` : rebased(value)]));
 }
 
 /** A query or header value as its schema's type wants it (everything arrives as a string). */
@@ -125,6 +138,7 @@ export function contractValidator(document: JsonObject): ContractValidator {
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: AS_WRITTEN });
   let documentedView: JsonObject | undefined;
+  const outsiders = new WeakMap<object, ValidateFunction>();
   const compiled = new Map<string, ValidateFunction>();
   const compile = (id: string, pointer: string): ValidateFunction => {
     const key = `${id}${pointer}`;
@@ -262,8 +276,10 @@ export function contractValidator(document: JsonObject): ContractValidator {
     // Each verdict's unions, innermost first.
     const ways: Array<Array<{ branch: UnionBranch; judged: boolean }>> = verdicts.map(() => []);
     errors.forEach((error, k) => {
-      if (!isUnionKeyword(error.keyword)) return;
-      const union = childPointer(pointerOf(error.parentSchema) ?? '#', error.keyword);
+      // A union outside the description (a caller's own schema) is not told apart by branch.
+      const holder = isUnionKeyword(error.keyword) ? pointerOf(error.parentSchema) : undefined;
+      if (holder === undefined) return;
+      const union = childPointer(holder, error.keyword);
       const branches = (error.parentSchema as JsonObject)[error.keyword] as unknown[];
       const counts = branches.map((_, i) => {
         const validate = compile(AS_WRITTEN, `${union}/${i}`);
@@ -403,6 +419,15 @@ export function contractValidator(document: JsonObject): ContractValidator {
     },
 
     value: (pointer, value, place = { of: 'request', in: 'body' }) => judge(pointer, value, place),
+
+    outside(schema, value, place = { of: 'request', in: 'body' }) {
+      let validate = outsiders.get(schema);
+      if (!validate) {
+        validate = ajv.compile(rebased(schema) as object);
+        outsiders.set(schema, validate);
+      }
+      return validate(value) ? [] : verdictsOf([...(validate.errors ?? [])], place);
+    },
 
     accepts(schema, value) {
       const pointer = typeof schema === 'string' ? schema : pointerOf(schema);

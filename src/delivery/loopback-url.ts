@@ -5,6 +5,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { loadAsyncApi, resolveRef, type JsonObject } from '../contract/generated-files.js';
+import { CONTROL_PREFIX, reachesControlSurface } from './control-paths.js';
 
 export class TargetUrlError extends Error {}
 
@@ -68,6 +69,9 @@ export function parseTargetUrl(input: string, rule: LoopbackRule = loopbackRule(
     throw new TargetUrlError(
       `"${input}" carries credentials before "@"; credentials in the URL are not supported. Use --bearer or --secret instead.`,
     );
+  }
+  if (reachesControlSurface(url)) {
+    throw new TargetUrlError(`"${input}" is under ${CONTROL_PREFIX}, the mock's control surface: events are never posted there.`);
   }
   url.hash = '';
   return url;

@@ -14,11 +14,13 @@ import { startControlServer } from './control.js';
 export const API_KEY_ENV = 'NUMBERS_API_KEY';
 /** Where the base URL comes from when --base-url is not given (as the key does). */
 export const BASE_URL_ENV = 'NUMBERS_API_BASE_URL';
+/** Where `listen --control-token` and `listen targets --token` read the control port's token from when not given. */
+export const LISTEN_TOKEN_ENV = 'NUMBERS_API_LISTEN_TOKEN';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 export const LISTEN_USAGE = `Usage:
   numbers-api listen [--base-url <url>] --forward-to <url> [--forward-to <url> ...] [options]
-  numbers-api listen targets list|add <url>|remove <url> --control <port>
+  numbers-api listen targets list|add <url>|remove <url> --control <port> --token <token>
 
 listen reads your account's events from a deployment (the mock, or the service's base URL) with
 POST /api/v1/events/wait long polls, and POSTs each event's raw JSON to every target, by the local
@@ -41,13 +43,17 @@ Options:
   --wait <seconds>            how long each long poll waits, 1 to 60 (default 30)
   --control-port <port>       the loopback port of the targets API (default: any free port; the
                               port is printed at start either way)
+  --control-token <token>     the token the targets API needs (default: a random one, printed at
+                              start; or ${LISTEN_TOKEN_ENV})
   -h, --help                  this help
 
-While it runs, change the targets without a restart:
-  numbers-api listen targets add http://127.0.0.1:3001/hooks --control <port>
-  numbers-api listen targets remove http://127.0.0.1:3001/hooks --control <port>
-  numbers-api listen targets list --control <port>
-(or curl http://127.0.0.1:<port>/targets, POST/DELETE with {"url": "..."}).
+While it runs, change the targets without a restart (the port and token are printed at start):
+  numbers-api listen targets add http://127.0.0.1:3001/hooks --control <port> --token <token>
+  numbers-api listen targets remove http://127.0.0.1:3001/hooks --control <port> --token <token>
+  numbers-api listen targets list --control <port> --token <token>
+(or curl http://127.0.0.1:<port>/targets -H 'Authorization: Bearer <token>', POST/DELETE with
+-H 'Content-Type: application/json' -d '{"url": "..."}'). The targets API answers only this
+machine's programs: never a web page, never without the token.
 
 One line is printed per delivery; Ctrl-C (or SIGTERM) stops it and prints a summary.
 A 429 from the deployment is waited out as Retry-After says; a lost connection is resumed with backoff.
@@ -123,6 +129,7 @@ function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv) {
       timeout: { type: 'string' },
       wait: { type: 'string' },
       'control-port': { type: 'string' },
+      'control-token': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -157,9 +164,11 @@ function parseRunArgs(argv: string[], env: NodeJS.ProcessEnv) {
     controlPort = Number(values['control-port']);
     if (!Number.isInteger(controlPort) || controlPort < 0 || controlPort > 65535) throw new UsageError(`--control-port is a port number; got "${values['control-port']}".`);
   }
+  const controlToken = values['control-token'] ?? (env[LISTEN_TOKEN_ENV] || undefined);
+  if (controlToken !== undefined && !/^[\x21-\x7e]{8,200}$/.test(controlToken)) throw new UsageError('--control-token must be 8 to 200 visible ASCII characters.');
   const apiKey = env[API_KEY_ENV];
   if (!apiKey) throw new UsageError(`No API key: set ${API_KEY_ENV} (a key beginning sk_live_).`);
-  return { help: false as const, baseUrl, baseUrlFrom, targets, delivery, waitSeconds, controlPort, apiKey };
+  return { help: false as const, baseUrl, baseUrlFrom, targets, delivery, waitSeconds, controlPort, controlToken, apiKey };
 }
 
 async function run(argv: string[], io: CliIo, context: ListenCliContext): Promise<number> {
@@ -193,7 +202,7 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   });
   let control;
   try {
-    control = await startControlServer(agent, parsed.controlPort, (line) => io.stdout(`${stamp()} ${line}\n`));
+    control = await startControlServer(agent, parsed.controlPort, (line) => io.stdout(`${stamp()} ${line}\n`), parsed.controlToken);
   } catch (error) {
     await agent.stop();
     io.stderr(`numbers-api listen: the control port ${parsed.controlPort} cannot be used: ${(error as Error).message}\n`);
@@ -218,7 +227,7 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   });
   io.stdout(
     `numbers-api listen: events of ${parsed.baseUrl.origin} to ${agent.targets().length ? agent.targets().join(', ') : 'no target yet'}\n` +
-      `Control port: ${control.port}. Targets: numbers-api listen targets list|add <url>|remove <url> --control ${control.port}  (${control.url}/targets)\n` +
+      `Control port: ${control.port}. Targets: numbers-api listen targets list|add <url>|remove <url> --control ${control.port} --token ${control.token}  (${control.url}/targets, Authorization: Bearer ${control.token})\n` +
       'Ctrl-C stops it.\n',
   );
   context.onReady?.({ controlUrl: control.url });
@@ -233,6 +242,7 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
     return 2;
   }
   if (outcome.reason === 'unauthorized') {
+    // The summary the agent made: the Error's message with any key redacted, never the body as it came.
     io.stderr(`numbers-api listen: ${parsed.baseUrl.origin} refused the key in ${API_KEY_ENV} (401)${outcome.message ? `: ${outcome.message.trim()}` : ''}.\n`);
     io.stdout(formatSummary(summary));
     return 1;
@@ -241,8 +251,8 @@ async function run(argv: string[], io: CliIo, context: ListenCliContext): Promis
   return 0;
 }
 
-async function targetsCommand(argv: string[], io: CliIo): Promise<number> {
-  let values: { control?: string };
+async function targetsCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let values: { control?: string; token?: string };
   let positionals: string[];
   try {
     let help: boolean | undefined;
@@ -250,7 +260,7 @@ async function targetsCommand(argv: string[], io: CliIo): Promise<number> {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { control: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { control: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     }));
     if (help) {
       io.stdout(LISTEN_USAGE);
@@ -278,17 +288,25 @@ async function targetsCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr('numbers-api listen targets: use list, add <url> or remove <url>.\n');
     return 2;
   }
+  const token = values.token ?? (env[LISTEN_TOKEN_ENV] || undefined);
+  if (!token) {
+    io.stderr(`numbers-api listen targets: --token <token> is needed (listen prints it when it starts), or ${LISTEN_TOKEN_ENV}.\n`);
+    return 2;
+  }
   let response: Response;
+  let body: { targets?: string[]; error?: string };
   try {
     response = await fetch(controlUrl, {
       method,
-      ...(method !== 'GET' ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) } : {}),
+      headers: { Authorization: `Bearer ${token}`, ...(method !== 'GET' ? { 'Content-Type': 'application/json' } : {}) },
+      ...(method !== 'GET' ? { body: JSON.stringify({ url }) } : {}),
+      redirect: 'manual',
     });
+    body = (await response.json()) as { targets?: string[]; error?: string };
   } catch (error) {
     io.stderr(`numbers-api listen targets: no agent answers at ${controlUrl.origin} (${(error as Error).message}).\n`);
     return 1;
   }
-  const body = (await response.json()) as { targets?: string[]; error?: string };
   if (!response.ok) {
     io.stderr(`numbers-api listen targets: ${body.error ?? response.status}\n`);
     return response.status === 400 ? 2 : 1;
@@ -298,6 +316,6 @@ async function targetsCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 export async function runListenCli(argv: string[], io: CliIo, context: ListenCliContext = {}): Promise<number> {
-  if (argv[0] === 'targets') return targetsCommand(argv.slice(1), io);
+  if (argv[0] === 'targets') return targetsCommand(argv.slice(1), io, context.env);
   return run(argv, io, context);
 }

@@ -4,67 +4,121 @@
 //   POST   /targets  {"url": "..."}  → 201 {"targets": [...]}; 400 {"error"} for a URL rule 1 refuses
 //   DELETE /targets  {"url": "..."}  → 200 {"targets": [...]}; 404 {"error"} when it is not a target
 // (`?url=` works in place of the body for DELETE.) `numbers-api listen targets ...` calls it.
+//
+// The port is this machine's, and only its programs' (issue 27, item 7): every request carries the
+// control token the agent printed at start (`Authorization: Bearer <token>`); its `Host` names
+// 127.0.0.1 or localhost (a name rebound to this machine is refused); a request from a page
+// (`Origin`) is refused, and no answer carries CORS headers; a body is JSON
+// (`Content-Type: application/json`), an object with a string `url`, of at most MAX_BODY_BYTES.
+// Anything else is answered 400, 401 or 403 with `{"error"}`; nothing answers 500.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TargetUrlError } from '../delivery/loopback-url.js';
 import type { ListenAgent } from './agent.js';
 
+/** A request body larger than this is refused (a target URL is short). */
+export const MAX_BODY_BYTES = 16 * 1024;
+
 export interface ControlServer {
   port: number;
   url: string;
+  /** The token every request needs, as `Authorization: Bearer <token>`. */
+  token: string;
   close(): Promise<void>;
+}
+
+class BadRequest extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => (size > MAX_BODY_BYTES ? reject(new BadRequest(400, `The body is larger than the ${MAX_BODY_BYTES} bytes the control port reads.`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
     request.on('error', reject);
   });
 }
 
 function answer(response: ServerResponse, status: number, body: unknown): void {
+  if (response.headersSent) return;
   response.writeHead(status, { 'Content-Type': 'application/json' }).end(`${JSON.stringify(body)}\n`);
 }
 
-export async function startControlServer(agent: ListenAgent, port = 0, log: (line: string) => void = () => undefined): Promise<ControlServer> {
+/** The target a request names: `{"url": "..."}` as JSON, or `?url=` on DELETE. */
+function givenUrl(request: IncomingMessage, url: URL, text: string): string | undefined {
+  if (text.trim() === '') return request.method === 'DELETE' ? (url.searchParams.get('url') ?? undefined) : undefined;
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new BadRequest(400, 'Send the body as JSON (Content-Type: application/json).');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new BadRequest(400, `The body is not JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { url?: unknown }).url !== 'string') {
+    throw new BadRequest(400, 'The body must be an object with a string url: {"url": "http://127.0.0.1:3000/hooks"}.');
+  }
+  return (parsed as { url: string }).url;
+}
+
+function sameToken(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(/^Bearer (\S+)$/.exec(header ?? '')?.[1] ?? '');
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** `token`: the one every request needs (a fresh random one unless given). */
+export async function startControlServer(agent: ListenAgent, port = 0, log: (line: string) => void = () => undefined, token = randomBytes(16).toString('hex')): Promise<ControlServer> {
+  let bound = 0;
   const server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== '/targets') return answer(response, 404, { error: 'Use /targets (GET, POST or DELETE).' });
     try {
+      const host = (request.headers.host ?? '').toLowerCase();
+      if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) throw new BadRequest(403, 'The control port answers only to 127.0.0.1 and localhost.');
+      if (request.headers.origin !== undefined) throw new BadRequest(403, 'The control port is not for web pages.');
+      if (!sameToken(request.headers.authorization, token)) throw new BadRequest(401, 'The control port needs the token the agent printed at start, as Authorization: Bearer <token>.');
+      const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname !== '/targets') throw new BadRequest(404, 'Use /targets (GET, POST or DELETE).');
       if (request.method === 'GET') return answer(response, 200, { targets: agent.targets() });
-      const text = await readBody(request);
-      let given = url.searchParams.get('url') ?? undefined;
-      if (text.trim() !== '') {
-        const parsed = JSON.parse(text) as { url?: unknown };
-        if (typeof parsed.url === 'string') given = parsed.url;
-      }
-      if (!given) return answer(response, 400, { error: 'Give the target as {"url": "http://127.0.0.1:3000/hooks"}.' });
+      if (request.method !== 'POST' && request.method !== 'DELETE') throw new BadRequest(405, 'Use GET, POST or DELETE.');
+      const given = givenUrl(request, url, await readBody(request));
+      if (!given) throw new BadRequest(400, 'Give the target as {"url": "http://127.0.0.1:3000/hooks"}.');
       if (request.method === 'POST') {
         const added = agent.addTarget(given);
         log(`target added: ${added.href}`);
         return answer(response, 201, { targets: agent.targets() });
       }
-      if (request.method === 'DELETE') {
-        if (!agent.removeTarget(given)) return answer(response, 404, { error: `${given} is not a target.`, targets: agent.targets() });
-        log(`target removed: ${given}`);
-        return answer(response, 200, { targets: agent.targets() });
-      }
-      return answer(response, 405, { error: 'Use GET, POST or DELETE.' });
+      if (!agent.removeTarget(given)) return answer(response, 404, { error: 'That URL is not a target.', targets: agent.targets() });
+      log(`target removed: ${JSON.stringify(given).slice(1, -1).slice(0, 300)}`);
+      return answer(response, 200, { targets: agent.targets() });
     } catch (error) {
-      if (error instanceof TargetUrlError || error instanceof SyntaxError) return answer(response, 400, { error: error.message });
-      return answer(response, 500, { error: (error as Error).message });
+      if (error instanceof BadRequest) return answer(response, error.status, { error: error.message });
+      if (error instanceof TargetUrlError) return answer(response, 400, { error: error.message });
+      return answer(response, 400, { error: 'The control port could not read this request.' });
+    } finally {
+      // A refused request's body is not read: the connection goes with the answer.
+      if (!request.complete) response.once('finish', () => request.destroy());
     }
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  const bound = (server.address() as AddressInfo).port;
+  bound = (server.address() as AddressInfo).port;
   return {
     port: bound,
     url: `http://127.0.0.1:${bound}`,
+    token,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -9,9 +9,13 @@ import { processIo, type CliIo } from '../cli-io.js';
 import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
+import { CONTROL_TOKEN_HEADER } from './control-access.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';
+
+/** Where the control token comes from when --control-token is not given. */
+export const CONTROL_TOKEN_ENV = 'NUMBERS_API_CONTROL_TOKEN';
 
 /** The help text, with the sign-up code read from the contract's `signupCode` test value. */
 export function mockUsage(): string {
@@ -33,7 +37,9 @@ examples only, through Prism 5.14.2, as a plain example server.
                                              registry decides (--list-test-values prints them)
   Prefer: example=<name> | code=<status>     answers exactly that documented example; no state
   /__mock/reset, /__mock/clock/advance,      the control surface (generated/mock-control.json):
-  /__mock/checkout/complete, /__mock/wallet  reset, move time, pay a checkout, set the wallet
+  /__mock/checkout/complete, /__mock/wallet  reset, move time, pay a checkout, set the wallet;
+                                             from this machine, with Content-Type: application/json
+                                             (and X-Mock-Control-Token when a token is printed)
 
 Options:
   --port <n>              port to listen on (default: $PORT or ${DEFAULT_PORT})
@@ -43,6 +49,13 @@ Options:
   --state <file>          keep the state in this file across restarts (written atomically)
   --strict-keys           accept only keys the sign-up issued or the seed names
   --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
+  --control-token <t>     the token changes on the control surface need (X-Mock-Control-Token);
+                          without it, one is made up and printed under --strict-keys or on an
+                          address other than loopback (or set NUMBERS_API_CONTROL_TOKEN)
+  --max-accounts <n>      live accounts at most (default 10000); past it the least recently used
+                          idle account is evicted, and the log says so
+  --max-account-bytes <n> what one account may hold, as JSON (default 16777216, 16 MB); a request
+                          body that would pass it is refused with the documented 400
   --gate <ajv|prism>      how requests are validated: ajv compiled from the contract (default) or
                           Prism's own validator in-process; both give Prism's verdicts
   --quiet                 no line per request
@@ -60,6 +73,7 @@ Options:
   -h, --help              this help
 
 Environment:
+  NUMBERS_API_CONTROL_TOKEN    the control token, as --control-token
   NUMBERS_API_WEBHOOK_SECRET   sign webhook deliveries (HMAC-SHA256 hex of the raw body in
                                X-Service-Signature, as the local fan-out does; inferred, part 5.10)
   NUMBERS_API_MOCK_VALIDATE    strict | header: check every composed answer against the contract
@@ -90,6 +104,13 @@ function parsePort(value: string, source: string): number {
   return Number(value);
 }
 
+function wholeNumber(flag: string, value: string, least: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < least || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`${flag} must be a whole number of at least ${least}, got "${value}".`);
+  }
+  return Number(value);
+}
+
 function parseMockArgs(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
@@ -111,6 +132,9 @@ function parseMockArgs(argv: string[]) {
       'strict-keys': { type: 'boolean', default: false },
       gate: { type: 'string' },
       'signup-code': { type: 'string' },
+      'max-accounts': { type: 'string' },
+      'control-token': { type: 'string' },
+      'max-account-bytes': { type: 'string' },
       markdown: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -139,8 +163,14 @@ function parseMockArgs(argv: string[]) {
   if (signupCode !== undefined && !/^\d{6}$/.test(signupCode)) {
     throw new UsageError(`--signup-code must be 6 digits (part 8), got "${signupCode}".`);
   }
-  if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined)) {
-    throw new UsageError('--seed, --state, --strict-keys and --signup-code go with the stateful mock, not --stateless.');
+  const controlToken = values['control-token'] ?? (process.env[CONTROL_TOKEN_ENV] || undefined);
+  if (controlToken !== undefined && !/^[\x21-\x7e]{8,200}$/.test(controlToken)) {
+    throw new UsageError('--control-token must be 8 to 200 visible ASCII characters (it is sent in a header).');
+  }
+  const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber('--max-accounts', values['max-accounts'], 1);
+  const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber('--max-account-bytes', values['max-account-bytes'], 1024);
+  if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || values['control-token'] !== undefined)) {
+    throw new UsageError('--seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts and --max-account-bytes go with the stateful mock, not --stateless.');
   }
   if (values.gate !== undefined && !GATES.includes(values.gate)) {
     throw new UsageError(`--gate must be one of ${GATES.join(', ')}, got "${values.gate}".`);
@@ -149,7 +179,7 @@ function parseMockArgs(argv: string[]) {
   if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
     throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
   }
-  return { ...values, port, host, prismLog, prismWorkers: workers === undefined ? undefined : Number(workers) };
+  return { ...values, port, host, prismLog, maxAccounts, maxAccountBytes, controlToken, prismWorkers: workers === undefined ? undefined : Number(workers) };
 }
 
 /** Resolves with the exit code: 0 after a clean stop, 1 when the mock failed, 2 on bad usage. */
@@ -202,6 +232,9 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       strictKeys: args['strict-keys'],
       gate: args.gate as 'ajv' | 'prism' | undefined,
       signupCode: args['signup-code'],
+      maxAccounts: args.maxAccounts,
+      maxAccountBytes: args.maxAccountBytes,
+      controlToken: args.stateless ? undefined : args.controlToken,
       host: args.host,
       port: args.port,
       document: args.document,
@@ -209,6 +242,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       validateResponse: args['validate-response'],
       prismWorkers: args.prismWorkers,
       log: args.quiet ? undefined : (line) => io.stdout(`${line}\n`),
+      warn: (line) => io.stderr(`numbers-api mock: ${line}\n`),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -265,7 +299,9 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
           `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
             (mock.simulator
               ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +
-                `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance. Ctrl-C stops.\n`
+                `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance with Content-Type: application/json` +
+                (mock.controlToken ? ` and ${CONTROL_TOKEN_HEADER}: ${mock.controlToken}` : '') +
+                '. Ctrl-C stops.\n'
               : `  Send Authorization: Bearer sk_live_<anything>. Prefer: code=<status>, example=<name> picks a documented answer\n` +
                 `  (numbers-api mock --list-examples lists them). Ctrl-C stops.\n`),
         );

@@ -1,9 +1,18 @@
-// Protocol errors (Node's `clientError`: a method HTTP does not know, a malformed chunked body,
-// headers over Node's 16 KB, a request line that is not HTTP) are answered, where the connection
-// still allows an answer, with the documented 400 in the one `Error` shape of part 7, instead of
-// Node's bare 400 or 431 with no body. Both the stateful mock and the example server do this.
-import type http from 'node:http';
+// What Node's HTTP server does at the edges of the protocol, answered in the one `Error` shape of
+// part 7 as a documented status, on both the stateful mock and the example server (issue 27,
+// item 10), where Node gives a bare answer, none, or waits:
+//
+// - protocol errors (`clientError`: a method HTTP does not know, a malformed chunked body, headers
+//   over Node's 16 KB, a request line that is not HTTP): the documented 400; a request pipelined
+//   before the bad one still gets its own answer first;
+// - headers that do not arrive in time: 408 (what `events/wait` uses for a window that passed);
+// - HTTP/1.1 without `Host`, an `Expect` other than `100-continue`, `CONNECT`: 400;
+// - a body declared larger than the mock reads (`Content-Length` over MAX_BODY_BYTES): the 400 at
+//   once, and the connection closed, instead of reading it until Node's timeout.
+import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { MAX_BODY_BYTES } from '../simulator/request-body.js';
+import type { SimResponse } from '../simulator/types.js';
 
 const REASONS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'The request headers are larger than the mock reads (16 KB).',
@@ -11,13 +20,16 @@ const REASONS: Record<string, string> = {
   HPE_INVALID_CHUNK_SIZE: 'The chunked request body is malformed (a chunk size that is not hexadecimal).',
   HPE_INVALID_HEADER_TOKEN: 'A request header name holds a character HTTP does not allow.',
   HPE_INVALID_CONTENT_LENGTH: 'The Content-Length header is not a number.',
+  ERR_HTTP_REQUEST_TIMEOUT: 'The request did not arrive in time: its headers (or body) came too slowly.',
 };
 
-/** The 400 for a protocol error, as raw HTTP (the server has no response object for it). */
-export function clientErrorAnswer(code: string | undefined): string {
-  const body = JSON.stringify({ error: REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.` });
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout' };
+
+/** A whole HTTP answer as raw bytes, for a connection the server has no response object for. */
+function rawAnswer(status: number, error: string): string {
+  const body = JSON.stringify({ error });
   return [
-    'HTTP/1.1 400 Bad Request',
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}`,
     'Content-Type: application/json',
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Access-Control-Allow-Origin: *',
@@ -27,13 +39,80 @@ export function clientErrorAnswer(code: string | undefined): string {
   ].join('\r\n');
 }
 
-/** Answers protocol errors of `server` with the documented 400 (or closes a connection that cannot take one). */
+/** The answer to a protocol error, as raw HTTP: 408 for a request too slow, else the documented 400. */
+export function clientErrorAnswer(code: string | undefined): string {
+  const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  return rawAnswer(status, REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.`);
+}
+
+/** The sentence the 400 of a body over the limit carries (as the gate's answer words it). */
+export const BODY_TOO_LARGE = `The request body is larger than the ${MAX_BODY_BYTES / 1024 / 1024} MB the service reads.`;
+
+/** A body declared larger than the mock reads: refused before a byte of it is read. */
+export function declaredTooLarge(req: http.IncomingMessage): boolean {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+}
+
+/** The 400 of a request the protocol itself makes unreadable: HTTP/1.1 without `Host`. */
+export function protocolRefusal(req: http.IncomingMessage): SimResponse | undefined {
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    return { status: 400, body: { error: 'An HTTP/1.1 request must carry a Host header.' } };
+  }
+  return undefined;
+}
+
+/** Timeouts of the server, shorter in tests (production: Node's defaults). */
+export interface ProtocolTimeouts {
+  /** How long the headers of a request may take (Node's default 60 s). */
+  headersMs?: number;
+  /** How often Node checks for requests past their time (Node's default 30 s). */
+  checkIntervalMs?: number;
+}
+
+/**
+ * An HTTP server for the mock: `listener` serves what reaches it; the edges above are answered
+ * here, in the `Error` shape.
+ */
+export function createMockServer(listener: http.RequestListener, timeouts: ProtocolTimeouts = {}): http.Server {
+  const server = http.createServer(
+    {
+      // Answered by the listener (protocolRefusal), in the Error shape, instead of Node's bare 400.
+      requireHostHeader: false,
+      ...(timeouts.checkIntervalMs !== undefined ? { connectionsCheckingInterval: timeouts.checkIntervalMs } : {}),
+      ...(timeouts.headersMs !== undefined ? { headersTimeout: timeouts.headersMs, requestTimeout: Math.max(timeouts.headersMs + 1, 300_000) } : {}),
+    },
+    listener,
+  );
+  answerClientErrors(server);
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const body = JSON.stringify({ error: `The mock does not meet Expect: ${String(req.headers.expect).slice(0, 100)}; send the request without it (or with Expect: 100-continue).` });
+    res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Access-Control-Allow-Origin': '*', Connection: 'close' });
+    res.end(body);
+  });
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => undefined);
+    socket.end(rawAnswer(400, 'The mock is not a proxy: CONNECT is not an operation of this API.'));
+  });
+  return server;
+}
+
+/** Answers protocol errors of `server` with the documented 400 or 408 (or closes a connection that cannot take one). */
 export function answerClientErrors(server: http.Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
-    socket.end(clientErrorAnswer(error.code));
+    const answer = clientErrorAnswer(error.code);
+    // A request pipelined before the bad one is still being answered: its answer goes first.
+    // (When the request in flight is itself the bad one, its body broke: it is answered now.)
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
+    if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
+      inFlight.once('finish', () => socket.writable && socket.end(answer));
+      inFlight.once('close', () => socket.writable && socket.end(answer));
+      return;
+    }
+    socket.end(answer);
   });
 }

@@ -8,6 +8,8 @@ import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
 import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
+import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';
+import type { ControlAccess } from './control-access.js';
 import { requestLogLine } from './request-log.js';
 
 export interface HttpTransportOptions {
@@ -16,6 +18,8 @@ export interface HttpTransportOptions {
   methodsAt: (pathname: string) => string[];
   /** Receives one line per finished request; omit for no request log. */
   log?: (line: string) => void;
+  /** Who may change things on the control surface (control-access.ts); omit to let anyone. */
+  control?: ControlAccess;
 }
 
 /** The request as the core reads it: header names in lower case, repeated headers joined. */
@@ -33,6 +37,7 @@ export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array,
     violations: [],
     bytes,
   };
+  request.size = bytes.length;
   await readBody(request, bytes, headers['content-type'], tooLarge);
   return request;
 }
@@ -42,23 +47,49 @@ export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse,
   if (res.destroyed || res.headersSent) return;
   const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   const headers: Record<string, string> = { ...browserHeaders(req.headers), ...answer.headers };
-  if (answer.text === undefined && answer.body !== undefined) headers['Content-Type'] = 'application/json';
+  // A JSON answer is said so; a body passed on as it came (Prism's) keeps its own type.
+  if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(answer.status, headers);
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
 /** The request listener of the stateful mock's HTTP server. */
-export function pipelineListener({ pipeline, methodsAt, log }: HttpTransportOptions): http.RequestListener {
+export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTransportOptions): http.RequestListener {
   return (req, res) => {
     if (log) {
       const started = process.hrtime.bigint();
       res.once('finish', () => log(requestLogLine(req, res.statusCode, started)));
     }
-    const preflight = preflightAnswer(req.method, req.headers, methodsAt, (req.url ?? '/').split('?', 1)[0]!);
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    const preflight = preflightAnswer(req.method, req.headers, methodsAt, pathname);
+    if (preflight && control?.covers(pathname) && control.refusesPreflight(req)) {
+      // No CORS headers: the page's browser stops there.
+      const body = JSON.stringify({ error: 'The mock’s control surface is not for pages on other machines’ origins.' });
+      res.writeHead(403, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
     if (preflight) {
       res.writeHead(preflight.status, preflight.headers);
       res.end();
+      return;
+    }
+    const refused = protocolRefusal(req) ?? (control?.covers(pathname) ? control.refusal(req) : undefined);
+    if (refused) {
+      res.setHeader('Connection', 'close');
+      writeAnswer(req, res, refused);
+      return;
+    }
+    if (declaredTooLarge(req)) {
+      // Refused before a byte of the body is read; the connection closes after the answer.
+      res.setHeader('Connection', 'close');
+      toSimRequest(req, new Uint8Array(), true)
+        .then((request) => pipeline.serve(request))
+        .then(
+          (answer) => writeAnswer(req, res, answer),
+          () => writeAnswer(req, res, { status: 400, body: { error: BODY_TOO_LARGE } }),
+        );
       return;
     }
     const chunks: Buffer[] = [];

@@ -10,16 +10,22 @@
 //   unknown id is 404, usage `days`, billing activity paging) shape the answer of a request that
 //   leaves it to the mock; one that names its answer (`Prefer: code=` or `example=`) gets exactly
 //   that, as documented. Only the answers of the operations a rule rewrites are parsed;
-// - Prism's own problem (`application/problem+json`) becomes the one `Error` shape of part 7;
+// - Prism's own problem (`application/problem+json`) becomes the one `Error` shape of part 7, its
+//   422 (an invalid request) part 7's 400;
+// - a path whose escapes do not decode never reaches Prism (its path parsing throws and its
+//   process dies): it gets what an unknown id gets;
 // - Prism's CORS headers give way to the transport's (browsers.ts).
 //
 // Requests that arrive before Prism is up wait for it instead of failing; a request that meets a
-// connection Prism has just closed is sent once more (see `forward`).
+// connection Prism has just closed is sent once more; one refused by a Prism that died goes to
+// another (prism-workers.ts replaces it), and one whose Prism died while answering is a 503.
 import http from 'node:http';
 import type { MatchedOperation } from '../contract/operations.js';
+import type { SimContract } from '../simulator/contract.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { namesItsAnswer, namesItsStatus } from '../simulator/named-answers.js';
 import { isJsonType } from '../simulator/request-body.js';
+import { routeNotFound } from '../simulator/respond.js';
 import type { Responder } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { forwardedHeaders } from './forwarded-headers.js';
@@ -27,10 +33,13 @@ import type { OperationFacts } from './route-facts.js';
 import type { OperationRule, RuleRequest } from './rules/index.js';
 
 export interface PrismResponderOptions {
+  contract: SimContract;
   /** The facts of the operation a request was routed to (route-facts.ts). */
   facts: (route: MatchedOperation) => OperationFacts;
   /** The port of the Prism to send the next request to; requests wait until one answers. */
   upstreamPort: () => Promise<number>;
+  /** Told that nothing listens on a port any more (its Prism died): it is not handed out again. */
+  upstreamDown?: (port: number) => void;
 }
 
 export interface PrismResponder extends Responder {
@@ -43,6 +52,18 @@ const isPrismCors = (name: string): boolean => name.startsWith('access-control-'
 const PROBLEM_TYPE = 'application/problem+json';
 
 const NO_RULES: readonly OperationRule[] = [];
+/** How many Prisms a request tries when each refuses the connection (it died before taking it). */
+const REFUSED_TRIES = 3;
+
+/** Whether every percent-escape of the path decodes as UTF-8 (Prism's path parsing throws on `%FF`, `%zz`, `%C0%AF`). */
+function decodablePath(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The text of a Prism problem (`detail`, else `title`). */
 function problemText(body: string): string {
@@ -85,6 +106,10 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
     respond(request, route) {
       // A body that could not be read (not JSON, too large): the documented 400, as the stateful mock answers it.
       if (request.violations.length > 0) return readableFieldErrors(request, request.violations);
+      if (!decodablePath(request.pathname)) {
+        const documented = options.contract.operation(route.operationId).responses?.['404'] !== undefined;
+        return documented ? { status: 404, body: options.contract.example(route.operationId, 404) } : routeNotFound(request);
+      }
       const facts = options.facts(route);
       const prefer = request.headers.prefer ?? '';
       // The rules shape the answer a request leaves to the mock, not an answer it names itself.
@@ -101,7 +126,10 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       // default, the request asks for the default, unless it names a status itself.
       const code = ruleCode ?? facts.preferCode;
       const preferDefault = code !== undefined && !namesItsStatus(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
-      const query = request.query.toString();
+      // A rule may ask Prism with another query, where it reads a value itself that Prism would refuse.
+      let forwarded = request.query;
+      for (const rule of rules) forwarded = rule.forwardQuery?.(forwarded) ?? forwarded;
+      const query = forwarded.toString();
       const path = `${request.pathname}${query ? `?${query}` : ''}`;
       return send(request, path, upstreamHeaders(request, preferDefault), rewrites, ruleRequest);
     },
@@ -109,26 +137,33 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
   };
 
   async function send(request: SimRequest, path: string, headers: Record<string, string>, rewrites: readonly OperationRule[], ruleRequest: RuleRequest): Promise<SimResponse> {
-    let port: number;
-    try {
-      port = await options.upstreamPort();
-    } catch (error) {
-      return { status: 503, body: { error: `The mock's Prism process is not running: ${(error as Error).message}` } };
-    }
-    try {
-      return await forward(port, request, path, headers, rewrites, ruleRequest);
-    } catch (error) {
-      const { code } = error as NodeJS.ErrnoException & { reusedSocket?: boolean };
-      // Keep-alive race: Prism closed an idle connection just as it was reused. Prism keeps no
-      // state, so sending the request once more, on a new connection, is harmless.
-      if ((error as { reusedSocket?: boolean }).reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
-        try {
-          return await forward(port, request, path, headers, rewrites, ruleRequest);
-        } catch (again) {
-          error = again;
-        }
+    let refused = 0;
+    let retried = false;
+    for (;;) {
+      let port: number;
+      try {
+        port = await options.upstreamPort();
+      } catch (error) {
+        return { status: 503, body: { error: `The mock's Prism process is not running: ${(error as Error).message}` } };
       }
-      return { status: 502, body: { error: `The mock's Prism process did not answer: ${(error as Error).message}` } };
+      try {
+        return await forward(port, request, path, headers, rewrites, ruleRequest);
+      } catch (failure) {
+        const error = failure as NodeJS.ErrnoException & { reusedSocket?: boolean };
+        // Keep-alive race: Prism closed an idle connection just as it was reused. Prism keeps no
+        // state, so sending the request once more, on a new connection, is harmless.
+        if (!retried && error.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+          retried = true;
+          continue;
+        }
+        // Nothing listens there any more: the request never reached Prism, so it goes to another.
+        if (error.code === 'ECONNREFUSED' && refused++ < REFUSED_TRIES) {
+          options.upstreamDown?.(port);
+          continue;
+        }
+        // Prism died while answering (it is replaced, prism-workers.ts): this request is told so.
+        return { status: 503, body: { error: `The mock's Prism process stopped while answering (${error.code ?? error.message}); it is being replaced. Send the request again.` } };
+      }
     }
   }
 
@@ -142,8 +177,8 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
           const status = answer.statusCode ?? 502;
           const text = Buffer.concat(chunks).toString('utf8');
           const type = answer.headers['content-type'] ?? '';
-          // Prism's own problem (none is expected past the pipeline's steps): the one Error shape instead.
-          if (type.toLowerCase().startsWith(PROBLEM_TYPE)) return resolve({ status, body: { error: problemText(text) } });
+          // Prism's own problem: the one Error shape instead, its 422 (an invalid request) part 7's 400.
+          if (type.toLowerCase().startsWith(PROBLEM_TYPE)) return resolve({ status: status === 422 ? 400 : status, body: { error: problemText(text) } });
           const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
           const body = rewriting.length > 0 && isJsonType(type) ? rewritten(text, rewriting, ruleRequest) : text;
           resolve({ status, headers: forwardedHeaders(answer.headers, isPrismCors), text: body });

@@ -95,58 +95,99 @@ export function defaultPrismWorkers(): number {
 }
 
 export interface PrismPool {
-  /** The port of the Prism to send the next request to; waits for the first Prism. */
+  /** The port of the Prism to send the next request to; waits while none is ready (the first, or a replacement). */
   upstreamPort(): Promise<number>;
+  /** Told that a port refused a connection (its Prism is dying): not handed out again. */
+  down(port: number): void;
   /** Resolves once the first Prism answered its first request. */
   ready: Promise<{ prismVersion: string; operations: number; prismPort: number }>;
-  /** Resolves when any Prism stops, for whatever reason (`stop` included). */
+  /**
+   * Resolves when the pool stops serving, for whatever reason: `stop`, a Prism stopped by the
+   * group's Ctrl-C, the first Prism failing to start, or a replacement failing to start. A Prism
+   * that dies while serving is replaced, and does not end the pool.
+   */
   exited: Promise<Exit>;
   stop(): Promise<void>;
 }
 
-export function startPrismPool(options: PrismChildOptions, count: number): PrismPool {
-  // The first Prism starts at once; the others after it has answered, so as not to slow it down.
-  const first = startWorker(options);
-  const workers: PrismWorker[] = [first];
+/**
+ * `count` Prism processes answering in turn. One that dies while serving (whatever killed it) is
+ * replaced at once and said in `log`; requests wait for a ready one meanwhile.
+ */
+export function startPrismPool(options: PrismChildOptions, count: number, log: (line: string) => void = () => undefined): PrismPool {
+  const workers = new Set<PrismWorker>();
+  /** Ports of the Prisms that answer now. */
   const ports: number[] = [];
+  let waiting: Array<{ resolve: (port: number) => void; reject: (error: Error) => void }> = [];
   let turn = 0;
   let stopping = false;
-  const firstPort = first.ready.then((message) => {
-    ports.push(message.port);
-    return message.port;
-  });
-  firstPort.catch(() => undefined);
+  let gaveUp: Error | undefined;
+  let endPool: (exit: Exit) => void = () => undefined;
+  const exited = new Promise<Exit>((resolve) => (endPool = resolve));
 
+  const giveUp = (exit: Exit, reason: Error): void => {
+    gaveUp = reason;
+    for (const waiter of waiting.splice(0)) waiter.reject(reason);
+    endPool(exit);
+  };
+
+  function spawn(first: boolean): PrismWorker {
+    const worker = startWorker(options);
+    workers.add(worker);
+    let port: number | undefined;
+    worker.ready.then(
+      (message) => {
+        if (stopping) return;
+        port = message.port;
+        ports.push(port);
+        const ready = waiting.splice(0);
+        for (const waiter of ready) waiter.resolve(port);
+      },
+      () => undefined, // seen in `exited` below
+    );
+    void worker.exited.then((exit) => {
+      workers.delete(worker);
+      if (port !== undefined && ports.includes(port)) ports.splice(ports.indexOf(port), 1);
+      if (stopping) return;
+      // Ctrl-C signals the whole group: a Prism gone by it is a stop, not a death to repair.
+      if (exit.signal === 'SIGINT') return endPool(exit);
+      if (port === undefined) {
+        // Never ready: the first failing to start fails the mock (its `ready` says why); a
+        // replacement failing to start means Prism cannot run here any more.
+        if (!first) log(`A replacement Prism process could not start (${exit.signal ?? `exit code ${exit.code}`}); stopping.`);
+        return giveUp(exit, new Error(`Prism exited before it was ready (${exit.signal ?? `exit code ${exit.code}`}).`));
+      }
+      log(`A Prism process stopped (${exit.signal ?? `exit code ${exit.code}`}); starting another.`);
+      spawn(false);
+    });
+    return worker;
+  }
+
+  // The first Prism starts at once; the others after it has answered, so as not to slow it down.
+  const first = spawn(true);
   const ready = first.ready.then((message) => {
-    for (let i = 1; i < count && !stopping; i++) {
-      const worker = startWorker(options);
-      workers.push(worker);
-      worker.ready.then(
-        (extra) => {
-          if (!stopping) ports.push(extra.port);
-        },
-        () => undefined, // the first Prism serves alone; a failure to start shows in `exited`
-      );
-    }
+    for (let i = 1; i < count && !stopping; i++) spawn(false);
     return { prismVersion: message.prismVersion, operations: message.operations, prismPort: message.port };
   });
   ready.catch(() => undefined);
 
-  const exited = new Promise<Exit>((resolve) => {
-    void first.exited.then(resolve);
-    void ready.then(() => {
-      for (const worker of workers.slice(1)) void worker.exited.then(resolve);
-    });
-  });
-
   return {
-    upstreamPort: () => (ports.length > 0 ? Promise.resolve(ports[turn++ % ports.length]!) : firstPort),
+    upstreamPort() {
+      if (ports.length > 0) return Promise.resolve(ports[turn++ % ports.length]!);
+      if (gaveUp) return Promise.reject(gaveUp);
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    down(port) {
+      if (ports.includes(port)) ports.splice(ports.indexOf(port), 1);
+    },
     ready,
     exited,
     async stop() {
       stopping = true;
-      await Promise.all(workers.map((worker) => worker.stop()));
-      await Promise.all(workers.map((worker) => worker.exited));
+      const all = [...workers];
+      await Promise.all(all.map((worker) => worker.stop()));
+      for (const waiter of waiting.splice(0)) waiter.reject(new Error('the mock is stopping'));
+      endPool({ code: 0, signal: null });
     },
   };
 }

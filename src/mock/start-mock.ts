@@ -13,10 +13,14 @@ import { createMockCore } from '../simulator/mock-core.js';
 import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
-import { persistState, readStateFile, type StatePersistence } from './state-file.js';
+import type { SimState } from '../simulator/state.js';
+import { persistState, readStateFile, removeStaleTemporaries, type StatePersistence } from './state-file.js';
+import { stateProblems } from './state-schema.js';
+import { guardHeap } from './heap-guard.js';
+import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
-import { answerClientErrors } from './client-errors.js';
+import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
 import { prismResponder } from './prism-responder.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { operationFacts } from './route-facts.js';
@@ -47,6 +51,11 @@ export interface MockOptions {
   port?: number;
   /** Receives one line per request; omit for none. */
   log?: (line: string) => void;
+  /**
+   * Receives what the person running the mock must see even with `--quiet`: a state file that
+   * cannot be written, accounts evicted, a control surface open beyond loopback. Default: stderr.
+   */
+  warn?: (line: string) => void;
   /** Serve the documented examples only, keeping no state, through Prism (`--stateless`). Default false. */
   stateless?: boolean;
   /** With `stateless`: the description Prism serves; `defaultDocument()` unless given. */
@@ -69,6 +78,10 @@ export interface MockOptions {
   strictKeys?: boolean;
   /** The right email and SMS sign-up code (`--signup-code`, default 123456). */
   signupCode?: string;
+  /** Live accounts at most (`--max-accounts`, default 10,000); past it the least recently used is evicted, said in `warn`. */
+  maxAccounts?: number;
+  /** What one account may hold, in bytes of JSON (`--max-account-bytes`, default 16 MB). */
+  maxAccountBytes?: number;
   /**
    * The stateful mock's composed-answer check (src/simulator/pipeline.ts). Default:
    * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
@@ -81,6 +94,16 @@ export interface MockOptions {
    * (test/gate-parity.test.ts); `npm run bench` measures both.
    */
   gate?: 'ajv' | 'prism';
+  /**
+   * The control token (`--control-token`): changes on the control surface need it in
+   * `X-Mock-Control-Token`. Without one, a token is made up at start under `strictKeys` or on an
+   * address other than loopback (`controlToken` of the running mock says which); none otherwise.
+   */
+  controlToken?: string;
+  /** Shorter protocol timeouts (tests); Node's defaults otherwise. */
+  timeouts?: ProtocolTimeouts;
+  /** The share of V8's heap limit past which idle accounts are evicted (src/mock/heap-guard.ts; default 0.6). */
+  heapFraction?: number;
 }
 
 export interface RunningMock {
@@ -94,6 +117,8 @@ export interface RunningMock {
   ready: Promise<{ operations: number; prism?: { version: string; port: number } }>;
   /** The simulator behind the stateful mock (undefined with `stateless`). */
   simulator?: Simulator;
+  /** The token changes on the control surface need (`X-Mock-Control-Token`), when one is needed. */
+  controlToken?: string;
   /** With `stateless`: resolves when a Prism process exits, for whatever reason (`close` included). */
   prismExited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   close(): Promise<void>;
@@ -115,29 +140,53 @@ export function startMock(options: MockOptions = {}): Promise<RunningMock> {
   return options.stateless ? startExampleServer(options) : startStatefulMock(options);
 }
 
+const toStderr = (line: string): void => void process.stderr.write(`${line}\n`);
+
 async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_HOST;
+  const warn = options.warn ?? toStderr;
   const document = loadOpenApi();
   let persistence: StatePersistence | undefined;
+  let state: SimState | undefined;
+  if (options.statePath) {
+    // What a killed run left half-written goes first; the file itself is checked before it is used.
+    for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
+    state = readStateFile(options.statePath, (read) => stateProblems(simContract(document), read));
+  }
   const core = createMockCore({
     document,
     controlDocument: readGeneratedJson('mock-control.json'),
     seed: options.seed,
-    state: options.statePath ? readStateFile(options.statePath) : undefined,
+    state,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
+    maxAccounts: options.maxAccounts,
+    maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
-    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!)) } : {}),
+    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!, { log: warn })) } : {}),
   });
   const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
+  const heap = guardHeap(core.simulator, warn, options.heapFraction);
+  const stopWatching = core.simulator.onChange(() => heap.check());
+  const stopEvictionLog = core.simulator.onEvict(({ account, reason, live }) => {
+    if (reason !== 'cap') return; // the heap guard says its own, once per round
+    const key = account.keys[0];
+    warn(`account ${account.id}${key ? ` (${key.slice(0, 8)}…${key.slice(-4)})` : ''} evicted: the least recently used, past ${live.toLocaleString('en-US')} live accounts (--max-accounts); its key opens a fresh account next time.`);
+  });
   const stopCore = (): void => {
     core.stop();
     persistence?.stop();
     webhooks.stop();
+    heap.stop();
+    stopWatching();
+    stopEvictionLog();
   };
-  const server = http.createServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log }));
-  answerClientErrors(server);
+  // The control surface is for this machine's programs; beyond loopback or with strict keys, for
+  // whoever holds the token too (control-access.ts).
+  const controlToken = options.controlToken ?? (options.strictKeys || !isLoopbackHost(host) ? newControlToken() : undefined);
+  const control = controlAccess(host, controlToken);
+  const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log, control }), options.timeouts);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
   let port: number;
@@ -147,6 +196,9 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     stopCore();
     throw error;
   }
+  if (!isLoopbackHost(host)) {
+    warn(`listening on ${host}, not only loopback: every machine that reaches this one can use the mock (any sk_live_ key${options.strictKeys ? ' the mock issued' : ''}); changes to its control surface need the control token.`);
+  }
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl(host, port),
@@ -155,6 +207,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     document: generatedPath('openapi.json'),
     ready: Promise.resolve({ operations: listOperations(document).length }),
     simulator: core.simulator,
+    ...(controlToken !== undefined ? { controlToken } : {}),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         stopCore();
@@ -170,15 +223,15 @@ async function startExampleServer(options: MockOptions): Promise<RunningMock> {
   const pool = startPrismPool(
     { document, logLevel: options.prismLogLevel ?? 'silent', validateResponse: options.validateResponse ?? false },
     Math.max(1, options.prismWorkers ?? defaultPrismWorkers()),
+    options.warn ?? toStderr,
   );
   const description = loadOpenApi();
   const contract = simContract(description);
   const prefix = keyPrefix(description);
-  const responder = prismResponder({ facts: operationFacts(description), upstreamPort: pool.upstreamPort });
+  const responder = prismResponder({ contract, facts: operationFacts(description), upstreamPort: pool.upstreamPort, upstreamDown: pool.down });
   // The stateful mock's pipeline, without its control surface and gate: Prism judges and answers.
   const pipeline = createPipeline({ contract, acceptedKey: (authorization) => wellFormedKey(authorization, prefix), responder });
-  const server = http.createServer(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }));
-  answerClientErrors(server);
+  const server = createMockServer(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.timeouts);
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
   server.keepAliveTimeout = 65_000;
   let port: number;

@@ -25,6 +25,10 @@ export interface CreateHandlersOptions {
   signupCode?: string;
   /** Accept only keys the sign-up issued or the seed names. */
   strictKeys?: boolean;
+  /** Live accounts at most (default 10,000); past it the least recently used is forgotten. */
+  maxAccounts?: number;
+  /** What one account may hold, in bytes of JSON (default 16 MB); a body that would pass it is refused (400). */
+  maxAccountBytes?: number;
   /**
    * Called for each webhook delivery: every event of an account to each of its subscriptions
    * whose `eventTypes` lists the event's type, and a `webhook.ping` to the one subscription pinged,
@@ -104,6 +108,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     seed: options.seed,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
+    maxAccounts: options.maxAccounts,
+    maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateResponses,
   });
 
@@ -128,7 +134,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   function toResponse(response: SimResponse, method: string): Response {
     const headers = new Headers(response.headers);
     if (response.body === undefined || method === 'HEAD') return new HttpResponse(null, { status: response.status, headers });
-    return HttpResponse.json(response.body as JsonObject, { status: response.status, headers });
+    if (!headers.has('content-type')) headers.set('Content-Type', 'application/json');
+    // The text the pipeline wrote when it answered: what this request did, whatever came after.
+    return new HttpResponse(response.text ?? JSON.stringify(response.body), { status: response.status, headers });
   }
 
   async function answer(request: Request, base: string): Promise<Response> {

@@ -25,6 +25,8 @@ export async function fetchToSimRequest(request: Request, pathname: string): Pro
     violations: [],
   };
   if (request.method === 'GET' || request.method === 'HEAD') return sim;
-  await readBody(sim, new Uint8Array(await request.clone().arrayBuffer()), headers['content-type']);
+  const bytes = new Uint8Array(await request.clone().arrayBuffer());
+  sim.size = bytes.length;
+  await readBody(sim, bytes, headers['content-type']);
   return sim;
 }

@@ -14,6 +14,10 @@ export interface SimOptions {
   strictKeys: boolean;
   /** How fast simulated processes run in real time (1 = the default brisk pace). */
   pace: number;
+  /** Live accounts at most; past it the least recently used is evicted (src/simulator/account-bounds.ts). */
+  maxAccounts: number;
+  /** What one account may hold, in bytes of JSON; a request body that would pass it is refused (400). */
+  maxAccountBytes: number;
 }
 
 export interface RuleContext {

@@ -30,6 +30,10 @@ export interface MockCoreOptions {
   strictKeys?: boolean;
   /** The right email and SMS sign-up code (default: the contract's `signupCode` test value). */
   signupCode?: string;
+  /** Live accounts at most (default 10,000); the least recently used is evicted past it. */
+  maxAccounts?: number;
+  /** What one account may hold, in bytes of JSON (default 16 MB). */
+  maxAccountBytes?: number;
   /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
   answerCheck?: AnswerCheckMode;
   /** The contract gate, given the core's contract validator (default: `ajvGate`, ajv compiled from `document`). */
@@ -58,7 +62,12 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
     ...(options.state ? { state: options.state } : {}),
-    options: { strictKeys: options.strictKeys ?? false, ...(options.signupCode ? { signupCode: options.signupCode } : {}) },
+    options: {
+      strictKeys: options.strictKeys ?? false,
+      ...(options.signupCode ? { signupCode: options.signupCode } : {}),
+      ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
+      ...(options.maxAccountBytes !== undefined ? { maxAccountBytes: options.maxAccountBytes } : {}),
+    },
   });
   const runner = startRunner(simulator);
   const control = controlSurface(simulator, options.controlDocument);

@@ -19,6 +19,7 @@ import type { ContractValidator } from '../contract/contract-validator.js';
 import type { MatchedOperation } from '../contract/operations.js';
 import { slViolationsHeader } from '../contract/prism-wording.js';
 import { describeVerdict } from '../contract/verdict.js';
+import { CONTROL_PREFIX } from '../delivery/control-paths.js';
 import type { SimContract } from './contract.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
@@ -60,14 +61,16 @@ export function answerCheck(mode: AnswerCheckMode, validator: () => ContractVali
 }
 
 /**
- * Where the state is kept across restarts (`--state`, src/mock/state-file.ts): a request that
- * changed state is answered only once its change is durable, so nothing acknowledged is lost.
+ * Where the state is kept across restarts (`--state`, src/mock/state-file.ts): a request is
+ * answered only once every change made before its answer is durable, its own and any other it
+ * could show, so nothing acknowledged or shown is lost.
  */
 export interface Durability {
-  /** A mark of the changes made so far. */
-  mark(): number;
-  /** Resolves once every change is durable, when any came after `mark` (at once otherwise). */
-  durableSince(mark: number): Promise<void>;
+  /**
+   * Resolves once every change made so far is durable (at once when all are); rejects when the
+   * write that was to hold them failed (the error's message says why, for the 503).
+   */
+  durable(): Promise<void>;
 }
 
 /** Who answers a request the pipeline routed and let in. */
@@ -108,7 +111,6 @@ export interface Pipeline {
   answer(request: SimRequest): SimResponse;
 }
 
-const CONTROL_PREFIX = '/__mock/';
 
 export function createPipeline({ contract, acceptedKey, responder, gate, control, answers, durability }: PipelineParts): Pipeline {
   const checked = (operationId: string | undefined, response: SimResponse): SimResponse =>
@@ -120,15 +122,27 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
       return checked(operationId, response);
     },
     async serve(request, clientGone) {
-      const mark = durability?.mark() ?? 0;
       const { response, operationId } = step(request);
-      const answered = await response;
-      const settled = answered.hold && responder.settle ? await responder.settle(answered, clientGone?.()) : answered;
-      const answer = checked(operationId, settled);
-      if (durability) await durability.durableSince(mark);
+      // Written out at once, while it shows what its own request did (see `frozen`); a held or a
+      // forwarded answer once it comes.
+      const answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
+      if (durability) {
+        try {
+          await durability.durable();
+        } catch (error) {
+          return frozen(stateNotSaved(error as Error));
+        }
+      }
       return answer;
     },
   };
+
+  /** A forwarded answer once it comes, a held one once it settles; checked and written out. */
+  async function later(response: SimResponse | Promise<SimResponse>, operationId: string | undefined, clientGone?: () => AbortSignal): Promise<SimResponse> {
+    const answered = await response;
+    const settled = answered.hold && responder.settle ? await responder.settle(answered, clientGone?.()) : answered;
+    return frozen(checked(operationId, settled));
+  }
 
   /** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
   function step(request: SimRequest): { response: SimResponse | Promise<SimResponse>; operationId?: string } {
@@ -147,4 +161,18 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
     if (gate && request.violations.length === 0) request.violations.push(...gate.check(operationId, request));
     return { response: responder.respond(request, route, key), operationId };
   }
+}
+
+/**
+ * The answer with its body written out now (`text`), while it shows what its own request did: a
+ * rule answers the records it keeps, which a request served after this one (while this answer
+ * waits for the disk, or for an MSW resolver's next turn) may change.
+ */
+function frozen(answer: SimResponse): SimResponse {
+  return answer.body === undefined || answer.text !== undefined ? answer : { ...answer, text: JSON.stringify(answer.body) };
+}
+
+/** A change that could not be made durable (`--state` on a full or read-only disk): 503 in the `Error` shape. */
+function stateNotSaved(error: Error): SimResponse {
+  return { status: 503, body: { error: error.message } };
 }

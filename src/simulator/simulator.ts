@@ -17,6 +17,8 @@ import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type SimSta
 import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
+import { accountBounds, DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS, type Eviction } from './account-bounds.js';
+import { activeWaits } from './resources/events.js';
 import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
 
 export interface SimulatorOptions {
@@ -62,19 +64,42 @@ export interface Simulator {
   accountForKey(key: string | undefined): AccountState | undefined;
   /** The key of `Authorization` when `handle` would accept it (part 5.1), changing nothing; else undefined. */
   acceptedKey(authorization: string | undefined): string | undefined;
+  /** Called for each account evicted (src/simulator/account-bounds.ts). Returns a function that stops it. */
+  onEvict(listener: (eviction: Eviction) => void): () => void;
+  /**
+   * Lowers the cap on live accounts for good, evicting the least recently used idle ones down to
+   * it (the heap guard, src/mock/heap-guard.ts). Returns the cap now.
+   */
+  lowerAccountCap(limit: number): number;
+  /** How many accounts are live. */
+  liveAccounts(): number;
   /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
   withContext<T>(fn: (ctx: RuleContext) => T): T;
   /** The module list the simulator routes to (for the docs and tests). */
   readonly modules: readonly ResourceModule[];
 }
 
-export const DEFAULT_OPTIONS: Omit<SimOptions, 'signupCode'> = { strictKeys: false, pace: 1 };
+export const DEFAULT_OPTIONS: Omit<SimOptions, 'signupCode'> = { strictKeys: false, pace: 1, maxAccounts: DEFAULT_MAX_ACCOUNTS, maxAccountBytes: DEFAULT_MAX_ACCOUNT_BYTES };
 
 /** The right sign-up code: the contract's `signupCode` test value. */
 export function documentedSignupCode(contract: SimContract): string {
   const entry = contract.testValues().find((value) => value.name === 'signupCode');
   if (!entry) throw new Error('The contract documents no signupCode test value (spec/test-values.yaml).');
   return entry.value;
+}
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
+
+/** The documented 400 of a request body the account cannot take (src/simulator/account-bounds.ts). */
+function accountFull(held: number, max: number): SimResponse {
+  return {
+    status: 400,
+    body: {
+      error:
+        `This account holds ${megabytes(held)} of records, and the mock keeps at most ${megabytes(max)} for one account ` +
+        '(--max-account-bytes): this request would pass it, so nothing was changed. Use another key, or reset the mock.',
+    },
+  };
 }
 
 export function createSimulator(init: SimulatorOptions): Simulator {
@@ -89,6 +114,19 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const ids = init.ids ?? randomIds(clock);
   const eventListeners = new Set<EventListener>();
   const changeListeners = new Set<() => void>();
+  const evictListeners = new Set<(eviction: Eviction) => void>();
+  // The seed's named accounts are never evicted: their keys are the ones a team relies on.
+  const namedKeys = new Set((seed.accounts ?? []).flatMap((named) => named.keys));
+  const bounds = accountBounds(
+    () => state,
+    options,
+    (account) => activeWaits(account) > 0,
+    (account) => account.keys.some((key) => namedKeys.has(key)),
+  );
+  const evicted = (evictions: Eviction[]): Eviction[] => {
+    for (const eviction of evictions) for (const listener of evictListeners) listener(eviction);
+    return evictions;
+  };
 
   // The registry is keyed by operationId: each handler is typed by its own operation, and a request
   // reaches only the handler of the operation it matched, so it is called with that context.
@@ -139,7 +177,9 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       dropJobs(state, (job) => job.accountId === account.id && job.kind === kind && job.ref === ref);
     }
     createAccount({ email, key }: { email: string | null; key?: string }): AccountState {
-      return createAccountState(this, modules, seed, { email, key });
+      const account = createAccountState(this, modules, seed, { email, key });
+      bounds.touch(account);
+      return account;
     }
   }
 
@@ -200,6 +240,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     }
   }
   seedNamedAccounts();
+  bounds.rebuild(state);
 
   function handle(request: SimRequest, route?: MatchedOperation | null, accepted?: string): SimResponse {
     const matched = route === undefined ? contract.match(request.method, request.pathname) : route;
@@ -215,11 +256,17 @@ export function createSimulator(init: SimulatorOptions): Simulator {
         stateChanged = true; // a new account is a change
         return ctx.createAccount({ email: null, key: k });
       });
+      bounds.touch(ctx.account);
       stateChanged = runDue() || stateChanged;
     }
     const precheck = prechecks.get(operationId)?.(ctx as RequestContext);
     if (precheck) return finish(precheck, stateChanged);
     if (request.violations.length > 0) return finish(readableFieldErrors(request, request.violations), stateChanged);
+    // What one account may hold: a body that would pass it is refused before it changes anything.
+    if (ctx.account && contract.operation(operationId).requestBody !== undefined) {
+      const held = bounds.refuses(ctx.account, request.size ?? 0);
+      if (held !== undefined) return finish(accountFull(held, options.maxAccountBytes), stateChanged);
+    }
     if (!entry) {
       // An operation no module simulates yet answers its documented example, as the stateless mock does.
       const status = defaultStatus(contract.operation(operationId));
@@ -227,11 +274,18 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     }
     // A handler may change state on any path, so every handled request counts as a change, but
     // for one its module declares a read.
-    return finish(entry.handler(ctx as RequestContext), !entry.reads || stateChanged);
+    const answer = entry.handler(ctx as RequestContext);
+    // The maps that grow without an account (sign-ups, keys that ended, bound numbers) are kept bounded.
+    if (!ctx.account || operationId === 'deleteAccount') bounds.trimGlobal();
+    return finish(answer, !entry.reads || stateChanged);
   }
 
   function finish(response: SimResponse, mutated: boolean): SimResponse {
-    if (mutated) changed();
+    if (mutated) {
+      // Past the cap on live accounts (a key or a sign-up opened one), the least recently used goes.
+      evicted(bounds.enforce());
+      changed();
+    }
     return response;
   }
 
@@ -257,8 +311,18 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       state = emptyState();
       state.clockOffsetMs = clock.offset();
       seedNamedAccounts();
+      bounds.rebuild(state);
       changed();
     },
+    onEvict(listener) {
+      evictListeners.add(listener);
+      return () => evictListeners.delete(listener);
+    },
+    lowerAccountCap(limit) {
+      if (evicted(bounds.lowerCap(limit)).length > 0) changed();
+      return bounds.cap();
+    },
+    liveAccounts: () => bounds.live(),
     onEvent(listener) {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
@@ -272,7 +336,10 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       const accepted = acceptedKey({ contract, state, options }, key === undefined ? undefined : `Bearer ${key}`);
       if (accepted === undefined) return undefined;
       const ctx = ruleContext();
-      return openAccount(ctx, accepted, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
+      const account = openAccount(ctx, accepted, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
+      bounds.touch(account);
+      evicted(bounds.enforce(account));
+      return account;
     },
     withContext: (fn) => {
       const result = fn(ruleContext());

@@ -14,6 +14,8 @@ export interface SimRequest {
   headers: Record<string, string | undefined>;
   /** The parsed JSON body, `undefined` when there was none. */
   body: unknown;
+  /** How many bytes the body had as it came (what it may add to an account, src/simulator/account-bounds.ts). */
+  size?: number;
   /** What the request breaks of the contract (a body that could not be read, then the gate's verdicts); empty when it is valid. */
   violations: Verdict[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
@@ -34,7 +36,12 @@ export interface SimResponse {
   headers?: Record<string, string>;
   /** A JSON value; `undefined` for no body. */
   body?: unknown;
-  /** A body passed on as it came (Prism's answer), sent as it is with its own `Content-Type` header; `body` is unused then. */
+  /**
+   * The body as a transport sends it: `body` as JSON text, written when the answer was made
+   * (src/simulator/pipeline.ts), so the answer shows the state its own request left, whatever came
+   * after; or a body passed on as it came (Prism's answer on the example server), with its own
+   * `Content-Type` header and no `body`.
+   */
   text?: string;
   /**
    * An answer that waits (a long poll, `POST /api/v1/events/wait`): the transport holds the

@@ -18,7 +18,8 @@ export function skipBrowser(suite: string): boolean {
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export async function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches (`--host-resolver-rules=MAP evil.example 127.0.0.1` for a page on another origin). */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!CHROMIUM_AVAILABLE) throw new Error(CHROMIUM_MISSING);
-  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] });
 }

@@ -15,6 +15,8 @@ export interface OperationRule {
   name: string;
   /** The status to ask Prism for (`Prefer: code=<status>`), or undefined to leave the request as it is. */
   preferCode?(request: RuleRequest): string | undefined;
+  /** The query to ask Prism with instead, where the rule reads a value itself that Prism would refuse; undefined to keep it. */
+  forwardQuery?(query: URLSearchParams): URLSearchParams | undefined;
   /** Rewrites Prism's JSON answer of status `status`, in place or as a new value. */
   rewrite?: { status: number; apply(body: JsonObject, request: RuleRequest): JsonObject };
 }

@@ -25,6 +25,14 @@ export const usageDaysFallback: MockRule = {
     if (!Number.isInteger(schema?.default)) return undefined;
     return {
       name: NAME,
+      // A repeated `days` falls back like any other value; Prism would refuse it (a list where
+      // its schema says integer), so it is not asked with one.
+      forwardQuery(query) {
+        if (query.getAll(QUERY).length <= 1) return undefined;
+        const forwarded = new URLSearchParams(query);
+        forwarded.delete(QUERY);
+        return forwarded;
+      },
       rewrite: {
         status: 200,
         apply(body, { query }) {

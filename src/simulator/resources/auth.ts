@@ -3,6 +3,7 @@
 // from the contract's `signUp` state machine (x-state-machines), each transition bound to the
 // operationId its trigger names; the state names below are the machine's own.
 import { addKey, issueKey } from '../accounts.js';
+import { trimKeys } from '../account-bounds.js';
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { SignupState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
@@ -142,6 +143,7 @@ export const authModule: ResourceModule = {
         // Signed in: a new key of that account, returned this once (part 5.3); a coupon is for new accounts only.
         const apiKey = issueKey(ctx);
         addKey(ctx, existing, apiKey);
+        trimKeys(ctx.state, existing);
         signup.completed = true;
         signup.accountId = existing.id;
         return ctx.json(200, { ...accountRecord(ctx, existing), apiKey });

@@ -18,6 +18,7 @@ import type { RequestContext, ResourceModule, RuleContext } from '../context.js'
 import { dict, type AccountState } from '../state.js';
 import type { JsonObject, SimEvent, SimResponse } from '../types.js';
 import type { WebhookRecord } from '../records.js';
+import { CONTROL_PREFIX, reachesControlSurface } from '../../delivery/control-paths.js';
 
 /** The ping fired right now, per account: read by `webhookTargets` while `emit` runs (synchronous). */
 const pingInFlight = new WeakMap<AccountState, string>();
@@ -30,11 +31,28 @@ export function activeWaits(account: AccountState | undefined): number {
 }
 
 const PING = 'webhook.ping';
+/** Webhook subscriptions one account may hold (inferred: part 6 shows no management operations, and no limit). */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** How many wait cursors an account keeps (one per key and filter set); the oldest go first. */
 const CURSOR_LIMIT = 50;
 
 function canonicalFilters(filters: JsonObject): string {
   return JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key]]));
+}
+
+/** A short stand-in for a long cursor name (53-bit cyrb53), so 50 cursors stay small whatever the filters. */
+function shortName(text: string): string {
+  if (text.length <= 256) return text;
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ code, 2654435761);
+    h2 = Math.imul(h2 ^ code, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `#${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}:${text.length}`;
 }
 
 /**
@@ -68,7 +86,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const { account } = ctx;
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
-  const cursorName = `${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`;
+  const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`);
   // The first wait of a key starts now; later ones resume after the last event handed out.
   const from = cursors(account)[cursorName] ?? ctx.state.eventSeq;
   saveCursor(account, cursorName, from);
@@ -109,6 +127,14 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
       cancel: release,
     },
   };
+}
+
+function pointsAtControl(url: string): boolean {
+  try {
+    return reachesControlSurface(new URL(url));
+  } catch {
+    return false; // not a URL WHATWG reads: never contacted (src/mock/webhook-delivery.ts)
+  }
 }
 
 /** The subscriptions `event` goes to: the pinged one for `webhook.ping`, else those whose `eventTypes` name its type. */
@@ -174,7 +200,13 @@ export const eventsModule: ResourceModule = {
 
     createWebhookSubscription(ctx) {
       // Any absolute URL is accepted, as the contract's own examples are not loopback; the mock
-      // only ever contacts loopback URLs (src/mock/webhook-delivery.ts) and records the rest as skipped.
+      // only ever contacts loopback URLs (src/mock/webhook-delivery.ts) and records the rest as
+      // skipped. Never the mock's control surface: an event must not reset the mock.
+      if (pointsAtControl(String(ctx.body.url))) {
+        return ctx.json(400, { error: { fieldErrors: { url: [`Must not point at the mock's control surface (${CONTROL_PREFIX}...).`] } } });
+      }
+      // Each event fans out to every subscription: their number is bounded (inferred).
+      if (ctx.account.webhooks.length >= MAX_WEBHOOKS_PER_ACCOUNT) return ctx.documented(400, 'tooManySubscriptions');
       const hook: WebhookRecord = {
         id: ctx.ids.next('wh_'),
         url: String(ctx.body.url),

@@ -1,0 +1,222 @@
+// The state is never lost by the mock itself (issue 27, items 2 and 5). With `--state`:
+// - a full disk (a tmpfs of a few KB) or a read-only one: a change that cannot be written is
+//   answered 503 in the `Error` shape naming the cause, said once in the log, and nothing is
+//   retried in a loop; the change is kept and written once there is room again;
+// - SIGTERM on a full disk never replaces the good file with a short one, so the next start reads it;
+// - temporary files a killed run left are removed at start; a file with the right top level but
+//   wrong records is refused with what is wrong, and left as it was;
+// - a state too large for one string is written and read one account per line;
+// - every answer shows what its own request did (50 parallel PATCHes, on both transports, with and
+//   without --state), and a read never shows a change that is not on disk yet (README, "Mock").
+import { watch, existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setupServer } from 'msw/node';
+import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../src/msw/index.js';
+import { readStateFile, stateChunks, writeFileAtomic } from '../src/mock/state-file.js';
+import { emptyState } from '../src/simulator/state.js';
+import { freePort, startCli } from './helpers/mock-process.js';
+import { canMount, CANNOT_MOUNT, smallDisk } from './helpers/small-disk.js';
+import { client, MSW_BASE, newKey, startStatefulMock } from './helpers/stateful-mock.js';
+
+const NUMBER = '/api/v1/numbers/pn_8f3kq2m9x7';
+const patch = (seconds: number) => ({ maxCallDurationSeconds: seconds });
+
+if (!canMount) console.warn(CANNOT_MOUNT);
+
+describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)', () => {
+  it('a full disk: 503 in the Error shape naming the cause, one log line, no loop; the change is written once there is room', async () => {
+    const disk = smallDisk(64);
+    const stateFile = path.join(disk.dir, 'state.json');
+    const warnings: string[] = [];
+    const mock = await startStatefulMock({ statePath: stateFile, warn: (line) => warnings.push(line) });
+    try {
+      const call = client(mock.url, newKey('fulldisk'));
+      expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
+      const good = readFileSync(stateFile, 'utf8');
+      disk.fill();
+
+      const refused = await call('PATCH', NUMBER, patch(900), undefined);
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ error: expect.stringMatching(/could not save its state .*the disk is full \(ENOSPC\)/) });
+      // A second change in the same state is told the same, and the log says it once.
+      expect((await call('PATCH', NUMBER, patch(901))).status).toBe(503);
+      expect(warnings.filter((line) => /cannot write .*ENOSPC/.test(line))).toHaveLength(1);
+      expect(readFileSync(stateFile, 'utf8')).toBe(good);
+
+      // Nothing spins: in a second with no request, a handful of retries at most (a loop makes thousands).
+      let attempts = 0;
+      const watcher = watch(disk.dir, (_event, name) => {
+        if (String(name).endsWith('.tmp')) attempts++;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      watcher.close();
+      expect(attempts).toBeLessThan(20);
+
+      disk.free();
+      const after = await call('PATCH', NUMBER, patch(1200));
+      expect(after.status).toBe(200);
+      const stored = JSON.parse(readFileSync(stateFile, 'utf8'));
+      const account = stored.accounts[stored.keys[Object.keys(stored.keys).find((key) => key.includes('fulldisk'))!]];
+      expect(account.numbers.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds).toBe(1200);
+      expect(warnings.some((line) => /written again/.test(line))).toBe(true);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('a read-only directory: 503 naming it, and the file left as it was', async () => {
+    const disk = smallDisk(64);
+    const stateFile = path.join(disk.dir, 'state.json');
+    const warnings: string[] = [];
+    const mock = await startStatefulMock({ statePath: stateFile, warn: (line) => warnings.push(line) });
+    try {
+      const call = client(mock.url, newKey('readonly'));
+      expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
+      const good = readFileSync(stateFile, 'utf8');
+      disk.readOnly(true);
+      const refused = await call('PATCH', NUMBER, patch(700));
+      expect(refused.status).toBe(503);
+      expect(refused.body.error).toMatch(/the file system is read-only \(EROFS\)/);
+      expect(warnings.filter((line) => /EROFS/.test(line))).toHaveLength(1);
+      expect(readFileSync(stateFile, 'utf8')).toBe(good);
+      disk.readOnly(false);
+      expect((await call('PATCH', NUMBER, patch(800))).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('SIGTERM on a full disk keeps the last good file (never a short one), and the next start reads it', async () => {
+    const disk = smallDisk(64);
+    const stateFile = path.join(disk.dir, 'state.json');
+    const port = await freePort();
+    const key = newKey('sigterm');
+    const cli = startCli(['mock', '--port', String(port), '--quiet', '--state', stateFile]);
+    await cli.waitForOutput(/Mock ready on/);
+    const call = client(`http://127.0.0.1:${port}`, key);
+    expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
+    const good = readFileSync(stateFile, 'utf8');
+    disk.fill();
+    expect((await call('PATCH', NUMBER, patch(900))).status).toBe(503);
+    cli.child.kill('SIGTERM');
+    await cli.exited;
+    expect(cli.stderr()).toMatch(/cannot write .*ENOSPC/);
+    expect(readFileSync(stateFile, 'utf8')).toBe(good);
+    disk.free();
+
+    const again = startCli(['mock', '--port', String(await freePort()), '--quiet', '--state', stateFile]);
+    try {
+      const [, url] = (await again.waitForOutput(/Mock ready on (\S+)/))!;
+      const number = await client(url!, key)('GET', '/api/v1/numbers');
+      expect(number.body.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds).toBe(600);
+    } finally {
+      again.child.kill('SIGKILL');
+      await again.exited;
+    }
+  });
+});
+
+describe('--state file checks at start', () => {
+  it('removes the temporary files of a killed run, and keeps those of a running process', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mock-stale-'));
+    const stateFile = path.join(dir, 'state.json');
+    const dead = path.join(dir, '.state.json.2147483646.tmp');
+    const running = path.join(dir, '.state.json.1.tmp');
+    writeFileSync(dead, '{"version":1,"accounts":{"sk_live_full_key_in_a_leftover":');
+    writeFileSync(running, '{}');
+    const warnings: string[] = [];
+    const mock = await startStatefulMock({ statePath: stateFile, warn: (line) => warnings.push(line) });
+    await mock.close();
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(running)).toBe(true);
+    expect(warnings).toContain('--state: removed .state.json.2147483646.tmp, left by a run that was killed while writing.');
+  });
+
+  it('refuses a file with the right top level but wrong records, says what is wrong, and leaves it untouched', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mock-badstate-'));
+    const stateFile = path.join(dir, 'state.json');
+    const state = emptyState() as unknown as Record<string, unknown>;
+    state.accounts = { acct_1: { id: 'acct_1', messages: 'not a list' } };
+    state.keys = { sk_live_somebody: 'acct_1' };
+    const text = JSON.stringify(state);
+    writeFileSync(stateFile, text);
+    const cli = startCli(['mock', '--port', String(await freePort()), '--quiet', '--state', stateFile]);
+    const { code } = await cli.exited;
+    expect(code).toBe(1);
+    expect(cli.stderr()).toMatch(/is not a valid state of this mock/);
+    expect(cli.stderr()).toMatch(/\/accounts\/acct_1/);
+    expect(readFileSync(stateFile, 'utf8')).toBe(text);
+  });
+
+  it('a state too large for one string is written one account per line and read back the same way', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mock-lines-'));
+    const stateFile = path.join(dir, 'state.json');
+    const state = emptyState();
+    state.eventSeq = 7;
+    for (const id of ['acct_a', 'acct_b']) state.accounts[id] = { id, note: `line of ${id}` } as never;
+    writeFileAtomic(stateFile, stateChunks(state));
+    const text = readFileSync(stateFile, 'utf8');
+    expect(text.split('\n')).toHaveLength(5);
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(state)));
+    const read = readStateFile(stateFile, () => [], 0);
+    expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse(JSON.stringify(state)));
+  });
+});
+
+describe('each answer shows what its own request did', () => {
+  async function fifty(base: string): Promise<number> {
+    const call = client(base, newKey('parallel'));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call('PATCH', NUMBER, patch(600 + i)).then((answer) => ({ i, answer }))));
+    return answers.filter(({ i, answer }) => answer.status !== 200 || answer.body.maxCallDurationSeconds !== 600 + i).length;
+  }
+
+  it('over HTTP with --state, and without', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), 'mock-own-')), 'state.json');
+    for (const options of [{ statePath: stateFile }, {}]) {
+      const mock = await startStatefulMock(options);
+      try {
+        expect(await fifty(mock.url), JSON.stringify(options)).toBe(0);
+      } finally {
+        await mock.close();
+      }
+    }
+  });
+
+  it('in-process (MSW)', async () => {
+    const handlers = createHandlers({ validateResponses: 'strict' });
+    const server = setupServer(...handlers.handlers);
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      expect(await fifty(MSW_BASE)).toBe(0);
+    } finally {
+      server.close();
+      handlers.control.stop();
+    }
+  });
+
+  it('under --state a read never shows a change that is not on disk yet', async () => {
+    const stateFile = path.join(mkdtempSync(path.join(tmpdir(), 'mock-readdurable-')), 'state.json');
+    const mock = await startStatefulMock({ statePath: stateFile });
+    try {
+      const key = newKey('readdurable');
+      const call = client(mock.url, key);
+      await call('GET', '/api/v1/account');
+      for (let round = 0; round < 5; round++) {
+        const seconds = 700 + round;
+        const write = call('PATCH', NUMBER, patch(seconds));
+        // Sent while the write waits for its flush: what it shows must already be in the file.
+        await new Promise((resolve) => setImmediate(resolve));
+        const read = await call('GET', '/api/v1/numbers');
+        const shown = read.body.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds;
+        const stored = JSON.parse(readFileSync(stateFile, 'utf8'));
+        const onDisk = stored.accounts[stored.keys[key]].numbers.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds;
+        expect(onDisk, `round ${round}`).toBe(shown);
+        await write;
+      }
+    } finally {
+      await mock.close();
+    }
+  });
+});
