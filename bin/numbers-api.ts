@@ -6,7 +6,8 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { runEventsCli } from '../src/event-source/cli.js';
 import { runListenCli } from '../src/listen/cli.js';
-import { processIo, runMockCli, type CliIo } from '../src/mock/cli.js';
+import { processIo, type CliIo } from '../src/cli-io.js';
+import { runMockCli } from '../src/mock/cli.js';
 
 export const USAGE = `Usage: numbers-api <command> [options]
 

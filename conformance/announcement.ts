@@ -7,7 +7,7 @@
 import { listOperations, type Json } from './description.js';
 import { withoutPrototype } from '../src/contract/dict.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { ResponseValidator } from './validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 
 export interface Announcement {
   /** `any`: every well-formed key opens an account; `strict`: only issued or seeded keys. */
@@ -36,7 +36,7 @@ export async function readAnnouncement(baseUrl: string, timeoutMs: number, contr
   }
   // Only an answer the control description's own schema accepts counts as the announcement.
   const pointer = `${op.pointer}/responses/200/content/application~1json/schema`;
-  if (new ResponseValidator(control).validate(pointer, body).errors.length > 0) return undefined;
+  if (!contractValidator(control).accepts(pointer, body)) return undefined;
   return { keys: String((body as { keys: unknown }).keys), request: `${op.method.toUpperCase()} ${op.path}` };
 }
 

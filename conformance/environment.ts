@@ -1,4 +1,5 @@
 // Builds what every scenario of a run shares, from the run's config.
+import { contractValidator } from '../src/contract/contract-validator.js';
 import type { ConformanceConfig } from './config.js';
 import { listOperations, loadDescription, type Json } from './description.js';
 import { Fixtures } from './fixtures.js';
@@ -6,7 +7,6 @@ import { ConformanceHttp } from './http.js';
 import { NamedLocks } from './limiter.js';
 import { SendBudget } from './sends.js';
 import type { Environment } from './scenario.js';
-import { ResponseValidator } from './validator.js';
 
 export function createEnvironment(config: ConformanceConfig, document: Json = loadDescription(config.descriptionPath)): Environment {
   const operations = listOperations(document);
@@ -15,7 +15,7 @@ export function createEnvironment(config: ConformanceConfig, document: Json = lo
     config,
     document,
     operations,
-    validator: new ResponseValidator(document),
+    validator: contractValidator(document),
     http,
     fixtures: new Fixtures(http, operations),
     sends: new SendBudget(config.maxSends),

@@ -2,6 +2,8 @@
 // suite could only partly judge), skip (rate limited past the budget, or nothing to judge) or
 // not-applicable (the rule does not apply to this deployment, by what it announced or what the
 // user said: the package's own mock accepting any key, see announcement.ts).
+import type { Verdict as ContractVerdict } from '../src/contract/verdict.js';
+
 export type Verdict = 'pass' | 'fail' | 'advisory' | 'skip' | 'not-applicable';
 
 export interface Finding {
@@ -15,6 +17,13 @@ export interface Finding {
   /** The request that showed it, key redacted (see describeRequest). */
   request?: string;
   status?: number;
+  /**
+   * The contract's verdicts behind a schema finding, as data (src/contract/verdict.ts): the rule
+   * broken (keyword, params), where in the answer (instance path), where in the contract (schema
+   * pointer, component), the union branch judged, the part, documented or inferred, expected and
+   * actual. The reason is their rendering; a platform team aggregates on these.
+   */
+  verdicts?: ContractVerdict[];
 }
 
 export interface ExchangeRecord {

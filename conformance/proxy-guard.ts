@@ -1,16 +1,17 @@
-// What stands between the validating proxy's Prism and the deployment (issue 27, item 9). Prism
-// forwards with node-fetch, which follows redirects and keeps `Authorization` on a redirect to the
-// same host on another port or scheme, reads an answer whole (a 1 GiB body took 11.9 GB of RSS),
-// and answers 500 `problem+json` when a JSON answer does not parse. So Prism forwards to this guard
-// on loopback, and the guard to the configured origin only:
+// What stands between the validating proxy (validating-proxy.ts) and the deployment (issue 27,
+// item 9). Prism's proxy forwarded with node-fetch, which follows redirects and keeps
+// `Authorization` on a redirect to the same host on another port or scheme, reads an answer whole
+// (a 1 GiB body took 11.9 GB of RSS), and answered 500 `problem+json` when a JSON answer did not
+// parse. So the proxy forwards to this guard on loopback, and the guard to the configured origin
+// only:
 //
 // - a redirect is never followed: its status comes back without `Location` (that is moved to
-//   `X-Upstream-Location`), so nothing, and no key, goes to another origin; Prism reports the
+//   `X-Upstream-Location`), so nothing, and no key, goes to another origin; the proxy reports the
 //   undocumented status as a violation;
 // - an answer is read up to MAX_UPSTREAM_BYTES; a larger one is answered 502 in the `Error` shape
 //   (a violation too), and its connection closed;
 // - a body declared JSON that does not parse (not JSON, or cut short) is passed on as it came with
-//   `Content-Type: text/plain` (and `X-Upstream-Content-Type`), which Prism reports as a
+//   `Content-Type: text/plain` (and `X-Upstream-Content-Type`), which the proxy reports as a
 //   violation instead of failing with a 500; a compressed answer is passed on decompressed.
 import http from 'node:http';
 import https from 'node:https';

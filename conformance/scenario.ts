@@ -10,7 +10,7 @@ import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchang
 import { redactDeep } from './redact.js';
 import type { NamedLocks } from './limiter.js';
 import type { SendBudget } from './sends.js';
-import type { ResponseValidator } from './validator.js';
+import type { ContractValidator } from '../src/contract/contract-validator.js';
 
 export interface Scenario {
   /** Stable id: `<operationId>/<check>[/<variant>]`. */
@@ -42,7 +42,7 @@ export interface Environment {
   config: ConformanceConfig;
   document: Json;
   operations: Operation[];
-  validator: ResponseValidator;
+  validator: ContractValidator;
   http: ConformanceHttp;
   fixtures: Fixtures;
   /** The `writes` level's budget of sends (`--max-sends`), shared by the run. */

@@ -85,6 +85,10 @@ export type FieldErrors = Schemas['FieldErrors']['fieldErrors'];
 /** The `error` of a 400 validation failure: `{ fieldErrors }` (the contract's `FieldErrors` schema). */
 export type FieldErrorsError = Schemas['FieldErrors'];
 
+// What the mock's gate, its answer check, the validating proxy and the conformance suite find
+// wrong: one verdict per break, as data (the conformance JSON report's `verdicts`).
+export type { Actual, ActualType, Severity, UnionBranch, Verdict, VerdictPlace } from './contract/verdict.js';
+
 // Request bodies, taken from the operations that accept them.
 export type SendMessageRequest = JsonRequestBody<'/api/v1/messages', 'post'>;
 export type CreateCallRequest = JsonRequestBody<'/api/v1/calls', 'post'>;

@@ -12,14 +12,14 @@ import { planScenarios } from '../conformance/plan.js';
 import { NEVER_SENT } from '../conformance/policy.js';
 import { buildReport, formatCoverage, formatSummary, type ConformanceReport } from '../conformance/reporters/report.js';
 import { runScenario } from '../conformance/scenario.js';
-import { ResponseValidator } from '../conformance/validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { testConfig, TEST_KEY } from './helpers/conformance-harness.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './helpers/conformance-recording-proxy.js';
 
 const document = loadDescription();
 const operations = listOperations(document);
-const validator = new ResponseValidator(document);
+const validator = contractValidator(document);
 
 interface LevelRun {
   fake: FakeDeployment;
@@ -57,7 +57,7 @@ function acting(r: RecordedRequest): boolean {
   const op = operationOf(r);
   if (!op || op.method === 'get' || !withKey(r) || r.url.includes('conformance0nonexistent') || op.operationId === 'waitForEvent') return false;
   if (!op.operation.requestBody) return true;
-  return r.body !== undefined && validator.validate(`${op.pointer}/requestBody/content/application~1json/schema`, r.body).errors.length === 0;
+  return r.body !== undefined && validator.accepts(`${op.pointer}/requestBody/content/application~1json/schema`, r.body);
 }
 
 /** Never at any level: deleting, releasing, checking out, paying a fee, provisioning a number. */

@@ -1,7 +1,10 @@
-// `numbers-api proxy` (= `npm run conformance -- --proxy`): Prism as a validating proxy in front of
-// a deployment. A conforming answer passes through untouched; a violating one is still forwarded,
-// with the violation reported in `sl-violations` (and in Prism's log).
+// `numbers-api proxy` (= `npm run conformance -- --proxy`): the validating proxy in front of a
+// deployment (conformance/validating-proxy.ts). A conforming answer passes through untouched; a
+// violating one is still forwarded, its verdicts rendered in `sl-violations` (Prism's words) and in
+// the proxy's log (where, the rule, where it lives in the contract); a redirect is passed back,
+// never followed; with --errors a violating exchange is answered with an error.
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +29,7 @@ async function waitForListening(url: string, child: ChildProcess, output: () => 
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The proxy exited (${child.exitCode}): ${output()}`);
     try {
-      await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(1000) });
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 250));
@@ -38,27 +41,41 @@ async function waitForListening(url: string, child: ChildProcess, output: () => 
 let fake: FakeDeployment;
 let proxy: ChildProcess;
 let proxyUrl: string;
-let output = '';
+let proxyOutput: () => string;
 
-beforeAll(async () => {
-  fake = await startFakeDeployment({ apiKey: TEST_KEY });
+/** The proxy CLI in front of `upstream`, listening once it answers. */
+async function startProxy(upstream: string, extra: string[] = []): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const port = await freePort();
-  proxyUrl = `http://127.0.0.1:${port}`;
-  proxy = spawn(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', 'proxy', '--base-url', fake.url, '--port', String(port)], {
+  const url = `http://127.0.0.1:${port}`;
+  let text = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', 'proxy', '--base-url', upstream, '--port', String(port), ...extra], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  proxy.stdout?.on('data', (d) => (output += String(d)));
-  proxy.stderr?.on('data', (d) => (output += String(d)));
-  await waitForListening(`${proxyUrl}/api/v1/account`, proxy, () => output);
+  child.stdout?.on('data', (d) => (text += String(d)));
+  child.stderr?.on('data', (d) => (text += String(d)));
+  await waitForListening(`${url}/api/v1/account`, child, () => text);
+  return { child, url, output: () => text };
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGINT');
+    await exited;
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakeDeployment({ apiKey: TEST_KEY });
+  const started = await startProxy(fake.url);
+  proxy = started.child;
+  proxyUrl = started.url;
+  proxyOutput = started.output;
 }, 90_000);
 
 afterAll(async () => {
-  if (proxy && proxy.exitCode === null) {
-    const exited = new Promise((r) => proxy.once('exit', r));
-    proxy.kill('SIGINT');
-    await exited;
-  }
+  await stop(proxy);
   await fake.close();
 });
 
@@ -76,17 +93,57 @@ describe('the validating proxy', () => {
     try {
       const response = await fetch(`${proxyUrl}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
       expect(response.status).toBe(200);
-      const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[]; message: string }[];
-      expect(violations.some((v) => v.location.join('.').includes('maxCallDurationSeconds'))).toBe(true);
+      const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[]; severity: string; message: string }[];
+      expect(violations).toContainEqual({ location: ['response', 'body', 'maxCallDurationSeconds'], severity: 'Error', message: 'Response body property maxCallDurationSeconds must be integer,null' });
+      // The log renders the same verdict: where, the rule, what came, and where the rule lives in the contract.
+      await expect.poll(proxyOutput).toContain('violation: response /maxCallDurationSeconds must be integer,null (got "ten minutes"; #/components/schemas/CallDurationSetting/type)');
     } finally {
       fake.breaks.delete('schema');
     }
   });
 
   it('names the upstream and the contract when it starts, and never the key', () => {
-    expect(output).toContain(`Validating proxy: ${proxyUrl} -> ${fake.url}`);
-    expect(output).not.toContain(TEST_KEY);
+    expect(proxyOutput()).toContain(`Validating proxy: ${proxyUrl} -> ${fake.url}`);
+    expect(proxyOutput()).not.toContain(TEST_KEY);
   });
+
+  it('passes a redirect back instead of following it: the key goes to the configured origin only', async () => {
+    const elsewhere: string[] = [];
+    const other = http.createServer((req, res) => {
+      elsewhere.push(String(req.headers.authorization));
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherPort = (other.address() as { port: number }).port;
+    const redirecting = http.createServer((_req, res) => {
+      res.writeHead(307, { location: `http://127.0.0.1:${otherPort}/api/v1/account` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const started = await startProxy(`http://127.0.0.1:${(redirecting.address() as { port: number }).port}`);
+    try {
+      const response = await fetch(`${started.url}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}` }, redirect: 'manual' });
+      expect(response.status).toBe(307);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await stop(started.child);
+      redirecting.close();
+      other.close();
+    }
+  }, 90_000);
+
+  it('with --errors, an answer that breaks the contract is a 502 in the Error shape naming the verdict', async () => {
+    const started = await startProxy(fake.url, ['--errors']);
+    fake.breaks.add('schema');
+    try {
+      const response = await fetch(`${started.url}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      expect(response.status).toBe(502);
+      expect(((await response.json()) as { error: string }).error).toContain('/maxCallDurationSeconds must be integer,null');
+    } finally {
+      fake.breaks.delete('schema');
+      await stop(started.child);
+    }
+  }, 90_000);
 });
 
 // Issue 27, item 9: the proxy trusts nothing upstream. Prism forwarded the key on a redirect to the

@@ -13,12 +13,12 @@ import { statusCodeConformance } from '../conformance/checks/status-code-conform
 import { findOperation, listOperations, loadDescription } from '../conformance/description.js';
 import type { Verdict } from '../conformance/findings.js';
 import type { Exchange } from '../conformance/http.js';
-import { ResponseValidator } from '../conformance/validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
 
 const document = loadDescription();
 const operations = listOperations(document);
-const validator = new ResponseValidator(document);
+const validator = contractValidator(document);
 const account = { maxCallDurationSeconds: null, limits: null, apiKeys: [] };
 
 interface Given {

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkResponse } from '../conformance/checks/response.js';
 import { documentedResponse, findOperation, listOperations, loadDescription, type Json } from '../conformance/description.js';
 import { ConformanceHttp, parseRetryAfter, type Exchange } from '../conformance/http.js';
-import { relaxSchema } from '../conformance/inferred.js';
+import { relaxSchema } from '../src/contract/documented-only.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
 import { redact, redactDeep } from '../conformance/redact.js';
 import { buildReport, formatCoverage, formatSummary } from '../conformance/reporters/report.js';
-import { ResponseValidator } from '../conformance/validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
 import { configFromEnv, UsageError } from '../conformance/config.js';
 
@@ -63,7 +63,7 @@ describe('redaction', () => {
 describe('inferred parts (x-inferred)', () => {
   const document = loadDescription();
   const operations = listOperations(document);
-  const validator = new ResponseValidator(document);
+  const validator = contractValidator(document);
   const exchange = (operationId: string, status: number, body: unknown): Exchange => ({
     operationId,
     method: 'get',
@@ -100,6 +100,27 @@ describe('inferred parts (x-inferred)', () => {
     expect(documented.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('fail');
     const inferred = checkResponse(document, validator, op, exchange('getAccount', 200, { maxCallDurationSeconds: null, limits: null, apiKeys: 'x' }));
     expect(inferred.find((f) => f.check === 'response-schema-conformance')?.verdict).toBe('advisory');
+  });
+
+  it('a schema finding carries the contract\'s verdicts as data (the JSON report writes them), and its reason renders them', () => {
+    const op = findOperation(operations, 'getAccount')!;
+    const [finding] = checkResponse(document, validator, op, exchange('getAccount', 200, { maxCallDurationSeconds: 59, limits: null })).filter((f) => f.check === 'response-schema-conformance');
+    expect(finding?.verdicts).toEqual([
+      expect.objectContaining({
+        of: 'response',
+        in: 'body',
+        keyword: 'minimum',
+        params: { comparison: '>=', limit: 60 },
+        instancePath: '/maxCallDurationSeconds',
+        schema: { pointer: '#/components/schemas/CallDurationSetting', component: 'CallDurationSetting' },
+        part: op.source,
+        severity: 'documented',
+        expected: 60,
+        actual: { type: 'integer', value: 59 },
+      }),
+    ]);
+    expect(finding?.reason).toContain('/maxCallDurationSeconds must be >= 60 (got 59; #/components/schemas/CallDurationSetting/minimum)');
+    expect(JSON.parse(JSON.stringify(finding))).toEqual(finding);
   });
 
   it('on a whole inferred response or operation, advises on what the inference assumes and fails a documented value', () => {

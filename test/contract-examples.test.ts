@@ -4,12 +4,13 @@
 // A wrong example is the defect users of public descriptions report most (STYLE.md, defect 4),
 // and the mock serves these examples to frontend teams.
 import { describe, expect, test } from 'vitest';
-import { createContractAjv, formatAjvErrors, validatorAt } from './helpers/ajv.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
+import { describeVerdict } from '../src/contract/verdict.js';
 import { isJsonMediaType, loadOpenApi } from './helpers/contract.js';
 import { collectExamples, listResponseContents } from './helpers/examples.js';
 
 const document = loadOpenApi();
-const ajv = createContractAjv(document);
+const validator = contractValidator(document);
 const examples = collectExamples(document);
 
 describe('examples of generated/openapi.json', () => {
@@ -20,9 +21,7 @@ describe('examples of generated/openapi.json', () => {
 
   describe('each example validates against its schema', () => {
     test.each(examples.map((e) => [e.pointer, e] as const))('%s', (_pointer, example) => {
-      const validate = validatorAt(ajv, example.schemaPointer);
-      const valid = validate(example.value);
-      expect(valid ? [] : formatAjvErrors(validate.errors), `against the schema at ${example.schemaPointer}`).toEqual([]);
+      expect(validator.value(example.schemaPointer, example.value).map(describeVerdict), `against the schema at ${example.schemaPointer}`).toEqual([]);
     });
   });
 

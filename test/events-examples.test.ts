@@ -3,16 +3,17 @@
 // the rules part 6 states exactly are enforced by the schemas (negative cases must fail).
 // Everything is read from the bundled description (generated/openapi.json).
 import { describe, expect, it } from 'vitest';
-import { createContractAjv, formatAjvErrors, validatorAt } from './helpers/ajv.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
+import { describeVerdict } from '../src/contract/verdict.js';
 import { followRef, loadOpenApi, type JsonObject } from './helpers/contract.js';
 
 const openapi = loadOpenApi();
-const ajv = createContractAjv(openapi);
+const validator = contractValidator(openapi);
 const schemas = openapi.components.schemas as Record<string, JsonObject>;
 
-const envelope = validatorAt(ajv, '#/components/schemas/Event');
-const anyEvent = validatorAt(ajv, '#/components/schemas/AnyEvent');
-const unknownEvent = validatorAt(ajv, '#/components/schemas/UnknownEvent');
+const envelope = '#/components/schemas/Event';
+const anyEvent = '#/components/schemas/AnyEvent';
+const unknownEvent = '#/components/schemas/UnknownEvent';
 
 /** `type` value -> component name of its schema, read from the branches of `KnownEvent` (AnyEvent's first branch). */
 function typeSchemas(): Map<string, string> {
@@ -43,9 +44,8 @@ function eventExamples(): Map<string, JsonObject> {
 const examples = eventExamples();
 const ofType = (type: string) => [...examples.values()].filter((event) => event.type === type);
 
-function expectValid(validate: ReturnType<typeof validatorAt>, value: unknown, label: string): void {
-  const ok = validate(value);
-  expect(ok, `${label}:\n  ${formatAjvErrors(validate.errors).join('\n  ')}`).toBe(true);
+function expectValid(pointer: string, value: unknown, label: string): void {
+  expect(validator.value(pointer, value).map(describeVerdict), label).toEqual([]);
 }
 
 describe('event schemas (part 6)', () => {
@@ -88,7 +88,7 @@ describe('event examples (part 6)', () => {
       expectValid(envelope, event, `${name} against Event`);
       expectValid(anyEvent, event, `${name} against AnyEvent`);
       const own = schemaOfType.get(event.type as string) ?? 'UnknownEvent';
-      expectValid(validatorAt(ajv, `#/components/schemas/${own}`), event, `${name} against ${own}`);
+      expectValid(`#/components/schemas/${own}`, event, `${name} against ${own}`);
     });
   }
 
@@ -149,8 +149,8 @@ describe('part 6 rules the schemas enforce (each must fail)', () => {
   for (const [label, make, own] of cases) {
     it(`${label}: rejected by ${own} and by AnyEvent`, () => {
       const event = make();
-      expect(validatorAt(ajv, `#/components/schemas/${own}`)(event)).toBe(false);
-      expect(anyEvent(event)).toBe(false);
+      expect(validator.accepts(`#/components/schemas/${own}`, event)).toBe(false);
+      expect(validator.accepts(anyEvent, event)).toBe(false);
     });
   }
 
@@ -166,16 +166,16 @@ describe('part 6 rules the schemas enforce (each must fail)', () => {
   for (const [label, make] of envelopeCases) {
     it(`${label}: rejected by the envelope, even for an unknown type`, () => {
       const event = make();
-      expect(envelope(event)).toBe(false);
-      expect(anyEvent(event)).toBe(false);
+      expect(validator.accepts(envelope, event)).toBe(false);
+      expect(validator.accepts(anyEvent, event)).toBe(false);
     });
   }
 
   it('a documented type cannot pass as an unknown one: a broken message.received fails AnyEvent', () => {
     const event = sms();
     delete event.data.messageId;
-    expect(envelope(event)).toBe(true); // the envelope alone is satisfied ...
-    expect(unknownEvent(event)).toBe(false); // ... but the type is a documented one
-    expect(anyEvent(event)).toBe(false);
+    expect(validator.accepts(envelope, event)).toBe(true); // the envelope alone is satisfied ...
+    expect(validator.accepts(unknownEvent, event)).toBe(false); // ... but the type is a documented one
+    expect(validator.accepts(anyEvent, event)).toBe(false);
   });
 });

@@ -7,8 +7,7 @@
 // seconds; FUZZ_RUNS (default 6) and FUZZ_SEED set a larger or another run.
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { simContract } from '../src/simulator/contract.js';
-import { contractValidator } from '../src/simulator/validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
 import { broken, oddStrings, otherType, valid } from './helpers/schema-arbitrary.js';
 import { newKey, useBothTransports } from './helpers/stateful-mock.js';
@@ -16,7 +15,7 @@ import { newKey, useBothTransports } from './helpers/stateful-mock.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 const document = loadOpenApi();
-const validator = contractValidator(simContract(document));
+const validator = contractValidator(document);
 /** A key with nothing elided (part 5.3): the prefix and 16 or more key characters. */
 const FULL_KEY = /sk_live_[A-Za-z0-9_-]{16,}/;
 

@@ -3,23 +3,25 @@
 // property of the wrong type, out of its enum, missing when required; an unknown property; each
 // query parameter of the wrong type, out of its enum, repeated, missing when required), goes to the
 // real Prism (`prism mock`'s server, prism-child.ts, on the dereferenced bundle) and to the
-// pipeline's ajv gate. Both must give the same verdict: accepted or refused, and the same fields
-// failed with the same messages (the `fieldErrors` of the documented 400, part 7). Prism's own
-// validator in-process (src/mock/prism-gate.ts, the bench's other option) is held to it too.
+// pipeline's ajv gate. Both must give the same verdict: accepted or refused, and, rendered in
+// Prism's words (src/contract/prism-wording.ts, a rendering of the gate's structured verdicts),
+// the same violations as the real Prism's `sl-violations`, place and message, word for word.
+// Prism's own validator in-process (src/mock/prism-gate.ts, the bench's other option) is held to
+// it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedPath } from '../src/contract/generated-files.js';
-import { prismGate, prismVerdicts } from '../src/mock/prism-gate.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
+import { prismViolation } from '../src/contract/prism-wording.js';
+import { prismGate } from '../src/mock/prism-gate.js';
 import { startPrismPool, type PrismPool } from '../src/mock/prism-workers.js';
 import { ajvGate, type Gate } from '../src/simulator/gate.js';
-import { simContract } from '../src/simulator/contract.js';
 import { readBody } from '../src/simulator/request-body.js';
-import { fieldErrorsResponse } from '../src/simulator/respond.js';
-import type { SimRequest, Violation } from '../src/simulator/types.js';
+import type { SimRequest, Verdict as ContractVerdict } from '../src/simulator/types.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
 import { documentedRequest, VALID_KEY, type CorpusRequest } from './helpers/mock-server.js';
 
 const document = loadOpenApi();
-const contract = simContract(document);
+const validator = contractValidator(document);
 
 /** A value of another JSON type than `schema` allows (or undefined when every type is allowed). */
 function wrongTyped(schema: JsonObject): unknown {
@@ -101,12 +103,9 @@ const corpus = listOperations(document)
   .filter((entry) => !entry.path.startsWith('/__mock'))
   .flatMap(corpusFor);
 
-/** The documented 400's `fieldErrors` a verdict makes, each field's messages sorted (the order of ajv's errors is not a verdict). */
-function fieldErrors(violations: readonly Violation[]): Record<string, string[]> {
-  if (violations.length === 0) return {};
-  const { fieldErrors: fields } = (fieldErrorsResponse(violations).body as { error: { fieldErrors: Record<string, string[]> } }).error;
-  const sorted = Object.keys(fields).sort();
-  return Object.fromEntries(sorted.map((field) => [field, [...new Set(fields[field])].sort()]));
+/** Violations as Prism words and places them, each once, in one order (the order of ajv's errors is not a verdict). */
+function worded(violations: ReadonlyArray<{ location: readonly string[]; message: string }>): string[] {
+  return [...new Set(violations.map((v) => `${v.location.join('/')}: ${v.message}`))].sort();
 }
 
 /** The request as the HTTP transport hands it to the pipeline. */
@@ -121,12 +120,12 @@ async function asSimRequest(request: CorpusRequest): Promise<SimRequest> {
 
 interface Verdict {
   refused: boolean;
-  fieldErrors: Record<string, string[]>;
+  violations: string[];
 }
 
 async function gateVerdict(gate: Gate, request: CorpusRequest): Promise<Verdict> {
-  const violations = gate.check(request.operationId, await asSimRequest(request));
-  return { refused: violations.length > 0, fieldErrors: fieldErrors(violations) };
+  const verdicts: ContractVerdict[] = gate.check(request.operationId, await asSimRequest(request));
+  return { refused: verdicts.length > 0, violations: worded(verdicts.map(prismViolation)) };
 }
 
 let prism: PrismPool;
@@ -135,7 +134,7 @@ let inProcessPrism: Gate;
 beforeAll(async () => {
   prism = startPrismPool({ document: generatedPath('openapi.dereferenced.json'), logLevel: 'silent', validateResponse: false }, 1);
   prismPort = (await prism.ready).prismPort;
-  inProcessPrism = await prismGate(generatedPath('openapi.dereferenced.json'));
+  inProcessPrism = (await prismGate(generatedPath('openapi.dereferenced.json')))(validator);
 });
 afterAll(async () => {
   await prism?.stop();
@@ -151,8 +150,8 @@ async function prismVerdict(request: CorpusRequest): Promise<Verdict & { status:
   const reported = (problem?.validation ?? (header ? JSON.parse(header) : [])) as Array<{ location: string[]; severity: string; message: string }>;
   // The header places a request's violations under `request` (beside `response`); the problem body does not.
   const ofRequest = problem ? reported : reported.filter((v) => v.location[0] === 'request').map((v) => ({ ...v, location: v.location.slice(1) }));
-  const violations = prismVerdicts(ofRequest.map((v) => ({ path: v.location, message: v.message, severity: v.severity === 'Error' ? 0 : 1 })));
-  return { status: response.status, refused: response.status === 400 || response.status === 422, fieldErrors: fieldErrors(violations) };
+  const errors = ofRequest.filter((v) => v.severity === 'Error');
+  return { status: response.status, refused: response.status === 400 || response.status === 422, violations: worded(errors) };
 }
 
 describe('the ajv gate gives the real Prism’s verdict on every request of the corpus', () => {
@@ -168,13 +167,13 @@ describe('the ajv gate gives the real Prism’s verdict on every request of the 
     }
   });
 
-  const ajv = ajvGate(contract);
+  const ajv = ajvGate(validator);
   it.each(corpus.map((request) => [request.name, request] as const))('%s', async (_name, request) => {
     const reference = await prismVerdict(request);
     // Prism refuses what its validator refuses, with 400/422; a security or routing verdict is not the gate's.
     expect([200, 201, 400, 422], `Prism answered ${reference.status}`).toContain(reference.status);
     const fromAjv = await gateVerdict(ajv, request);
-    expect(fromAjv).toEqual({ refused: reference.refused, fieldErrors: reference.fieldErrors });
+    expect(fromAjv).toEqual({ refused: reference.refused, violations: reference.violations });
     expect(await gateVerdict(inProcessPrism, request)).toEqual(fromAjv);
   });
 });
@@ -185,6 +184,6 @@ describe('the comparison can fail', () => {
     const reference = await prismVerdict(refused);
     expect(reference.refused).toBe(true);
     const lenient: Gate = { check: () => [] };
-    expect(await gateVerdict(lenient, refused)).not.toEqual({ refused: reference.refused, fieldErrors: reference.fieldErrors });
+    expect(await gateVerdict(lenient, refused)).not.toEqual({ refused: reference.refused, violations: reference.violations });
   });
 });

@@ -6,15 +6,14 @@
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../src/msw/index.js';
-import { simContract } from '../src/simulator/contract.js';
-import { contractValidator } from '../src/simulator/validator.js';
+import { contractValidator } from '../src/contract/contract-validator.js';
 import { followRef, listOperations, loadOpenApi, type JsonObject, type OperationEntry } from './helpers/contract.js';
 import { documentedRequest, type CorpusRequest } from './helpers/mock-server.js';
 import { client, MSW_BASE, newKey, useBothTransports } from './helpers/stateful-mock.js';
 
 const NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype'] as const;
 const document = loadOpenApi();
-const validator = contractValidator(simContract(document));
+const validator = contractValidator(document);
 
 /** A request that carries one of the names where a user string goes. */
 type Probe = CorpusRequest;

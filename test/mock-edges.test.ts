@@ -1,5 +1,6 @@
 // Nothing answers outside the contract (issue 21): what a request gets whatever its operation, on
-// the stateful mock and on the example server (`--stateless`, our front before real Prism) alike.
+// the stateful mock and on the example server (`--stateless`: the same pipeline, real Prism
+// answering, issue 28) alike.
 // Every refusal is a documented status in the one `Error` shape of part 7: an empty path id, a
 // path or method the contract lacks, a `Prefer` naming an undocumented status or example (the
 // Error names what can be named), protocol errors Node raises (an unknown method, a malformed
@@ -90,6 +91,17 @@ describe.each(servers)('%s', (_name, start) => {
       expect(body.error).toContain(preferableAnswers(contract, 'getAccount'));
     }
     expect(preferableAnswers(contract, 'getAccount')).toMatch(/200 \(freeAccount, paidAccount\)/);
+  });
+
+  it('the key, and a body that cannot be read, are answered by the one pipeline alike (the documented 401, part 7\'s 400 sentence)', async () => {
+    for (const [authorization, example] of [[undefined, 'missingApiKey'], ['Bearer pk_test_abc', 'invalidApiKey']] as const) {
+      const response = await fetch(`${url}/api/v1/account`, { headers: authorization ? { Authorization: authorization } : {} });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual(contract.example('getAccount', 401, example));
+    }
+    const malformed = await fetch(`${url}/api/v1/account`, { method: 'PATCH', headers: { Authorization: VALID_KEY, 'Content-Type': 'application/json' }, body: '{"maxCallDurationSeconds":' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: string }).error).toMatch(/^The request body is not valid JSON: /);
   });
 
   it('protocol errors get the documented 400 with an Error body, where Node gave a bare 400 or 431', async () => {

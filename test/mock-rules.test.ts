@@ -1,8 +1,9 @@
 // The rules of the interface specification the mock keeps on top of Prism's examples
 // (src/mock/rules/), on the real mock (front + Prism), once. Each test fails when its rule is
 // taken out of MOCK_RULES: an unknown id answers 404 (part 7), usage `days` sets periodDays
-// (part 4.3), billing activity is paged newest first with `starting_after` and `limit` (parts 4.4
-// and 8). A request that names its answer with `Prefer` gets exactly that, rules or not.
+// (part 4.3), billing activity is paged newest first with `filter`, `starting_after` and `limit`
+// (parts 4.4 and 8), by the function the stateful mock pages with. A request that names its answer
+// with `Prefer` gets exactly that, rules or not.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentedIds } from '../src/mock/rules/documented-ids.js';
 import { MOCK_RULES, rulesFor } from '../src/mock/rules/index.js';
@@ -59,8 +60,7 @@ describe('where the rules apply, derived from the bundle', () => {
     expect(MOCK_RULES.map((rule) => `${rule.name} (part ${rule.part})`)).toEqual([
       'unknown-resource-404 (part 7)',
       'usage-days-fallback (part 4.3)',
-      'billing-activity-order (part 4.4)',
-      'billing-activity-limit (part 4.4, 8)',
+      'billing-activity-page (part 4.4, 8)',
     ]);
   });
 
@@ -143,7 +143,7 @@ describe('usage-days-fallback (part 4.3): periodDays is days when 7, 30 or 90, e
   });
 });
 
-describe('billing activity (parts 4.4 and 8): newest first, starting_after, limit and hasMore', () => {
+describe('billing activity (parts 4.4 and 8): filter, newest first, starting_after, limit and hasMore', () => {
   const activity = byId('listBillingActivity');
   const firstPage = examplesOf(activity, '200')[0]!;
   const documentedItems = firstPage.value.items as JsonObject[];
@@ -154,7 +154,10 @@ describe('billing activity (parts 4.4 and 8): newest first, starting_after, limi
     expect(firstPage.value.hasMore).toBe(true);
   });
 
-  it('billing-activity-order: starting_after returns only strictly older items, newest first', async () => {
+  const page = () => rulesFor(document, activity).find((rule) => rule.name === 'billing-activity-page')!;
+  const defaultLimit = followRef(document, (activity.operation.parameters as JsonObject[]).map((p) => followRef(document, p)).find((p) => p.name === 'limit')!.schema).default as number;
+
+  it('starting_after returns only strictly older items, newest first', async () => {
     for (let i = 0; i < newestFirst.length; i++) {
       const cursor = newestFirst[i]!.occurredAt as string;
       const { status, body } = await answer(activity, {}, { starting_after: cursor });
@@ -167,11 +170,18 @@ describe('billing activity (parts 4.4 and 8): newest first, starting_after, limi
     expect((await answer(activity, {}, { starting_after: newestFirst.at(-1)!.occurredAt as string })).body).toEqual(last.value);
   });
 
-  it('billing-activity-order: the ledger is put newest first whatever order the example holds', () => {
-    const [order] = rulesFor(document, activity).filter((rule) => rule.name === 'billing-activity-order');
+  it('the ledger is put newest first whatever order the example holds', () => {
     const shuffled = { items: [...newestFirst].reverse(), hasMore: true };
-    const body = order!.rewrite!.apply(shuffled, { params: {}, query: new URLSearchParams() });
+    const body = page().rewrite!.apply(shuffled, { params: {}, query: new URLSearchParams() });
     expect(body.items).toEqual(newestFirst);
+  });
+
+  it('filter keeps the items of its type', async () => {
+    for (const type of new Set(newestFirst.map((item) => item.type as string))) {
+      const { status, body } = await answer(activity, {}, { filter: type });
+      expect(status).toBe(200);
+      expect(body.items).toEqual(newestFirst.filter((item) => item.type === type));
+    }
   });
 
   it.each([
@@ -180,26 +190,27 @@ describe('billing activity (parts 4.4 and 8): newest first, starting_after, limi
     ['-3', 1],
     ['2', 2],
     ['500', 100],
-  ] as const)('billing-activity-limit: limit=%s holds at most %i items, and hasMore says whether it cut', async (limit, max) => {
+  ] as const)('limit=%s holds at most %i items, and hasMore says whether it cut', async (limit, max) => {
     const { status, body } = await answer(activity, {}, { limit });
     expect(status).toBe(200);
     const expected = newestFirst.slice(0, max);
     expect(body.items).toEqual(expected);
-    expect(body.hasMore).toBe(expected.length < newestFirst.length ? true : firstPage.value.hasMore);
+    expect(body.hasMore).toBe(expected.length < newestFirst.length);
   });
 
-  it('billing-activity-limit: never more than 100 items, with or without limit', () => {
-    const [limit] = rulesFor(document, activity).filter((rule) => rule.name === 'billing-activity-limit');
+  it('never more than 100 items; without limit, the contract\'s default (x-inferred), as the stateful mock pages', () => {
+    expect(defaultLimit).toBeGreaterThanOrEqual(1);
+    expect(defaultLimit).toBeLessThanOrEqual(100);
     const many = Array.from({ length: 150 }, (_, i) => ({ type: 'usage', occurredAt: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString() }));
-    for (const query of ['', 'limit=500']) {
-      const body = limit!.rewrite!.apply({ items: [...many], hasMore: false }, { params: {}, query: new URLSearchParams(query) });
-      expect(body.items).toHaveLength(100);
+    for (const [query, size] of [['', defaultLimit], ['limit=500', 100]] as const) {
+      const body = page().rewrite!.apply({ items: [...many], hasMore: false }, { params: {}, query: new URLSearchParams(query) });
+      expect(body.items).toHaveLength(size);
       expect(body.hasMore).toBe(true);
     }
   });
 
-  it('without limit or starting_after, the documented first page is served as written', async () => {
-    expect((await answer(activity)).body).toEqual(firstPage.value);
+  it('without limit or starting_after, the documented first page\'s items are served newest first, and nothing was cut', async () => {
+    expect((await answer(activity)).body).toEqual({ ...firstPage.value, items: newestFirst, hasMore: false });
   });
 
   it('a named example is served as documented, whatever the query says', async () => {

@@ -186,6 +186,20 @@ describe('events', () => {
       expect(subscription.id, event.type).toBe(event.type === 'message.status_changed' ? hook.id : other.id);
     }
   });
+
+  it('a callback that throws is a failed delivery, recorded on the subscription as the HTTP mock records one (the same fan-out)', async () => {
+    use({
+      onWebhookDelivery: () => {
+        throw new Error('the page said no');
+      },
+    });
+    const call = client(BASE, newKey('hooks'));
+    const hook = (await call('POST', '/api/v1/webhooks', { url: 'https://hooks.example.org/a', eventTypes: [] })).body;
+    expect((await call('POST', `/api/v1/webhooks/${hook.id}/ping`)).status).toBe(200);
+    const listed = async () => (await call('GET', '/api/v1/webhooks')).body.find((h: { id: string }) => h.id === hook.id);
+    await expect.poll(async () => (await listed()).lastDelivery?.outcome).toBe('failed');
+    expect(await listed()).toMatchObject({ failedDeliveries: 1, lastPingAt: null, lastDelivery: { eventType: 'webhook.ping', attempts: 1, detail: 'the page said no' } });
+  });
 });
 
 describe("the guide's vitest example (docs/guides/mock-in-process.md)", () => {

@@ -5,11 +5,12 @@
 import { documentedResponse, type Json, type Operation, type ResponseDoc } from '../description.js';
 import type { Finding } from '../findings.js';
 import { describeRequest, type Exchange } from '../http.js';
-import type { ResponseValidator } from '../validator.js';
+import type { ContractValidator } from '../../src/contract/contract-validator.js';
+import type { Verdict } from '../../src/contract/verdict.js';
 
 export interface ResponseCheckContext {
   document: Json;
-  validator: ResponseValidator;
+  validator: ContractValidator;
   op: Operation;
   ex: Exchange;
   /** The run's own key (looked for in every answer, part 5.3). */
@@ -22,14 +23,14 @@ export interface ResponseCheckContext {
 
 export type ResponseCheck = (ctx: ResponseCheckContext) => Finding[];
 
-export function responseCheckContext(document: Json, validator: ResponseValidator, op: Operation, ex: Exchange, apiKey?: string): ResponseCheckContext {
+export function responseCheckContext(document: Json, validator: ContractValidator, op: Operation, ex: Exchange, apiKey?: string): ResponseCheckContext {
   const documented = documentedResponse(document, op, ex.status);
   return { document, validator, op, ex, ...(apiKey ? { apiKey } : {}), documented, inferred: op.inferred || Boolean(documented?.inferred) };
 }
 
-/** One finding of `check` about this answer. */
-export function finding(ctx: ResponseCheckContext, check: string, verdict: Finding['verdict'], reason: string, part?: string): Finding {
-  return { check, verdict, reason, operationId: ctx.op.operationId, request: describeRequest(ctx.ex), status: ctx.ex.status, ...(part ? { part } : {}) };
+/** One finding of `check` about this answer; `verdicts`: the contract's, when the check judged with the validator. */
+export function finding(ctx: ResponseCheckContext, check: string, verdict: Finding['verdict'], reason: string, part?: string, verdicts?: Verdict[]): Finding {
+  return { check, verdict, reason, operationId: ctx.op.operationId, request: describeRequest(ctx.ex), status: ctx.ex.status, ...(part ? { part } : {}), ...(verdicts?.length ? { verdicts } : {}) };
 }
 
 /** A failure, or an advisory where what is broken is itself inferred. */

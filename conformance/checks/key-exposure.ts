@@ -4,6 +4,7 @@
 // undocumented answers included: the rule is about the key, not the schema). The finding names
 // where the key stood, never the key.
 import { documentedResponse, type Json, type Operation } from '../description.js';
+import { keyPrefix } from '../../src/contract/api-key.js';
 import { childPointer, resolveRef } from '../../src/contract/json-pointer.js';
 import type { Finding } from '../findings.js';
 import { describeRequest } from '../http.js';
@@ -11,11 +12,6 @@ import type { ResponseCheck } from './check.js';
 
 export const KEY_EXPOSURE_CHECK = 'no-full-key-in-answers';
 
-/** The key pattern of the contract (`SignedIn.apiKey`: `^sk_live_`, part 5.1), as a prefix. */
-function keyPrefix(document: Json): string {
-  const pattern = document.components?.schemas?.SignedIn?.properties?.apiKey?.pattern;
-  return typeof pattern === 'string' ? pattern.replace(/^\^/, '') : 'sk_live_';
-}
 
 /**
  * A key with nothing elided: the prefix and at least 16 more key characters. A preview

@@ -6,7 +6,7 @@
 import type { Json, Operation } from '../description.js';
 import type { Finding } from '../findings.js';
 import type { Exchange } from '../http.js';
-import type { ResponseValidator } from '../validator.js';
+import type { ContractValidator } from '../../src/contract/contract-validator.js';
 import { responseCheckContext, type ResponseCheck } from './check.js';
 import { CONTENT_TYPE_CONFORMANCE, contentTypeConformance } from './content-type-conformance.js';
 import { KEY_EXPOSURE_CHECK, noFullKeyInAnswers } from './key-exposure.js';
@@ -14,15 +14,6 @@ import { NOT_A_SERVER_ERROR, notAServerError } from './not-a-server-error.js';
 import { RESPONSE_HEADERS_CONFORMANCE, responseHeadersConformance } from './response-headers-conformance.js';
 import { RESPONSE_SCHEMA_CONFORMANCE, responseSchemaConformance } from './response-schema-conformance.js';
 import { STATUS_CODE_CONFORMANCE, statusCodeConformance } from './status-code-conformance.js';
-
-export const GENERIC_CHECKS = {
-  serverError: NOT_A_SERVER_ERROR,
-  statusCode: STATUS_CODE_CONFORMANCE,
-  contentType: CONTENT_TYPE_CONFORMANCE,
-  headers: RESPONSE_HEADERS_CONFORMANCE,
-  schema: RESPONSE_SCHEMA_CONFORMANCE,
-  keyExposure: KEY_EXPOSURE_CHECK,
-} as const;
 
 /** The checks of every answer, in the order their findings are reported. */
 export const RESPONSE_CHECKS: readonly ResponseCheck[] = [
@@ -35,7 +26,7 @@ export const RESPONSE_CHECKS: readonly ResponseCheck[] = [
 ];
 
 /** Every check's findings on one answer; `apiKey`: the run's own key (part 5.3). */
-export function checkResponse(document: Json, validator: ResponseValidator, op: Operation, ex: Exchange, apiKey?: string, checks: readonly ResponseCheck[] = RESPONSE_CHECKS): Finding[] {
+export function checkResponse(document: Json, validator: ContractValidator, op: Operation, ex: Exchange, apiKey?: string, checks: readonly ResponseCheck[] = RESPONSE_CHECKS): Finding[] {
   const ctx = responseCheckContext(document, validator, op, ex, apiKey);
   return checks.flatMap((check) => check(ctx));
 }

@@ -2892,7 +2892,8 @@ export interface operations {
                 filter?: "all" | "usage" | "payment-credits";
                 /**
                  * @description Maximum items per page. Not rejected when out of range: the service clamps it to 1..100
-                 *     (parts 4.4 and 8), so the schema accepts any integer. The default is not shown.
+                 *     (parts 4.4 and 8), so the schema accepts any integer. The default is not shown: 20 is
+                 *     assumed, and both mocks page with it.
                  * @example 20
                  */
                 limit?: number;

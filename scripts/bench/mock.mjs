@@ -9,7 +9,7 @@
 //    sends rotate over 100 keys, as parallel test runs would), side by side in one run: the
 //    stateful mock (`npm start`, its request log on), the same on Prism's own validator in-process
 //    (`--gate prism`, the other gate option), stock `prism mock -v silent` with no front, the
-//    example server (`--stateless`: our front before Prism), the stateful mock with `--state` (each
+//    example server (`--stateless`: the pipeline with Prism answering), the stateful mock with `--state` (each
 //    write answered only once it is on disk, issue 21) and a bare node:http server in its own
 //    process answering the same bytes (this machine's ceiling). Goals: GET /api/v1/account at
 //    least 2x stock Prism, POST /api/v1/messages at least 1.5x, p99 under 10 ms for both.
@@ -261,7 +261,7 @@ async function stageCosts(endpoint) {
   const { createMockCore } = await load('src/simulator/mock-core.ts');
   const { ajvGate } = await load('src/simulator/gate.ts');
   const { answerCheck } = await load('src/simulator/pipeline.ts');
-  const { contractValidator } = await load('src/simulator/validator.ts');
+  const { contractValidator } = await load('src/contract/contract-validator.ts');
   const { readBody } = await load('src/simulator/request-body.ts');
   const { prismGate } = await load('src/mock/prism-gate.ts');
   const { generatedPath, readGeneratedJson } = await load('src/contract/generated-files.ts');
@@ -278,9 +278,9 @@ async function stageCosts(endpoint) {
     body: endpoint.body ? JSON.parse(endpoint.body) : undefined,
     violations: [],
   });
-  const validator = contractValidator(contract);
-  const ajv = ajvGate(contract, validator);
-  const prism = await prismGate(generatedPath('openapi.dereferenced.json'));
+  const validator = contractValidator(openapi);
+  const ajv = ajvGate(validator);
+  const prism = (await prismGate(generatedPath('openapi.dereferenced.json')))(validator);
   const checked = answerCheck('header', () => validator);
   const sample = core.simulator.handle(request(0), route);
   const costs = {

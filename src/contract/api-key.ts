@@ -1,16 +1,43 @@
-// The one rule the mock adds to Prism (part 5.1): a key is a string beginning `sk_live_`, sent as
-// `Authorization: Bearer <API_KEY>`. Prism alone accepts any bearer token.
+// The key rule (part 5.1), in one place: every request but the four sign-up operations carries
+// `Authorization: Bearer <API_KEY>`, and a key is a string beginning `sk_live_` (the prefix read
+// from the contract's `SignedIn.apiKey` pattern). Both mocks and the conformance suite read keys
+// with these functions; which well-formed keys open an account is the simulator's
+// (src/simulator/accounts.ts). Browser-safe.
+import type { JsonObject } from './json-pointer.js';
 
-/** The prefix every API key begins with (part 5.1). */
-export const API_KEY_PREFIX = 'sk_live_';
+/** The prefix part 5.1 gives, where the contract is not at hand (or gives no `SignedIn.apiKey` pattern). */
+export const DOCUMENTED_KEY_PREFIX = 'sk_live_';
 
-// `Bearer` exactly, as Prism's own bearer check takes it (it answers 401 to `bearer …`), so the
-// front and Prism never disagree.
-const BEARER = /^Bearer (\S+)$/;
+const prefixes = new WeakMap<object, string>();
 
-/** `true` when the header is `Bearer sk_live_<something>`; missing, repeated or other forms are `false`. */
-export function isAcceptedAuthorization(header: string | string[] | undefined): boolean {
-  if (typeof header !== 'string') return false;
-  const key = BEARER.exec(header)?.[1];
-  return key !== undefined && key.startsWith(API_KEY_PREFIX) && key.length > API_KEY_PREFIX.length;
+/** The prefix every key begins with: the contract's `SignedIn.apiKey` pattern without its `^`. */
+export function keyPrefix(document: JsonObject): string {
+  let prefix = prefixes.get(document);
+  if (prefix === undefined) {
+    const pattern = document.components?.schemas?.SignedIn?.properties?.apiKey?.pattern;
+    prefix = typeof pattern === 'string' && pattern.startsWith('^') ? pattern.slice(1) : DOCUMENTED_KEY_PREFIX;
+    prefixes.set(document, prefix);
+  }
+  return prefix;
+}
+
+// `Bearer` exactly, as Prism's own bearer check takes it (it answers 401 to `bearer …`).
+const BEARER = 'Bearer ';
+
+/** The key of `Authorization: Bearer <key>` (one token, no spaces), or undefined; a repeated header is none. */
+export function bearerKey(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== 'string' || !header.startsWith(BEARER)) return undefined;
+  const key = header.slice(BEARER.length);
+  return key.length > 0 && !/\s/.test(key) ? key : undefined;
+}
+
+/** Whether `key` is well formed: the prefix and something after it. */
+export function isWellFormedKey(key: unknown, prefix: string): key is string {
+  return typeof key === 'string' && key.startsWith(prefix) && key.length > prefix.length;
+}
+
+/** The key `Authorization` carries when it is well formed, else undefined. */
+export function wellFormedKey(header: string | string[] | undefined, prefix: string): string | undefined {
+  const key = bearerKey(header);
+  return isWellFormedKey(key, prefix) ? key : undefined;
 }

@@ -4,7 +4,7 @@
 // 2 bad usage (flag, URL, file or event name).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { processIo, type CliIo } from '../mock/cli.js';
+import { processIo, type CliIo } from '../cli-io.js';
 import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, deliverEvent, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
 import { distinctEvents, EventSelectionError, listEventExamples, selectEventExamples } from './event-examples.js';
 import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';

@@ -4,7 +4,7 @@
 // base URL where nothing answers (the first connection refused: a wrong address, said at once).
 import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { CliIo } from '../mock/cli.js';
+import type { CliIo } from '../cli-io.js';
 import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, type DeliveryOptions } from '../delivery/deliver.js';
 import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 import { formatSummary, startListenAgent } from './agent.js';

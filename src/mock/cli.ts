@@ -1,10 +1,11 @@
 // `numbers-api mock` (also `npm start` / `npm run mock`): serve the stateful mock (or, with
-// `--stateless`, Prism's examples behind the front), print the URL and one quiet line per request,
+// `--stateless`, Prism's examples, then the rules), print the URL and one quiet line per request,
 // stop cleanly on Ctrl-C/SIGTERM.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { parseArgs } from 'node:util';
+import { processIo, type CliIo } from '../cli-io.js';
 import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
@@ -15,16 +16,6 @@ import { documentedSignupCode } from '../simulator/simulator.js';
 
 /** Where the control token comes from when --control-token is not given. */
 export const CONTROL_TOKEN_ENV = 'NUMBERS_API_CONTROL_TOKEN';
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-export const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
 
 /** The help text, with the sign-up code read from the contract's `signupCode` test value. */
 export function mockUsage(): string {

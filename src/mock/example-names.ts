@@ -1,7 +1,7 @@
 // The example names a frontend can select on the mock with `Prefer: example=<name>`, per
 // operation and status, read from the bundled description (never written by hand).
 //
-// How the mock picks (Prism 5.14's negotiator, and the front's one adjustment): without `code=`,
+// How the mock picks (Prism 5.14's negotiator, and the example server's one adjustment): without `code=`,
 // the operation's default success status is used (the lowest documented 2xx, except 201 where a
 // 200 replay is documented beside it), so `Prefer: example=<name>` selects among its examples; any
 // other example needs its status too, `Prefer: code=403, example=whatsappLimited`. Without

@@ -1,4 +1,4 @@
-// The stateful mock over HTTP: a thin adapter between node:http and the core pipeline
+// Both mocks over HTTP: a thin adapter between node:http and the pipeline
 // (src/simulator/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
 // into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with what a
 // browser needs (browsers.ts). One quiet log line per request, written once it is finished.
@@ -35,17 +35,19 @@ export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array,
     headers,
     body: undefined,
     violations: [],
+    bytes,
   };
   request.size = bytes.length;
   await readBody(request, bytes, headers['content-type'], tooLarge);
   return request;
 }
 
-/** Writes an answer composed here (not Prism's) as JSON, with what a browser needs. */
+/** Writes an answer as JSON (or the text it passes on, with its own type), with what a browser needs. */
 export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
   if (res.destroyed || res.headersSent) return;
-  const text = answer.body === undefined ? '' : (answer.text ?? JSON.stringify(answer.body));
+  const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   const headers: Record<string, string> = { ...browserHeaders(req.headers), ...answer.headers };
+  // A JSON answer is said so; a body passed on as it came (Prism's) keeps its own type.
   if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(text));
   res.writeHead(answer.status, headers);

@@ -1,9 +1,9 @@
-// Starting and stopping the mock. Two kinds, one entry point:
-// - the stateful mock (default): one process, node:http in front of the core pipeline
-//   (http-transport.ts → src/simulator/pipeline.ts); no Prism process, no example built and
-//   thrown away. `ready` resolves at once.
-// - the example server (`stateless`): the front (example-front.ts) before Prism processes
-//   (prism-workers.ts) that serve the documented examples. `ready` resolves once Prism answered.
+// Starting and stopping the mock. Two kinds, one entry point, one pipeline
+// (http-transport.ts → src/simulator/pipeline.ts), which parts at its responder:
+// - the stateful mock (default): one process, the simulator answers (src/simulator/mock-core.ts);
+//   no Prism process, no example built and thrown away. `ready` resolves at once.
+// - the example server (`stateless`): Prism processes (prism-workers.ts) that serve the documented
+//   examples answer, then the rules (prism-responder.ts). `ready` resolves once Prism answered.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -21,9 +21,11 @@ import { controlAccess, isLoopbackHost, newControlToken } from './control-access
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
 import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
-import { startFront } from './example-front.js';
+import { prismResponder } from './prism-responder.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
-import { routeFacts } from './route-facts.js';
+import { operationFacts } from './route-facts.js';
+import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
+import { createPipeline } from '../simulator/pipeline.js';
 import { simContract } from '../simulator/contract.js';
 import { prismGate } from './prism-gate.js';
 
@@ -223,22 +225,37 @@ async function startExampleServer(options: MockOptions): Promise<RunningMock> {
     Math.max(1, options.prismWorkers ?? defaultPrismWorkers()),
     options.warn ?? toStderr,
   );
-  let front: Awaited<ReturnType<typeof startFront>>;
+  const description = loadOpenApi();
+  const contract = simContract(description);
+  const prefix = keyPrefix(description);
+  const responder = prismResponder({ contract, facts: operationFacts(description), upstreamPort: pool.upstreamPort, upstreamDown: pool.down });
+  // The stateful mock's pipeline, without its control surface and gate: Prism judges and answers.
+  const pipeline = createPipeline({ contract, acceptedKey: (authorization) => wellFormedKey(authorization, prefix), responder });
+  const server = createMockServer(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.timeouts);
+  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
+  server.keepAliveTimeout = 65_000;
+  let port: number;
   try {
-    const description = loadOpenApi();
-    front = await startFront({ host, timeouts: options.timeouts, port: options.port ?? DEFAULT_PORT, match: routeFacts(description), contract: simContract(description), upstreamPort: pool.upstreamPort, upstreamDown: pool.down, log: options.log });
+    port = await listen(server, host, options.port ?? DEFAULT_PORT);
   } catch (error) {
+    responder.close();
     await pool.stop();
     throw error;
   }
   let closing: Promise<void> | undefined;
+  const closeServer = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+      responder.close();
+    });
   return {
-    url: baseUrl(host, front.port),
+    url: baseUrl(host, port),
     host,
-    port: front.port,
+    port,
     document,
     ready: pool.ready.then(({ prismVersion, operations, prismPort }) => ({ operations, prism: { version: prismVersion, port: prismPort } })),
     prismExited: pool.exited,
-    close: () => (closing ??= Promise.all([front.close(), pool.stop()]).then(() => undefined)),
+    close: () => (closing ??= Promise.all([closeServer(), pool.stop()]).then(() => undefined)),
   };
 }

@@ -5,7 +5,8 @@
 import type { JsonObject } from '../contract/operations.js';
 import type { SimContract } from '../simulator/contract.js';
 import type { SimState } from '../simulator/state.js';
-import { contractValidator } from '../simulator/validator.js';
+import { contractValidator } from '../contract/contract-validator.js';
+import { ruleWords } from '../contract/verdict.js';
 
 const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
 const arrayOf = (items: JsonObject): JsonObject => ({ type: 'array', items });
@@ -80,8 +81,8 @@ export const STATE_SCHEMA: JsonObject = {
 
 /** What is wrong with `state` as a state of this mock: schema problems first, then keys and ids that point nowhere. */
 export function stateProblems(contract: SimContract, state: SimState): string[] {
-  const errors = contractValidator(contract).explain(STATE_SCHEMA, state);
-  if (errors.length > 0) return errors.map((error) => `${error.instancePath || '(top)'} ${error.message ?? error.keyword}`);
+  const verdicts = contractValidator(contract.document).outside(STATE_SCHEMA, state);
+  if (verdicts.length > 0) return verdicts.map((verdict) => `${verdict.instancePath || '(top)'} ${ruleWords(verdict)}`);
   const problems: string[] = [];
   for (const [id, entry] of Object.entries(state.accounts)) if (entry.id !== id) problems.push(`/accounts/${id} has the id ${entry.id}`);
   for (const [key, id] of Object.entries(state.keys)) if (!state.accounts[id]) problems.push(`/keys/${key.slice(0, 12)}… opens ${id}, which is not an account of the file`);

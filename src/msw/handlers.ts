@@ -8,9 +8,8 @@ import { randomIds, systemClock, type IdGenerator, type SimClock } from '../simu
 import { createMockCore } from '../simulator/mock-core.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { Simulator } from '../simulator/simulator.js';
-import type { AccountState } from '../simulator/state.js';
 import type { JsonObject, SimEvent, SimResponse } from '../simulator/types.js';
-import { recordWebhookDelivery, webhookTargets, type WebhookDeliveryReport } from '../simulator/resources/events.js';
+import { startWebhookFanout } from '../simulator/webhook-fanout.js';
 import { mockControlDocument, openApiDocument } from './bundle.js';
 import { fetchToSimRequest } from './request.js';
 
@@ -101,7 +100,7 @@ function basePath(base: string): string {
 export function createHandlers(options: CreateHandlersOptions = {}): MockHandlers {
   const document = openApiDocument;
   const clock = options.clock ?? systemClock();
-  const { simulator, runner, control, pipeline } = createMockCore({
+  const { simulator, runner, pipeline } = createMockCore({
     document,
     controlDocument: mockControlDocument,
     clock,
@@ -114,31 +113,23 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     answerCheck: options.validateResponses,
   });
 
-  // Webhook deliveries (part 6): the core says where an event goes (`webhookTargets`, asked while
-  // it emits); the callback is called after the core is done, and its outcome is recorded on the
-  // subscription as the HTTP mock records a real delivery (a ping that succeeds sets `lastPingAt`).
+  // Webhook deliveries (part 6): the one fan-out (src/simulator/webhook-fanout.ts), its delivery
+  // the page's callback: resolving counts as delivered (a ping then sets `lastPingAt`), throwing
+  // or rejecting as failed; one attempt each (the page decides about retries).
   const deliver = options.onWebhookDelivery;
-  if (deliver) {
-    simulator.onEvent((event: SimEvent, account: AccountState) => {
-      for (const subscription of webhookTargets(account, event)) {
-        const accountId = account.id;
-        const copy = { event: structuredClone(event), subscription: structuredClone(subscription) };
-        // A macrotask: after the request that caused it has been answered (or the step has run).
-        setTimeout(() => {
-          const report = (outcome: WebhookDeliveryReport['outcome'], detail?: string): void =>
-            simulator.withContext((ctx) =>
-              recordWebhookDelivery(ctx, accountId, String(subscription.id), { eventId: event.id, eventType: event.type, outcome, attempts: 1, ...(detail ? { detail } : {}) }),
-            );
+  const webhooks = deliver
+    ? startWebhookFanout({
+        simulator,
+        attempts: 1,
+        deliver: ({ event, subscription }) =>
           Promise.resolve()
-            .then(() => deliver(copy.event, copy.subscription))
+            .then(() => deliver(event, subscription))
             .then(
-              () => report('delivered'),
-              (error: unknown) => report('failed', error instanceof Error ? error.message : String(error)),
-            );
-        }, 0);
-      }
-    });
-  }
+              () => ({ delivered: true }),
+              (error: unknown) => ({ delivered: false, error: error instanceof Error ? error.message : String(error) }),
+            ),
+      })
+    : undefined;
 
   function toResponse(response: SimResponse, method: string): Response {
     const headers = new Headers(response.headers);
@@ -160,16 +151,17 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     for (const root of ['/api/*', '/__mock/*']) handlers.push(http.all(`${base}${root}`, ({ request }) => answer(request, base)));
   }
 
+  // The facade goes through the pipeline, as a request to `/__mock/...` would (the same steps,
+  // synchronously: the control surface lets no time pass).
   const controlCall = (method: string, pathname: string, apiKey?: string, body?: unknown): unknown => {
-    const response = control.handle({
+    const response = pipeline.answer({
       method,
       pathname,
       query: new URLSearchParams(),
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body,
       violations: [],
-    })!;
-    runner.reschedule();
+    });
     if (response.status >= 300) throw new MockControlError(response.status, response.body);
     return response.body;
   };
@@ -183,7 +175,10 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
       advanceClock: (seconds) => controlCall('POST', '/__mock/clock/advance', undefined, { seconds }) as { now: string; offsetSeconds: number },
       completeCheckout: (apiKey, request) => controlCall('POST', '/__mock/checkout/complete', apiKey, request),
       setWallet: (apiKey, balance) => controlCall('PUT', '/__mock/wallet', apiKey, { balance }) as { balance: number },
-      stop: () => runner.stop(),
+      stop: () => {
+        runner.stop();
+        webhooks?.stop();
+      },
     },
   };
 }

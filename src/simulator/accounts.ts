@@ -2,44 +2,33 @@
 // created on first use from the seed, so parallel test runs with different keys never meet;
 // under `--strict-keys` only the keys the sign-up issued or the seed names open one. A key of a
 // deleted account answers 401 for good.
+import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import type { ResourceModule, RuleContext } from './context.js';
 import { copyWithoutPrototypes, dict, type AccountState } from './state.js';
 import type { AccountSeed, NamedAccountSeed, SeedFile } from './seed.js';
 import type { JsonObject } from './types.js';
 
-/** The prefix every key begins with, read from the contract's `SignedIn.apiKey` pattern (part 5.1). */
+/** The prefix every key begins with (part 5.1), read from the contract (src/contract/api-key.ts). */
 export function apiKeyPrefix(ctx: Pick<RuleContext, 'contract'>): string {
-  const pattern = String(ctx.contract.schema('SignedIn').properties?.apiKey?.pattern ?? '^sk_live_');
-  return pattern.replace(/^\^/, '');
-}
-
-/** The key of `Authorization: Bearer <key>`, or undefined. */
-export function bearerKey(header: string | undefined): string | undefined {
-  return header ? /^Bearer (\S+)$/.exec(header)?.[1] : undefined;
+  return keyPrefix(ctx.contract.document);
 }
 
 /**
- * Whether `Authorization` holds a key that opens an account (part 5.1), without opening one: a
- * `Bearer sk_live_…` key that was not revoked, and under `--strict-keys` one the sign-up issued or
- * the seed names. Every way the mock answers asks this first (pipeline.ts), so no answer reaches
- * a request the mock would refuse.
+ * The key of `Authorization` when it opens an account (part 5.1), without opening one: a
+ * well-formed key that was not revoked, and under `--strict-keys` one the sign-up issued or the
+ * seed names. The pipeline asks this once per request, before any answer (pipeline.ts).
  */
-export function acceptsKey(ctx: Pick<RuleContext, 'contract' | 'state' | 'options'>, header: string | undefined): boolean {
-  const key = bearerKey(header);
-  const prefix = apiKeyPrefix(ctx);
-  if (!key || !key.startsWith(prefix) || key.length === prefix.length) return false;
-  if (Object.hasOwn(ctx.state.keys, key)) return true;
-  return !Object.hasOwn(ctx.state.revokedKeys, key) && !ctx.options.strictKeys;
+export function acceptedKey(ctx: Pick<RuleContext, 'contract' | 'state' | 'options'>, header: string | undefined): string | undefined {
+  const key = wellFormedKey(header, apiKeyPrefix(ctx));
+  if (key === undefined) return undefined;
+  if (Object.hasOwn(ctx.state.keys, key)) return key;
+  return !Object.hasOwn(ctx.state.revokedKeys, key) && !ctx.options.strictKeys ? key : undefined;
 }
 
-export function authenticate(ctx: RuleContext, header: string | undefined, create: (key: string) => AccountState): AccountState | undefined {
-  const key = bearerKey(header);
-  const prefix = apiKeyPrefix(ctx);
-  if (!key || !key.startsWith(prefix) || key.length === prefix.length) return undefined;
+/** The account an accepted key opens: its own, or a new one from the seed on first use. */
+export function openAccount(ctx: RuleContext, key: string, create: (key: string) => AccountState): AccountState {
   const accountId = ctx.state.keys[key];
-  if (accountId) return ctx.state.accounts[accountId];
-  if (ctx.state.revokedKeys[key] || ctx.options.strictKeys) return undefined;
-  return create(key);
+  return accountId ? ctx.state.accounts[accountId]! : create(key);
 }
 
 /** A key as `GET /api/v1/account` shows it: a preview, never the full value (part 5.3), in the examples' form. */

@@ -1,14 +1,15 @@
 // The mock's control surface (spec/mock-control.yaml, bundled to generated/mock-control.json):
 // what no operation of the service can drive. Both transports route `/__mock/...` here, after
 // validating the request against that description.
+import { bearerKey } from '../contract/api-key.js';
+import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import { operationMatcher, type JsonObject } from '../contract/operations.js';
 import { simContract, type SimContract } from './contract.js';
-import { bearerKey } from './accounts.js';
 import { completeCheckout } from './resources/billing.js';
-import { fieldErrorsResponse, unauthorized } from './respond.js';
+import { readableFieldErrors } from './field-errors.js';
+import { unauthorized } from './respond.js';
 import type { Simulator } from './simulator.js';
 import type { SimRequest, SimResponse } from './types.js';
-import { contractValidator, type ContractValidator } from './validator.js';
 
 export interface ControlSurface {
   readonly contract: SimContract;
@@ -31,12 +32,12 @@ export function controlSurface(simulator: Simulator, document: JsonObject): Cont
     handle(request) {
       const matched = match(request.method, request.pathname);
       if (!matched) return request.pathname.startsWith('/__mock/') ? { status: 404, body: { error: `No control operation ${request.method} ${request.pathname}.` } } : undefined;
-      validator ??= contractValidator(contract);
+      validator ??= contractValidator(document);
       const violations = [...request.violations, ...validator.request(matched.operationId, request)];
       const body = (request.body ?? {}) as JsonObject;
       const account = contract.needsKey(matched.operationId) ? simulator.accountForKey(bearerKey(request.headers.authorization)) : undefined;
       if (contract.needsKey(matched.operationId) && !account) return unauthorized(contract, matched.operationId, request.headers.authorization);
-      if (violations.length > 0) return fieldErrorsResponse(violations);
+      if (violations.length > 0) return readableFieldErrors(request, violations);
       switch (matched.operationId) {
         case 'mockAbout':
           // The announcement the conformance suite reads: what accepts a key is said, not guessed.

@@ -3,17 +3,17 @@
 // composed-answer check and the pipeline that runs them in order (pipeline.ts). The HTTP mock
 // (src/mock/start-mock.ts) and the MSW handlers (src/msw/handlers.ts) each call `createMockCore`
 // and adapt their own request and response around `core.pipeline.serve`. Browser-safe.
+import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/operations.js';
 import type { IdGenerator, SimClock } from './clock.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
-import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Durability, type Pipeline } from './pipeline.js';
+import { namedAnswer, namesItsAnswer } from './named-answers.js';
+import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Durability, type Pipeline, type Responder } from './pipeline.js';
 import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
 import type { SimState } from './state.js';
-import { contractValidator, type ContractValidator } from './validator.js';
-import type { SimContract } from './contract.js';
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI description (generated/openapi.json), parsed. */
@@ -36,8 +36,8 @@ export interface MockCoreOptions {
   maxAccountBytes?: number;
   /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
   answerCheck?: AnswerCheckMode;
-  /** The contract gate (default: ajv compiled from `document`, `ajvGate`). */
-  gate?: Gate;
+  /** The contract gate, given the core's contract validator (default: `ajvGate`, ajv compiled from `document`). */
+  gate?: (validator: ContractValidator) => Gate;
   /** Where changes are made durable before they are acknowledged (`--state`), given the simulator. */
   durability?: (simulator: Simulator) => Durability;
 }
@@ -52,13 +52,12 @@ export interface MockCore {
 }
 
 export function createMockCore(options: MockCoreOptions): MockCore {
-  // One validator (one ajv, each schema compiled once) for the gate, the field errors and the
-  // answer check, compiled on first use (the simulator exists by then).
+  // One validator (one ajv, each schema compiled once) for the gate and the answer check, set up
+  // on first use (a mock that is never asked compiles nothing).
   let validator: ContractValidator | undefined;
-  const validate = (): ContractValidator => (validator ??= contractValidator(simulator.contract));
+  const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
   const simulator: Simulator = createSimulator({
     document: options.document,
-    validator: validate,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.seed ? { seed: options.seed } : {}),
@@ -72,16 +71,52 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   });
   const runner = startRunner(simulator);
   const control = controlSurface(simulator, options.controlDocument);
-  const gate = options.gate ?? lazyAjvGate(simulator.contract, validate);
+  const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const durability = options.durability?.(simulator);
-  const pipeline = createPipeline({ simulator, control, runner, gate, answers, ...(durability ? { durability } : {}) });
+  const pipeline = createPipeline({
+    contract: simulator.contract,
+    acceptedKey: simulator.acceptedKey,
+    responder: simulatorResponder(simulator, runner),
+    gate,
+    control: rescheduling(control, runner),
+    answers,
+    ...(durability ? { durability } : {}),
+  });
   runner.reschedule();
   return { simulator, runner, control, pipeline, stop: () => runner.stop() };
 }
 
-/** The ajv gate, built on its first request (a mock that is never asked compiles nothing). */
-function lazyAjvGate(contract: SimContract, validator: () => ContractValidator): Gate {
+/**
+ * The stateful mock's responder: the example a request names (`Prefer`, touching no state), else
+ * the simulator's rule; a held answer (a long poll) settles in real time, by the runner.
+ */
+function simulatorResponder(simulator: Simulator, runner: SimRunner): Responder {
+  return {
+    respond(request, route, key) {
+      if (namesItsAnswer(request)) return namedAnswer(simulator.contract, request, route);
+      const response = simulator.handle(request, route, key);
+      runner.reschedule();
+      return response;
+    },
+    settle: (response, signal) => runner.settle(response, signal),
+  };
+}
+
+/** The control surface, the runner woken after each of its answers (a clock moved, a reset). */
+function rescheduling(control: ControlSurface, runner: SimRunner): ControlSurface {
+  return {
+    contract: control.contract,
+    handle(request) {
+      const answer = control.handle(request);
+      runner.reschedule();
+      return answer;
+    },
+  };
+}
+
+/** The gate, built on its first request. */
+function lazyGate(make: (validator: ContractValidator) => Gate, validator: () => ContractValidator): Gate {
   let gate: Gate | undefined;
-  return { check: (operationId, request) => (gate ??= ajvGate(contract, validator())).check(operationId, request) };
+  return { check: (operationId, request) => (gate ??= make(validator())).check(operationId, request) };
 }

@@ -3,19 +3,25 @@
 // Prism's mocker's (prism-http mocker/index.js, negotiator/): a request that breaks the contract
 // gets the first example of its 422 or 400 answer (the named one when `code=` names that status).
 // A status or an example name the operation lacks is refused with the documented `Error`, naming
-// what the operation does document (Prism answers its own NOT_FOUND problem there). The key was
-// checked before (pipeline.ts). One implementation for both transports and the example server.
+// what the operation does document (Prism answers its own NOT_FOUND problem there). The pipeline
+// checks the key, refuses such a `Prefer` and runs the gate before (pipeline.ts), for both
+// transports and the example server (where Prism answers the named example itself).
 import { defaultStatus, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
 import type { SimContract } from './contract.js';
-import type { Gate } from './gate.js';
-import { fieldErrorsResponse } from './respond.js';
+import { readableFieldErrors } from './field-errors.js';
 import type { SimRequest, SimResponse } from './types.js';
 
 const NAMES_ITS_ANSWER = /\b(?:code|example)=/;
+const NAMES_ITS_STATUS = /\bcode=/;
 
 /** Whether the request names its answer with `Prefer: code=` or `example=`. */
-export function namesItsAnswer(request: SimRequest): boolean {
+export function namesItsAnswer(request: Pick<SimRequest, 'headers'>): boolean {
   return NAMES_ITS_ANSWER.test(request.headers.prefer ?? '');
+}
+
+/** Whether `Prefer` names a status (`code=`). */
+export function namesItsStatus(prefer: string): boolean {
+  return NAMES_ITS_STATUS.test(prefer);
 }
 
 /** What `Prefer` can name for an operation: each documented status with its example names. */
@@ -67,21 +73,19 @@ export function preferRefusal(contract: SimContract, operationId: string, prefer
   return undefined;
 }
 
-/** The documented example the request names, for the operation it matched. */
-export function namedAnswer(contract: SimContract, gate: Gate, request: SimRequest, matched: MatchedOperation): SimResponse {
+/** The documented example the request names, for the operation it matched; the gate has judged it (its `violations`). */
+export function namedAnswer(contract: SimContract, request: SimRequest, matched: MatchedOperation): SimResponse {
   const { document } = contract;
   const { operationId } = matched;
   const operation = contract.operation(operationId);
   const prefer = request.headers.prefer ?? '';
-  const refused = preferRefusal(contract, operationId, prefer);
-  if (refused) return refused;
+  // `Prefer` names documented answers: the pipeline refused any other (`preferRefusal`).
   const declaredAt = (status: number) => resolveRef<JsonObject | undefined>(document, operation.responses?.[String(status)]);
   let { status, example } = named(operation, prefer);
   // A request that breaks the contract gets its documented 422 or 400 instead (Prism's choice).
-  const violations = [...request.violations, ...gate.check(operationId, request)];
-  if (violations.length > 0) {
+  if (request.violations.length > 0) {
     const invalid = [422, 400].find((candidate) => declaredAt(candidate));
-    if (invalid === undefined) return fieldErrorsResponse(violations);
+    if (invalid === undefined) return readableFieldErrors(request, request.violations);
     if (status !== invalid) example = undefined;
     status = invalid;
   }

@@ -1,24 +1,31 @@
-// The one request pipeline of the stateful mock, for every transport (issue 20). A transport turns
-// its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
+// The one request pipeline of both mocks, for every transport (issues 20 and 28). A transport
+// turns its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
 // src/msw/handlers.ts), calls `serve`, and sends the SimResponse it resolves with. In order:
 //
-//   control surface (/__mock/...) → route (matched once) → the key (part 5.1) → named answer
-//   (`Prefer`) → gate → simulator → hold and settle (long polls) → composed-answer check →
-//   durable (with `--state`: the change is on disk before it is acknowledged)
+//   control surface (/__mock/..., the stateful mock's) → OPTIONS → route (matched once; none is
+//   404) → the key (part 5.1, checked once) → a `Prefer` naming what the operation does not
+//   document → gate → responder → hold and settle (long polls) → composed-answer check → durable
+//   (with `--state`: the change is on disk before it is acknowledged)
 //
-// Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdict on the
-// request), the `Simulator` (the rules, one module per resource), the `SimRunner` (real time) and
-// the `AnswerCheck`. Nothing here knows a transport, so a reader follows a request one way: from
-// the transport's adapter to `serve`, from `serve` to the resource module, and back.
+// The responder is where the two mocks part, as Prism's own core chooses between mocking and
+// forwarding: the stateful mock's is the simulator (a named answer, else the rule of the resource
+// module: mock-core.ts), the example server's forwards to Prism's processes, then applies the
+// rules a static example cannot show (src/mock/prism-responder.ts); there Prism is the gate.
+// Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdicts on the
+// request), the `Responder`, the `AnswerCheck`, the `Durability`. Nothing here knows a transport,
+// so a reader follows a request one way: from the transport's adapter to `serve`, from `serve` to
+// the responder, and back.
+import type { ContractValidator } from '../contract/contract-validator.js';
+import type { MatchedOperation } from '../contract/operations.js';
+import { slViolationsHeader } from '../contract/prism-wording.js';
+import { describeVerdict } from '../contract/verdict.js';
 import { CONTROL_PREFIX } from '../delivery/control-paths.js';
+import type { SimContract } from './contract.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
-import { namedAnswer, namesItsAnswer } from './named-answers.js';
-import { optionsAnswer, unauthorized } from './respond.js';
-import type { SimRunner } from './runner.js';
-import type { Simulator } from './simulator.js';
+import { namesItsAnswer, preferRefusal } from './named-answers.js';
+import { optionsAnswer, routeNotFound, unauthorized } from './respond.js';
 import type { SimRequest, SimResponse } from './types.js';
-import type { ContractValidator } from './validator.js';
 
 /**
  * What happens to an answer the simulator composed that breaks the contract: `off` sends it as it
@@ -43,13 +50,12 @@ export function answerCheck(mode: AnswerCheckMode, validator: () => ContractVali
   return {
     check(operationId, response) {
       if (mode === 'off') return response;
-      const problems = validator().response(operationId, response);
-      if (problems.length === 0) return response;
+      const verdicts = validator().response(operationId, response);
+      if (verdicts.length === 0) return response;
       if (mode === 'strict') {
-        return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${problems.join('; ')}` } };
+        return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` } };
       }
-      const header = JSON.stringify(problems.map((message) => ({ location: ['response'], severity: 'Error', message })));
-      return { ...response, headers: { ...response.headers, 'sl-violations': header } };
+      return { ...response, headers: { ...response.headers, 'sl-violations': slViolationsHeader(verdicts) } };
     },
   };
 }
@@ -67,12 +73,26 @@ export interface Durability {
   durable(): Promise<void>;
 }
 
+/** Who answers a request the pipeline routed and let in. */
+export interface Responder {
+  /** The answer to `request` for `route`, with the key the pipeline accepted (operations that need one): now, or once it comes. */
+  respond(request: SimRequest, route: MatchedOperation, key: string | undefined): SimResponse | Promise<SimResponse>;
+  /** The final answer of a held one (a long poll); `signal` ends it early when the client goes. */
+  settle?(response: SimResponse, signal?: AbortSignal): Promise<SimResponse>;
+}
+
 export interface PipelineParts {
-  simulator: Simulator;
-  control: ControlSurface;
-  runner: SimRunner;
-  gate: Gate;
-  answers: AnswerCheck;
+  /** The contract requests are routed by, and its documented answers (the 401, a refused `Prefer`). */
+  contract: SimContract;
+  /** The key of `Authorization` when it is accepted (part 5.1, src/contract/api-key.ts), else undefined. */
+  acceptedKey(authorization: string | undefined): string | undefined;
+  responder: Responder;
+  /** The contract gate before the responder; none where the responder judges (Prism, on the example server). */
+  gate?: Gate;
+  /** The mock's control surface (`/__mock/...`); none on the example server. */
+  control?: ControlSurface;
+  /** The check of the answers the responder composes; none: not checked. */
+  answers?: AnswerCheck;
   durability?: Durability;
 }
 
@@ -82,14 +102,30 @@ export interface Pipeline {
    * asked for only when the answer is held (a long poll), which then ends early.
    */
   serve(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse>;
+  /**
+   * The answer as far as it is known now: the same steps as `serve`, but a held answer (a long
+   * poll) comes back with its `hold` unsettled and unchecked, and nothing waits for `--state`'s
+   * disk. For callers in the same process that let no time pass (the in-process control facade,
+   * the simulator's tests); a responder that answers later (Prism's) has none to give.
+   */
+  answer(request: SimRequest): SimResponse;
 }
 
 
-export function createPipeline({ simulator, control, runner, gate, answers, durability }: PipelineParts): Pipeline {
-  const { contract } = simulator;
+export function createPipeline({ contract, acceptedKey, responder, gate, control, answers, durability }: PipelineParts): Pipeline {
+  const checked = (operationId: string | undefined, response: SimResponse): SimResponse =>
+    operationId === undefined || !answers || response.hold ? response : answers.check(operationId, response);
   return {
+    answer(request) {
+      const { response, operationId } = step(request);
+      if (response instanceof Promise) throw new Error(`${request.method} ${request.pathname}: the responder answers later; serve it instead.`);
+      return checked(operationId, response);
+    },
     async serve(request, clientGone) {
-      const answer = await answerOf(request, clientGone);
+      const { response, operationId } = step(request);
+      // Written out at once, while it shows what its own request did (see `frozen`); a held or a
+      // forwarded answer once it comes.
+      const answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
       if (durability) {
         try {
           await durability.durable();
@@ -101,25 +137,29 @@ export function createPipeline({ simulator, control, runner, gate, answers, dura
     },
   };
 
-  async function answerOf(request: SimRequest, clientGone?: () => AbortSignal): Promise<SimResponse> {
-    if (request.pathname.startsWith(CONTROL_PREFIX)) {
-      const controlled = control.handle(request)!;
-      runner.reschedule();
-      return frozen(controlled);
-    }
-    if (request.method === 'OPTIONS') return frozen(optionsAnswer(request, contract.methodsAt(request.pathname)));
+  /** A forwarded answer once it comes, a held one once it settles; checked and written out. */
+  async function later(response: SimResponse | Promise<SimResponse>, operationId: string | undefined, clientGone?: () => AbortSignal): Promise<SimResponse> {
+    const answered = await response;
+    const settled = answered.hold && responder.settle ? await responder.settle(answered, clientGone?.()) : answered;
+    return frozen(checked(operationId, settled));
+  }
+
+  /** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
+  function step(request: SimRequest): { response: SimResponse | Promise<SimResponse>; operationId?: string } {
+    if (control && request.pathname.startsWith(CONTROL_PREFIX)) return { response: control.handle(request)! };
+    if (request.method === 'OPTIONS') return { response: optionsAnswer(request, contract.methodsAt(request.pathname)) };
     const route = contract.match(request.method, request.pathname);
-    // The key first: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
-    if (route && contract.needsKey(route.operationId) && !simulator.acceptsKey(request.headers.authorization)) {
-      return frozen(unauthorized(contract, route.operationId, request.headers.authorization));
-    }
-    if (route && namesItsAnswer(request)) return frozen(namedAnswer(contract, gate, request, route));
-    // A body that could not be read is already a violation; the gate judges the rest.
-    if (route && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
-    const response = simulator.handle(request, route ?? null);
-    runner.reschedule();
-    const settled = response.hold ? await runner.settle(response, clientGone?.()) : response;
-    return frozen(route ? answers.check(route.operationId, settled) : settled);
+    if (!route) return { response: routeNotFound(request) };
+    const { operationId } = route;
+    // The key first, and once: no named answer, rule or gate verdict reaches a request the mock refuses (part 5.1).
+    const needsKey = contract.needsKey(operationId);
+    const key = needsKey ? acceptedKey(request.headers.authorization) : undefined;
+    if (needsKey && key === undefined) return { response: unauthorized(contract, operationId, request.headers.authorization) };
+    const refused = namesItsAnswer(request) ? preferRefusal(contract, operationId, request.headers.prefer ?? '') : undefined;
+    if (refused) return { response: refused };
+    // A body that could not be read is already a verdict; the gate judges the rest.
+    if (gate && request.violations.length === 0) request.violations.push(...gate.check(operationId, request));
+    return { response: responder.respond(request, route, key), operationId };
   }
 }
 

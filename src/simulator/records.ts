@@ -25,7 +25,6 @@ export type DepositRecord = Schemas['Deposit'];
 export type ActivityRecord = Schemas['BillingActivityItem'];
 export type InvoiceRecord = Schemas['Invoice'];
 export type TenDlcRecord = Schemas['TenDlcRegistration'];
-export type EventRecord = Schemas['Event'];
 export type UsageRecord = Schemas['Usage'];
 
 /** The operationIds of the contract. */
@@ -35,5 +34,3 @@ type ResponsesOf<Op extends OperationId> = operations[Op]['responses'];
 export type StatusOf<Op extends OperationId> = Extract<keyof ResponsesOf<Op>, number>;
 /** The JSON body of `Op`'s answer `S` (never where that answer has none). */
 export type BodyOf<Op extends OperationId, S extends StatusOf<Op>> = ResponsesOf<Op>[S] extends { content: { 'application/json': infer Body } } ? Body : never;
-/** The JSON request body of `Op`. */
-export type RequestBodyOf<Op extends OperationId> = operations[Op] extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;

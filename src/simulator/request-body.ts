@@ -1,7 +1,9 @@
 // A request's body as the simulator reads it, the same for every transport: JSON by its media
 // type, `multipart/form-data` into parts (the 10DLC submission, part 4.5), any other text as text.
-// A body that cannot be read is a violation of `body`, so it gets the documented 400 (part 7)
-// on the HTTP mock and in-process alike. Browser-safe (Fetch's Response parses the form).
+// A body that cannot be read is a verdict about the body as a whole (`bodyTooLarge`,
+// `bodyNotJson`, `bodyNotMultipart`), so it gets the documented 400 (part 7) on the HTTP mock and
+// in-process alike. Browser-safe (Fetch's Response parses the form).
+import { ruleVerdict } from '../contract/verdict.js';
 import { withoutPrototype } from './state.js';
 import type { FormPart, SimRequest } from './types.js';
 
@@ -18,7 +20,7 @@ export function isJsonType(contentType: string | undefined): boolean {
  */
 export async function readBody(request: SimRequest, bytes: Uint8Array, contentType: string | undefined, tooLarge = false): Promise<void> {
   if (tooLarge || bytes.length > MAX_BODY_BYTES) {
-    request.violations.push({ location: ['body'], message: `must be at most ${MAX_BODY_BYTES} bytes` });
+    request.violations.push(ruleVerdict({ in: 'body', keyword: 'bodyTooLarge', params: { limit: MAX_BODY_BYTES } }));
     return;
   }
   if (bytes.length === 0) return;
@@ -27,7 +29,7 @@ export async function readBody(request: SimRequest, bytes: Uint8Array, contentTy
       // Objects without a prototype: a body key `__proto__` or `constructor` is a key like any other.
       request.body = JSON.parse(new TextDecoder().decode(bytes), withoutPrototype);
     } catch (error) {
-      request.violations.push({ location: ['body'], message: `is not valid JSON (${(error as Error).message})` });
+      request.violations.push(ruleVerdict({ in: 'body', keyword: 'bodyNotJson', params: { reason: (error as Error).message } }));
     }
   } else if (contentType && /^multipart\/form-data/i.test(contentType)) {
     try {
@@ -39,7 +41,7 @@ export async function readBody(request: SimRequest, bytes: Uint8Array, contentTy
         request.form[name] = part;
       }
     } catch (error) {
-      request.violations.push({ location: ['body'], message: `is not valid multipart/form-data (${(error as Error).message})` });
+      request.violations.push(ruleVerdict({ in: 'body', keyword: 'bodyNotMultipart', params: { reason: (error as Error).message } }));
     }
   } else {
     request.body = new TextDecoder().decode(bytes);

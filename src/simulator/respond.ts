@@ -1,34 +1,7 @@
-// Answers every module composes the same way: the documented 400 `Error` built from what the
-// contract gate found (part 7), and the answer to a path no operation has.
+// Answers every way in composes the same way: `OPTIONS`, the documented 401 (part 5.1) and the
+// answer to a path no operation has (the documented 400 is field-errors.ts).
 import type { SimContract } from './contract.js';
-import type { SimRequest, SimResponse, Violation } from './types.js';
-
-const REQUIRED = /required property '([^']+)'/;
-const ADDITIONAL = /additional property '([^']+)'|must NOT have additional properties.*?'([^']+)'/;
-
-/**
- * The field a violation is about: the body property or query/path/header parameter it names. A
- * violation of the body as a whole names its field in its message when it can (a missing required
- * property); otherwise it is `body`.
- */
-export function violationField(violation: Violation): string {
-  const [where, ...rest] = violation.location;
-  if (rest.length > 0) return rest.join('.');
-  const named = REQUIRED.exec(violation.message) ?? ADDITIONAL.exec(violation.message);
-  if (named) return named[1] ?? named[2]!;
-  return where ?? 'body';
-}
-
-/** The documented 400 `Error` with `fieldErrors` naming each field that failed (part 7). */
-export function fieldErrorsResponse(violations: readonly Violation[]): SimResponse {
-  const fieldErrors: Record<string, string[]> = {};
-  for (const violation of violations) {
-    const field = violationField(violation);
-    const messages = (fieldErrors[field] ??= []);
-    if (!messages.includes(violation.message)) messages.push(violation.message);
-  }
-  return { status: 400, body: { error: { fieldErrors } } };
-}
+import type { SimRequest, SimResponse } from './types.js';
 
 /**
  * `OPTIONS` (not a browser's preflight, which the HTTP transport answers): what the path allows, in

@@ -2,6 +2,7 @@
 // pay-as-you-go account with a positive wallet, a US SMS number, message, call and billing
 // history), so lists render at once; `--seed <file>` replaces it with your own data (a JSON
 // SeedFile). Accounts made by the sign-up flow start from nothing, as a new account does (part 3).
+import { DOCUMENTED_KEY_PREFIX, isWellFormedKey } from '../contract/api-key.js';
 import type { SimContract } from './contract.js';
 import { withoutPrototype } from './state.js';
 import type { components } from '../../generated/types/openapi.js';
@@ -84,8 +85,8 @@ export function demoSeed(contract: SimContract): SeedFile {
   return { default: demoAccountSeed(contract) };
 }
 
-/** Reads a seed file's JSON, saying what is wrong with it. */
-export function parseSeed(text: string, source = 'seed'): SeedFile {
+/** Reads a seed file's JSON, saying what is wrong with it; its keys are well formed by the key rule (part 5.1). */
+export function parseSeed(text: string, source = 'seed', prefix = DOCUMENTED_KEY_PREFIX): SeedFile {
   let value: unknown;
   try {
     value = JSON.parse(text, withoutPrototype);
@@ -97,8 +98,8 @@ export function parseSeed(text: string, source = 'seed'): SeedFile {
   if (seed.accounts !== undefined) {
     if (!Array.isArray(seed.accounts)) throw new Error(`${source}: "accounts" must be an array.`);
     seed.accounts.forEach((account, i) => {
-      if (!Array.isArray(account.keys) || account.keys.length === 0 || !account.keys.every((key) => typeof key === 'string' && key.startsWith('sk_live_'))) {
-        throw new Error(`${source}: accounts[${i}].keys must be a non-empty array of keys beginning sk_live_.`);
+      if (!Array.isArray(account.keys) || account.keys.length === 0 || !account.keys.every((key) => isWellFormedKey(key, prefix))) {
+        throw new Error(`${source}: accounts[${i}].keys must be a non-empty array of keys beginning ${prefix}.`);
       }
     });
   }

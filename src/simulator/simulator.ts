@@ -1,17 +1,17 @@
-// The simulator core: one behaviour for every transport. A transport (src/mock/ behind Prism,
-// src/msw/ in-process) turns its request into a SimRequest, calls `handle`, and sends the
-// SimResponse; it calls `tick` when the next simulated step is due (`nextDueAt`) and passes the
-// events `onEvent` hands it to waiters and webhooks. State is plain data (`state`), time and ids
+// The simulator core: one behaviour for every transport. The pipeline (pipeline.ts) hands it each
+// request a transport (src/mock/ over HTTP, src/msw/ in-process) turned into a SimRequest, with
+// its route and key, and `handle` answers it; the runner (runner.ts) calls `tick` when the next
+// simulated step is due (`nextDueAt`), and the events `onEvent` hands out go to waiters and
+// webhooks. State is plain data (`state`), time and ids
 // are injected, and each rule lives in the module of its resource (resources/).
 import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
 import type { AnyAnswers, Handler, Precheck, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
-import { acceptsKey, authenticate, createAccountState } from './accounts.js';
+import { acceptedKey, createAccountState, openAccount } from './accounts.js';
 import { readableFieldErrors } from './field-errors.js';
 import { routeNotFound, unauthorized } from './respond.js';
-import { contractValidator, type ContractValidator } from './validator.js';
 import { dropJobs, nextDueAt, orderJobs, planJob, takeDue } from './job-queue.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
@@ -32,8 +32,6 @@ export interface SimulatorOptions {
   state?: SimState;
   options?: Partial<SimOptions>;
   modules?: readonly ResourceModule[];
-  /** The contract as a validator, for readable field errors (compiled from `document` when not given). */
-  validator?: () => ContractValidator;
 }
 
 export type EventListener = (event: SimEvent, account: AccountState, seq: number) => void;
@@ -46,9 +44,10 @@ export interface Simulator {
   readonly state: SimState;
   /**
    * The answer to a request the gate has judged (its `violations`). `route` is the operation the
-   * pipeline matched (null: none), so the path is matched once; matched here when not given.
+   * pipeline matched (null: none), so the path is matched once; `key`, the key the pipeline
+   * accepted for it (`acceptedKey`), so the key is checked once. Each is worked out here when not given.
    */
-  handle(request: SimRequest, route?: MatchedOperation | null): SimResponse;
+  handle(request: SimRequest, route?: MatchedOperation | null, key?: string): SimResponse;
   /** Runs every simulated step due by now. */
   tick(): void;
   /** When the next simulated step is due (simulated ms), or undefined. */
@@ -63,8 +62,8 @@ export interface Simulator {
   onChange(listener: () => void): () => void;
   /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
   accountForKey(key: string | undefined): AccountState | undefined;
-  /** Whether `Authorization` holds a key `handle` would accept (part 5.1), changing nothing. */
-  acceptsKey(authorization: string | undefined): boolean;
+  /** The key of `Authorization` when `handle` would accept it (part 5.1), changing nothing; else undefined. */
+  acceptedKey(authorization: string | undefined): string | undefined;
   /** Called for each account evicted (src/simulator/account-bounds.ts). Returns a function that stops it. */
   onEvict(listener: (eviction: Eviction) => void): () => void;
   /**
@@ -113,8 +112,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   orderJobs(state);
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
   const ids = init.ids ?? randomIds(clock);
-  let ownValidator: ContractValidator | undefined;
-  const validator = init.validator ?? (() => (ownValidator ??= contractValidator(contract)));
   const eventListeners = new Set<EventListener>();
   const changeListeners = new Set<() => void>();
   const evictListeners = new Set<(eviction: Eviction) => void>();
@@ -245,7 +242,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   seedNamedAccounts();
   bounds.rebuild(state);
 
-  function handle(request: SimRequest, route?: MatchedOperation | null): SimResponse {
+  function handle(request: SimRequest, route?: MatchedOperation | null, accepted?: string): SimResponse {
     const matched = route === undefined ? contract.match(request.method, request.pathname) : route;
     if (!matched) return routeNotFound(request);
     let stateChanged = false;
@@ -253,18 +250,18 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     const entry = handlers.get(operationId);
     const ctx = new RequestMoment(clock.now(), request, operationId, params);
     if (contract.needsKey(operationId)) {
-      const account = authenticate(ctx, request.headers.authorization, (key) => {
+      const key = accepted ?? acceptedKey({ contract, state, options }, request.headers.authorization);
+      if (key === undefined) return unauthorized(contract, operationId, request.headers.authorization);
+      ctx.account = openAccount(ctx, key, (k) => {
         stateChanged = true; // a new account is a change
-        return ctx.createAccount({ email: null, key });
+        return ctx.createAccount({ email: null, key: k });
       });
-      if (!account) return unauthorized(contract, operationId, request.headers.authorization);
-      ctx.account = account;
-      bounds.touch(account);
+      bounds.touch(ctx.account);
       stateChanged = runDue() || stateChanged;
     }
     const precheck = prechecks.get(operationId)?.(ctx as RequestContext);
     if (precheck) return finish(precheck, stateChanged);
-    if (request.violations.length > 0) return finish(readableFieldErrors(contract, validator(), operationId, request, request.violations), stateChanged);
+    if (request.violations.length > 0) return finish(readableFieldErrors(request, request.violations), stateChanged);
     // What one account may hold: a body that would pass it is refused before it changes anything.
     if (ctx.account && contract.operation(operationId).requestBody !== undefined) {
       const held = bounds.refuses(ctx.account, request.size ?? 0);
@@ -334,14 +331,14 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       changeListeners.add(listener);
       return () => changeListeners.delete(listener);
     },
-    acceptsKey: (authorization) => acceptsKey({ contract, state, options }, authorization),
+    acceptedKey: (authorization) => acceptedKey({ contract, state, options }, authorization),
     accountForKey(key) {
+      const accepted = acceptedKey({ contract, state, options }, key === undefined ? undefined : `Bearer ${key}`);
+      if (accepted === undefined) return undefined;
       const ctx = ruleContext();
-      const account = authenticate(ctx, key === undefined ? undefined : `Bearer ${key}`, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
-      if (account) {
-        bounds.touch(account);
-        evicted(bounds.enforce(account));
-      }
+      const account = openAccount(ctx, accepted, (k) => createAccountState(ctx, modules, seed, { email: null, key: k }));
+      bounds.touch(account);
+      evicted(bounds.enforce(account));
       return account;
     },
     withContext: (fn) => {

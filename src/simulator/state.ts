@@ -8,7 +8,7 @@ import { dict } from '../contract/dict.js';
 import type { JsonNode } from '../contract/json-pointer.js';
 import type { JsonObject, SimEvent } from './types.js';
 
-/** A step of a simulated process, due at `at` (simulated ms); see schedule.ts. */
+/** A step of a simulated process, due at `at` (simulated ms); planned and taken in job-queue.ts. */
 export interface Job {
   at: number;
   /** The process (`message.delivery`, `call.progress`, ...), registered by a resource module. */

@@ -1,15 +1,9 @@
-// What passes between a transport (node:http behind Prism, MSW) and the simulator core. Plain
+// What passes between a transport (node:http, MSW) and the simulator core. Plain
 // data only: no Node built-in, no Request/Response class, so both transports build the same thing.
 import type { JsonObject } from '../contract/operations.js';
+import type { Verdict } from '../contract/verdict.js';
 
-export type { JsonObject };
-
-/** One way the request broke its schema, as the contract gate (Prism, or ajv in-process) saw it. */
-export interface Violation {
-  /** Where: `['body', 'to']`, `['query', 'days']`, `['header', 'idempotency-key']`. */
-  location: string[];
-  message: string;
-}
+export type { JsonObject, Verdict };
 
 export interface SimRequest {
   method: string;
@@ -22,10 +16,12 @@ export interface SimRequest {
   body: unknown;
   /** How many bytes the body had as it came (what it may add to an account, src/simulator/account-bounds.ts). */
   size?: number;
-  /** What the contract gate found wrong with the request; empty when it is valid. */
-  violations: Violation[];
+  /** What the request breaks of the contract (a body that could not be read, then the gate's verdicts); empty when it is valid. */
+  violations: Verdict[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
   form?: Record<string, FormPart>;
+  /** The body as it came (the HTTP transport keeps it), for a responder that passes it on (Prism's). */
+  bytes?: Uint8Array;
 }
 
 export interface FormPart {
@@ -41,8 +37,10 @@ export interface SimResponse {
   /** A JSON value; `undefined` for no body. */
   body?: unknown;
   /**
-   * `body` as JSON text, written when the answer was made (src/simulator/pipeline.ts): what a
-   * transport sends, so the answer shows the state its own request left, whatever came after.
+   * The body as a transport sends it: `body` as JSON text, written when the answer was made
+   * (src/simulator/pipeline.ts), so the answer shows the state its own request left, whatever came
+   * after; or a body passed on as it came (Prism's answer on the example server), with its own
+   * `Content-Type` header and no `body`.
    */
   text?: string;
   /**

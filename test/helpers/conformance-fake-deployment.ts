@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { documentedResponse, listOperations, loadDescription, type Json, type Operation } from '../../conformance/description.js';
-import { ResponseValidator } from '../../conformance/validator.js';
+import { contractValidator } from '../../src/contract/contract-validator.js';
 
 /** The rules the fake can break, one per check (see the conformance tests). */
 export type Break =
@@ -134,7 +134,7 @@ function matcher(op: Operation): RegExp {
 export async function startFakeDeployment(options: { apiKey: string; document?: Json }): Promise<FakeDeployment> {
   const document = options.document ?? loadDescription();
   const operations = listOperations(document);
-  const validator = new ResponseValidator(document);
+  const validator = contractValidator(document);
   // Ids the examples mention are the resources this deployment holds; anything else is unknown.
   const knownIds = allStrings(document.components?.examples ?? {});
   for (const op of operations) for (const [, r] of Object.entries<Json>(op.operation.responses ?? {})) allStrings(resolveRef(document, r)?.content, knownIds);
@@ -262,7 +262,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       if (!bodyIsJson) return true;
       if (body === undefined) return resolveRef(document, op.operation.requestBody)?.required === true;
       const pointer = `${op.pointer}/requestBody/content/application~1json/schema`;
-      return validator.validate(pointer, body).errors.length > 0;
+      return !validator.accepts(pointer, body);
     };
     if (b.has('body-before-key') && bodyInvalid()) return error(res, 400, 'Invalid request body');
     if (op.authenticated) {

@@ -1,16 +1,18 @@
-// The set-up the simulator tests (test/sim-*.test.ts) share: the simulator core in-process on a
-// manual clock with sequential ids, every request through the contract's validator as the gate
-// (the ajv gate the pipeline runs) and every composed answer checked against the contract; the real
-// stateful mock started once per `describe`; and the check that every event emitted matches the
-// contract's AnyEvent schema.
+// The set-up the simulator tests (test/simulator-*.test.ts) share: the production core in-process
+// (src/simulator/mock-core.ts, as the HTTP mock and MSW build it) on a manual clock with
+// sequential ids, every request through its pipeline (the key, the named answer, the real gate,
+// the simulator) and every composed answer through its answer check, which must find nothing; the
+// real stateful mock started once per `describe`; and the check that every event emitted matches
+// the contract's AnyEvent schema.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { loadOpenApi } from '../../src/contract/generated-files.js';
+import { contractValidator } from '../../src/contract/contract-validator.js';
+import { describeVerdict } from '../../src/contract/verdict.js';
+import { loadOpenApi, readGeneratedJson } from '../../src/contract/generated-files.js';
 import type { MockOptions } from '../../src/mock/start-mock.js';
 import { manualClock, sequentialIds } from '../../src/simulator/clock.js';
-import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/simulator.js';
+import { createMockCore } from '../../src/simulator/mock-core.js';
+import type { Simulator, SimulatorOptions } from '../../src/simulator/simulator.js';
 import type { FormPart, SimRequest, SimResponse } from '../../src/simulator/types.js';
-import { contractValidator } from '../../src/simulator/validator.js';
-import { createContractAjv, validatorAt } from './ajv.js';
 import { startStatefulMock, type StatefulMock } from './stateful-mock.js';
 
 /** The bundled OpenAPI description, loaded once. */
@@ -49,30 +51,41 @@ export type Answer = SimResponse & { body: any };
 
 export interface InProcessInit {
   seed?: SimulatorOptions['seed'];
-  options?: SimulatorOptions['options'];
+  options?: { strictKeys?: boolean; signupCode?: string };
   /** The key `call` and `account` use when none is given; none: `call` sends no Authorization header. */
   key?: string;
 }
 
+const controlDocument = readGeneratedJson('mock-control.json');
+
 export function inProcessSimulator({ seed, options, key: defaultKey }: InProcessInit = {}) {
   const clock = manualClock();
-  const simulator: Simulator = createSimulator({ document, clock, ids: sequentialIds(), ...(seed ? { seed } : {}), ...(options ? { options } : {}) });
-  const validator = contractValidator(simulator.contract);
+  const core = createMockCore({
+    document,
+    controlDocument,
+    clock,
+    ids: sequentialIds(),
+    ...(seed ? { seed } : {}),
+    ...(options?.strictKeys !== undefined ? { strictKeys: options.strictKeys } : {}),
+    ...(options?.signupCode !== undefined ? { signupCode: options.signupCode } : {}),
+    answerCheck: 'header',
+  });
+  // The clock moves only when a test moves it: no timer runs the simulator behind the test's back.
+  core.runner.stop();
+  const { simulator } = core;
 
-  /** The request through the contract gate (skipped for a multipart form) and the answer checked against the contract. */
-  function send(method: string, path: string, parts: RequestParts = {}): Answer {
-    const request = simRequest(method, path, { ...parts, key: parts.key === undefined ? defaultKey : parts.key });
-    const operationId = simulator.contract.match(method, request.pathname)?.operationId;
-    if (operationId && !parts.form) request.violations = validator.request(operationId, request);
-    const answer = simulator.handle(request);
-    // Every composed answer is a documented status with a schema-valid body.
-    if (operationId) expect(validator.response(operationId, answer), `${method} ${path} → ${answer.status} ${JSON.stringify(answer.body)}`).toEqual([]);
-    return answer as Answer;
+  /** The request through the production pipeline; the answer check must have found nothing. */
+  function answer(request: SimRequest): Answer {
+    const response = core.pipeline.answer(request);
+    const header = response.headers?.['sl-violations'];
+    expect(header, `${request.method} ${request.pathname} → ${response.status} ${JSON.stringify(response.body)} breaks the contract: ${header}`).toBeUndefined();
+    return response as Answer;
   }
 
+  const send = (method: string, path: string, parts: RequestParts = {}): Answer => answer(simRequest(method, path, { ...parts, key: parts.key === undefined ? defaultKey : parts.key }));
   const call = (method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>): Answer => send(method, path, { body, key, headers });
   const account = (key: string | undefined = defaultKey) => simulator.accountForKey(key)!;
-  return { simulator, clock, call, send, account };
+  return { simulator, clock, call, send, answer, account };
 }
 
 export type InProcess = ReturnType<typeof inProcessSimulator>;
@@ -95,14 +108,13 @@ export function useStatefulMock(options?: MockOptions): () => StatefulMock {
   };
 }
 
-let validEvent: ReturnType<typeof validatorAt> | undefined;
+const validator = contractValidator(document);
 
 /** Every event the simulators emitted matches the contract's AnyEvent schema (part 6). */
 export function expectEventsMatchContract(simulators: Iterable<Simulator>): void {
-  validEvent ??= validatorAt(createContractAjv(document), '#/components/schemas/AnyEvent');
   for (const sim of simulators) {
     for (const account of Object.values(sim.state.accounts)) {
-      for (const { event } of account.events) expect(validEvent(event), `${JSON.stringify(event)} ${JSON.stringify(validEvent.errors)}`).toBe(true);
+      for (const { event } of account.events) expect(validator.value('#/components/schemas/AnyEvent', event).map(describeVerdict), JSON.stringify(event)).toEqual([]);
     }
   }
 }

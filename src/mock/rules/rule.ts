@@ -1,5 +1,5 @@
 // What a rule of the interface specification that the mock keeps looks like. Prism serves the
-// documented examples as they are; a rule adjusts, for one operation, either what the front asks
+// documented examples as they are; a rule adjusts, for one operation, either what the example server asks
 // Prism for (a `Prefer: code=`) or Prism's JSON answer, and nothing else.
 import type { JsonObject, Operation } from '../../contract/generated-files.js';
 

@@ -8,11 +8,13 @@
 // interval a month); a change of interval is paid at once, so a new period starts then; a
 // preview quotes the documented prorated amount (prices are not shown) and 0 for no change;
 // 10DLC fees and other wallet debits are `usage` items of the ledger, top-ups
-// `payment-credits` items; the activity page size defaults to 20.
+// `payment-credits` items; the activity page is billing-activity.ts's (its default size is the
+// contract's).
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { ActivityRecord } from '../records.js';
 import type { AccountState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
+import { activityPaging, pageActivity } from './billing-activity.js';
 import { liftFreeLimits } from './free-account.js';
 import { refreshNumbers } from './numbers.js';
 
@@ -29,7 +31,6 @@ interface CheckoutSession extends JsonObject {
 const PERIOD_END = 'billing.periodEnd';
 /** A top-up completed without an amount: the control surface's documented default. */
 const DEFAULT_TOP_UP = 50;
-const DEFAULT_ACTIVITY_LIMIT = 20;
 
 function checkouts(account: AccountState): CheckoutSession[] {
   return ((account.extra.checkouts ??= []) as CheckoutSession[]);
@@ -155,20 +156,8 @@ function requireSubscription(ctx: RequestContext): { subscription: JsonObject; r
 }
 
 function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
-  const filter = ctx.request.query.get('filter') ?? 'all';
-  const rawLimit = Number.parseInt(ctx.request.query.get('limit') ?? '', 10);
-  // Parts 4.4 and 8: clamped to 1..100, never refused.
-  const limit = Math.min(100, Math.max(1, Number.isNaN(rawLimit) ? DEFAULT_ACTIVITY_LIMIT : rawLimit));
-  const after = ctx.request.query.get('starting_after');
-  const afterMs = after === null ? Infinity : Date.parse(after);
-  const matching = ctx.account.billing.activity
-    .map((item, index) => ({ item, index, at: Date.parse(String(item.occurredAt)) }))
-    .filter(({ item }) => filter === 'all' || item.type === filter)
-    // Only strictly older items after the cursor (part 4.4).
-    .filter(({ at }) => at < afterMs)
-    // Newest first; among equal times, the one recorded later first.
-    .sort((a, b) => b.at - a.at || b.index - a.index);
-  return ctx.json(200, { items: matching.slice(0, limit).map(({ item }) => item), hasMore: matching.length > limit });
+  const paging = activityPaging(ctx.contract.document)!;
+  return ctx.json(200, pageActivity(ctx.account.billing.activity, ctx.request.query, paging));
 }
 
 export const billingModule: ResourceModule = {

@@ -188,7 +188,7 @@ export const eventsModule: ResourceModule = {
     // `timeout` outside 1..60 (part 8): the documented message rather than the gate's wording.
     // A timeout that is not a number keeps the gate's own message.
     waitForEvent: (ctx) =>
-      typeof ctx.body.timeout === 'number' && ctx.request.violations.some((violation) => violation.location.join('.') === 'body.timeout')
+      typeof ctx.body.timeout === 'number' && ctx.request.violations.some((verdict) => verdict.in === 'body' && verdict.field.join('.') === 'timeout')
         ? ctx.documented(400, 'timeoutOutOfRange')
         : undefined,
   },

@@ -445,7 +445,7 @@ function listMessages(ctx: RequestContext<'listMessages'>): SimResponse {
 /** A `since` that is not a timestamp: the documented `invalidSince` rather than the gate's wording. */
 function listPrecheck(ctx: RequestContext<'listMessages'>): SimResponse | undefined {
   const since = ctx.request.query.get('since');
-  const gateRefused = ctx.request.violations.some((v) => v.location.includes('since'));
+  const gateRefused = ctx.request.violations.some((verdict) => verdict.in === 'query' && verdict.parameter === 'since');
   if (gateRefused || (since !== null && Number.isNaN(Date.parse(since)))) return ctx.documented(400, 'invalidSince');
   return undefined;
 }

@@ -100,14 +100,6 @@ export function provisionNumber(ctx: RuleContext, account: AccountState, options
 export const WHATSAPP_WARMUP_MS = 6 * 60 * 60 * 1000;
 const WARMUP = 'numbers.whatsappWarmup';
 
-/** A customer connects WhatsApp on a number: `warming_up`, `ready` about 6 hours later (part 3). */
-export function connectWhatsApp(ctx: RuleContext, account: AccountState, number: NumberRecord): void {
-  number.whatsapp = { status: 'warming_up' };
-  if (!number.capabilities.includes('whatsapp')) number.capabilities = [...number.capabilities, 'whatsapp'];
-  ctx.unschedule(account, WARMUP, number.id);
-  ctx.schedule(account, WARMUP, number.id, WHATSAPP_WARMUP_MS);
-}
-
 const warmupDone: ProcessStep = (_ctx, account, job) => {
   const number = findNumber(account, { id: job.ref });
   if (number?.whatsapp?.status === 'warming_up') number.whatsapp = { status: 'ready' };

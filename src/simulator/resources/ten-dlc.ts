@@ -19,7 +19,8 @@
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
 import { dict, type AccountState } from '../state.js';
 import { matchTestValue } from '../documented-inputs.js';
-import { fieldErrorsResponse } from '../respond.js';
+import { ruleVerdict, type Verdict } from '../../contract/verdict.js';
+import { readableFieldErrors } from '../field-errors.js';
 import type { FormPart, JsonObject, SimResponse } from '../types.js';
 import { chargeWallet } from './billing.js';
 import { accountIsPayg, findNumber, refreshNumbers, tenDlcApplicable } from './numbers.js';
@@ -32,6 +33,8 @@ export const TEN_DLC_CARRIER_MS = 24 * HOUR;
 /** Part 8: the opt-in screenshot is at most 2 MB, JPEG, PNG, WebP or GIF. */
 const IMAGE_TYPES: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif' };
 const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+const IMAGE_NAMES = ['JPEG', 'PNG', 'WebP', 'GIF'];
+const KINDS = ['sole_proprietor', 'business'];
 
 interface Brand extends JsonObject {
   kind: string;
@@ -73,18 +76,20 @@ function readSubmission(ctx: RequestContext): Submission | SimResponse {
   } catch {
     data = undefined;
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return fieldErrorsResponse([{ location: ['body', 'data'], message: 'must be the registration as JSON' }]);
+  const field = (path: string[], keyword: string, params: Record<string, unknown>, errorMessage?: string): Verdict =>
+    ruleVerdict({ in: 'body', keyword, params, field: path, instancePath: `/${path.join('/')}`, ...(errorMessage ? { errorMessage } : {}) });
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return readableFieldErrors({ body: {}, form }, [field(['data'], 'type', { type: 'object' }, 'Must be the registration as JSON')]);
   const record = data as JsonObject;
-  const violations = [];
-  if (record.kind !== 'sole_proprietor' && record.kind !== 'business') violations.push({ location: ['body', 'data', 'kind'], message: 'must be equal to one of the allowed values: sole_proprietor, business' });
-  for (const field of ['brand', 'campaign']) {
-    if (!record[field] || typeof record[field] !== 'object') violations.push({ location: ['body', 'data', field], message: 'must be object' });
+  const verdicts: Verdict[] = [];
+  if (!KINDS.includes(record.kind)) verdicts.push(field(['data', 'kind'], 'enum', { allowedValues: KINDS }));
+  for (const name of ['brand', 'campaign']) {
+    if (!record[name] || typeof record[name] !== 'object') verdicts.push(field(['data', name], 'type', { type: 'object' }));
   }
   const image = form.optInImage;
   if (image && (typeof image.value === 'string' || image.value.byteLength > IMAGE_MAX_BYTES || !IMAGE_TYPES[image.contentType ?? ''])) {
-    violations.push({ location: ['body', 'optInImage'], message: 'must be a JPEG, PNG, WebP or GIF file of at most 2 MB' });
+    verdicts.push(field(['optInImage'], 'fileType', { types: IMAGE_NAMES, maxBytes: IMAGE_MAX_BYTES }));
   }
-  if (violations.length > 0) return fieldErrorsResponse(violations);
+  if (verdicts.length > 0) return readableFieldErrors({ body: {}, form }, verdicts);
   return { data: record, ...(image ? { image } : {}) };
 }
 

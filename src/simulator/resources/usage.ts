@@ -309,7 +309,7 @@ function requestedWindow(ctx: RequestContext): number {
 
 /** Whether every violation the gate found is about `days`, which part 4.3 never refuses. */
 const onlyDaysViolations = (ctx: RequestContext): boolean =>
-  ctx.request.violations.length > 0 && ctx.request.violations.every((v) => v.location[0] === 'query' && v.location[1] === 'days');
+  ctx.request.violations.length > 0 && ctx.request.violations.every((verdict) => verdict.in === 'query' && verdict.parameter === 'days');
 
 export const usageModule: ResourceModule = {
   name: 'usage',

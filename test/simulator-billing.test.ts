@@ -188,8 +188,8 @@ describe('billing (in-process)', () => {
     expect(cards).toEqual([expect.objectContaining({ id: cards[0]!.id, isDefault: true })]);
   });
 
-  it('activity: newest first, filter, starting_after strictly older, limit clamped to 1..100, hasMore exact', () => {
-    const { call, account } = sim();
+  it('activity: newest first, filter, starting_after strictly older, limit clamped to 1..100 with the documented default, hasMore exact', () => {
+    const { call, account, simulator } = sim();
     const a = account();
     a.billing.activity = [];
     const base = Date.parse('2026-10-01T00:00:00Z');
@@ -202,6 +202,10 @@ describe('billing (in-process)', () => {
     expect(next.items.map((i: JsonObject) => i.amount)).toEqual([124, 123, 122, 121, 120]);
     expect(page('limit=0').items).toHaveLength(1);
     expect(page('limit=-3').items).toHaveLength(1);
+    // Without limit: the contract's default (x-inferred), the one the example server pages with too.
+    const limit = (simulator.contract.operation('listBillingActivity').parameters as JsonObject[]).find((p) => p.name === 'limit')!;
+    expect(page('').items).toHaveLength(limit.schema.default);
+    expect(limit.schema['x-inferred']).toBe(true);
     const big = page('limit=1000');
     expect(big.items).toHaveLength(100);
     expect(big.hasMore).toBe(true);

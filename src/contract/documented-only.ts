@@ -1,8 +1,9 @@
-// Inferred parts (`x-inferred: true`, spec/EXTENSIONS.md) are advisory, and only they: severity
-// follows the rule a value breaks, not the container it stands in. To attribute a schema
-// failure, responses are validated twice: against the description as written, and against a
-// "documented only" copy. A body that fails only the first breaks nothing but inferred parts
-// (advisory); one that fails the second breaks a documented rule (failure).
+// The documented-only view of a description. Inferred parts (`x-inferred: true`,
+// spec/EXTENSIONS.md) are advisory, and only they: severity follows the rule a value breaks, not
+// the container it stands in. To attribute a schema failure of an answer, the contract validator
+// (contract-validator.ts) judges it twice: against the description as written, and against this
+// "documented only" copy. A break that the copy does not see touches nothing but inferred parts
+// (a verdict of severity `inferred`, advisory); one it sees breaks a documented rule.
 //
 // The copy reads each schema in one of three modes:
 // - documented: as written, except that properties marked inferred are no longer required;
@@ -16,7 +17,7 @@
 //   internal), but the fields it requires are not (whether a record inside an assumed shape
 //   carries every field is itself the assumption), and a `oneOf` becomes `anyOf`, since branches
 //   told apart only by what they require would otherwise all match.
-import type { Json } from './description.js';
+import type { JsonNode as Json } from './json-pointer.js';
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one schema that applies to a part of the instance (kept in every mode). */

@@ -1,6 +1,6 @@
 // Sign-up and registration (parts 3, 4.1, 5.3 to 5.5): each rule of src/simulator/resources/auth.ts,
 // in-process (every answer checked against the contract) and the whole walk over HTTP on the real
-// stateful mock behind Prism.
+// stateful mock.
 import { describe, expect, it } from 'vitest';
 import { COUPON_CREDIT_USD, MAX_CODES_SENT, MAX_WRONG_CODES, SIGNUP_STAGES, authModule, canonicalEmail, signupStage, signupTransitions } from '../src/simulator/resources/auth.js';
 import { inProcessSimulator, simRequest, testValue, useStatefulMock } from './helpers/simulator-harness.js';
@@ -77,8 +77,8 @@ describe('verify (parts 3, 4.1, 5.3)', () => {
   });
 
   it('the signup code can be changed (options.signupCode)', () => {
-    const { simulator } = inProcessSimulator({ options: { signupCode: '654321' } });
-    const handle = (pathname: string, body: unknown) => simulator.handle(simRequest('POST', pathname, { body }));
+    const { answer } = inProcessSimulator({ options: { signupCode: '654321' } });
+    const handle = (pathname: string, body: unknown) => answer(simRequest('POST', pathname, { body }));
     const { verificationId } = handle('/api/v1/auth/signup', { email: 'flag@example.com' }).body as { verificationId: string };
     expect(handle('/api/v1/auth/verify', { verificationId, code: CODE }).status).toBe(401);
     expect(handle('/api/v1/auth/verify', { verificationId, code: '654321' }).status).toBe(200);

@@ -1,6 +1,6 @@
 // Usage (part 4.3): each rule of src/simulator/resources/usage.ts, in-process on a manual clock
 // (every answer checked against the contract), traffic sent through the messages and calls
-// modules, and the `days` fallback over HTTP on the real stateful mock behind Prism.
+// modules, and the `days` fallback over HTTP on the real stateful mock.
 import { describe, expect, it } from 'vitest';
 import { countryCallingCode, currentCycle, recordTraffic } from '../src/simulator/resources/usage.js';
 import type { AccountState } from '../src/simulator/state.js';
