@@ -3,9 +3,16 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Every operation in three renderers takes minutes: its own script, `npm run test:renderers`,
-    // which .ci/run calls after `npm test`.
-    exclude: process.env.RENDERED_DOCS === '1' ? [] : ['test/browser/rendered-docs.test.ts'],
+    // Two matrices take minutes, so each is its own script, which .ci/run calls after `npm test`:
+    // every operation in three renderers (`npm run test:renderers`) and the consumer projects'
+    // type checks (`npm run test:consumers`: sixteen tsc runs, half with skipLibCheck off).
+    exclude: [
+      ...(process.env.RENDERED_DOCS === '1' ? [] : ['test/browser/rendered-docs.test.ts']),
+      ...(process.env.CONSUMER_TYPES === '1' ? [] : ['test/packaging-types.test.ts']),
+    ],
+    // The generators, validators, docs libraries (and renderers) live in folders with their own
+    // install, kept out of `npm ci`'s (scripts/tools-install.mjs): installed here when missing.
+    globalSetup: ['test/helpers/tools-setup.ts'],
     // Lint and bundle tests spawn Redocly/Spectral once per file; the mock, conformance and docs
     // tests start real servers and Chromium. Generous limits, but a hang still fails.
     testTimeout: 60_000,

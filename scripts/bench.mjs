@@ -16,9 +16,13 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureTools } from './tools-install.mjs';
 
 const benchDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench');
 const PREFIX = 'BENCH ';
+// The benches that import from a folder with its own install (scripts/tools-install.mjs):
+// autocannon (scripts/bench/) and the docs build's libraries (docs/build/).
+const TOOLS = { 'mock.mjs': ['bench'], 'docs.mjs': ['docs'] };
 
 function runBench(file) {
   return new Promise((resolve) => {
@@ -87,6 +91,7 @@ async function main() {
   // One at a time: benches measure time, and would disturb each other when run together.
   for (const file of files) {
     process.stderr.write(`bench: running ${file}\n`);
+    ensureTools(TOOLS[file] ?? []);
     results.push(await runBench(file));
   }
   printTable(results);

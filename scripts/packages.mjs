@@ -1,10 +1,11 @@
 // The packages this repository publishes, as users get them: packed with `npm pack` (which runs
-// each package's `prepack` build) and installed with npm into an empty project. Shared by
-// test/packaging.test.ts (what the tarballs hold and what an install brings) and
-// scripts/bench/install.mjs (how long an install takes and how much it weighs).
+// each package's `prepack` build) and installed with npm into an empty project; and the clone's
+// own install (`npm ci` of its manifest and lockfile). Shared by test/packaging*.test.ts (what the
+// tarballs hold and what an install brings) and scripts/bench/install.mjs (how long an install
+// takes and how much it weighs).
 
-import { execFile } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -102,4 +103,49 @@ export function listInstalled(project) {
   };
   visit(path.join(project, 'node_modules'));
   return found;
+}
+
+/** Size of everything under `dir`: file bytes, and bytes of the blocks they take on disk. */
+export function diskUsage(dir) {
+  let bytes = 0;
+  let onDisk = 0;
+  const visit = (target) => {
+    const stat = lstatSync(target);
+    bytes += stat.isDirectory() ? 0 : stat.size;
+    onDisk += stat.blocks * 512;
+    if (stat.isDirectory()) for (const entry of readdirSync(target)) visit(path.join(target, entry));
+  };
+  if (existsSync(dir)) visit(dir);
+  return { bytes, onDisk };
+}
+
+/** The lines of npm's output that are warnings (`npm warn ...`, `npm WARN ...` of older npms). */
+export const warningLines = (output) => output.split('\n').filter((line) => /^npm warn/i.test(line));
+
+/**
+ * `npm ci` in `project` with `binDir`'s node first on PATH (npm itself runs on that node; by
+ * default this process's own).
+ * Resolves with the wall time in ms and npm's output (stdout and stderr, interleaved).
+ */
+export function npmCi(project, binDir = path.dirname(process.execPath)) {
+  const env = { ...npmEnv(), PATH: `${binDir}${path.delimiter}${process.env.PATH}` };
+  // As a user runs it: audit and fund as configured, warnings shown.
+  delete env.npm_config_audit;
+  delete env.npm_config_fund;
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(npm, ['ci', '--prefer-offline'], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - started, output }) : reject(new Error(`npm ci in ${project} exited ${code}:\n${output}`))));
+  });
+}
+
+/** The files that decide an install of `dir` (a folder with a package.json): manifest, lockfile, .npmrc, workspace manifests. */
+export function installInputs(dir = repoRoot) {
+  const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  const workspaces = (manifest.workspaces ?? []).map((w) => path.join(w, 'package.json'));
+  return ['package.json', 'package-lock.json', '.npmrc', ...workspaces].filter((file) => existsSync(path.join(dir, file)));
 }

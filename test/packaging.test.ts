@@ -64,14 +64,18 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** The bare module specifiers (`from 'x'`, `import('x')`) of every .js file of a tarball. */
+/**
+ * The bare module specifiers (`from 'x'`, `import('x')`, `require('x')`) of every module and
+ * declaration file of a tarball (.js, .cjs, .d.ts, .d.cts): a declaration that imports a package
+ * the manifest does not declare fails to compile with skipLibCheck off (TS2307; issue 26).
+ */
 function bareImports(project: string, name: string, files: string[]): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of files.filter((f) => f.endsWith('.js'))) {
+  for (const file of files.filter((f) => /\.(c?js|d\.c?ts)$/.test(f))) {
     const text = readFileSync(path.join(installedDir(project, name), file), 'utf8');
-    const statements = /^\s*(?:import|export|\})[^'"\n]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+    const statements = /^\s*(?:import|export|\})[^'"\n]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|(?<![`'"\w.$])require\(\s*['"]([^'"]+)['"]\s*\)/gm;
     for (const match of text.matchAll(statements)) {
-      const specifier = (match[1] ?? match[2] ?? match[3])!;
+      const specifier = (match[1] ?? match[2] ?? match[3] ?? match[4])!;
       if (specifier.startsWith('.') || specifier.startsWith('/')) continue;
       const pkg = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
       if (!found.has(pkg)) found.set(pkg, file);
@@ -92,7 +96,7 @@ describe.each([CONTRACT, TOOLS])('the %s tarball', (name) => {
     expect(installedReadme).toBe(readme);
   });
 
-  it('imports only Node built-ins and the packages its manifest declares', () => {
+  it('imports only Node built-ins and the packages its manifest declares, in its modules and its declarations', () => {
     const manifest = manifestOf(tools, name);
     const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
     const builtins = new Set(builtinModules);

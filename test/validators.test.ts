@@ -2,22 +2,19 @@
 // false "invalid" a change of the contract can avoid; the table "Validators and converters" of
 // docs/guides/tool-compatibility.md says the same.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import { DiagnosticSeverity, Parser, fromFile } from '@asyncapi/parser';
-import { Validator } from '@seriousme/openapi-schema-validator';
 import { Document, Spectral } from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
-import Converter from 'openapi-to-postmanv2';
 import { parse as parseYaml } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { followRef, generatedFiles, loadOpenApi, repoRoot, type JsonObject } from './helpers/contract.js';
 import { formatFinding, runRedoclyLint } from './helpers/lint.js';
 import { quietly } from '../scripts/compat/quietly.js';
+import { OpenApiSchemaValidator, PostmanConverter as Converter, SwaggerParser, orvalSwaggerParser } from '../scripts/compat/validators.js';
 
 const document = loadOpenApi();
 const scratch = mkdtempSync(path.join(tmpdir(), 'numbers-api-validators-'));
@@ -36,9 +33,7 @@ describe('@apidevtools/swagger-parser validate', () => {
   });
 
   it("orval's start-up check (its own swagger-parser) finds it valid", async () => {
-    const fromOrval = createRequire(createRequire(import.meta.url).resolve('orval'));
-    const parser = fromOrval('@apidevtools/swagger-parser') as typeof SwaggerParser;
-    await expect(parser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+    await expect(orvalSwaggerParser().validate(structuredClone(document) as never)).resolves.toBeTruthy();
   });
 
   it('would call a server variable with a description invalid (the upstream typo the contract avoids)', async () => {
@@ -82,7 +77,7 @@ describe('Redocly CLI with recommended-strict', () => {
 });
 
 it('@seriousme/openapi-schema-validator finds the bundle valid', async () => {
-  const result = await new Validator().validate(structuredClone(document) as never);
+  const result = await new OpenApiSchemaValidator().validate(structuredClone(document) as never);
   expect(result.errors ?? []).toEqual([]);
   expect(result.valid).toBe(true);
 });

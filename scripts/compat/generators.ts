@@ -2,14 +2,14 @@
 // default options, types only where the tool can write types alone, one output per tool. Each
 // adapter says how to run the tool on a bundled description and how to name a component schema
 // in what it wrote, so the rules of ./generator-rules.ts can be checked the same way for all.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { quietly } from './quietly.js';
 import type { JsonObject as Json } from '../../src/contract/json-pointer.js';
 
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface Generator {
   /** The tool's name, as the compatibility table names it. */
@@ -26,9 +26,17 @@ export interface Generator {
   schema(name: string, side?: 'input' | 'output'): string;
 }
 
-/** The installed version of a package (its package.json, whatever its `exports` allow). */
-export function installedVersion(packageName: string): string {
-  return JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', packageName, 'package.json'), 'utf8')).version;
+/**
+ * The installed version of a package as this folder's code imports it: its package.json (whatever
+ * its `exports` allow), looked up as Node looks up a bare import from `from`: this folder's own
+ * install (scripts/tools-install.mjs compat) first, then the repository's.
+ */
+export function installedVersion(packageName: string, from = here): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'node_modules', packageName, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).version;
+    if (dir === path.dirname(dir)) throw new Error(`${packageName} is not installed where ${from} can import it (node scripts/tools-install.mjs --list)`);
+  }
 }
 
 /** Every file under a directory. */
@@ -151,7 +159,7 @@ export const GENERATORS: Generator[] = [
           // eslint-disable-next-line @typescript-eslint/no-explicit-any
           openApiDoc: document as any,
           distPath: path.join(dir, this.slug, 'index.ts'),
-          templatePath: path.join(repoRoot, 'node_modules/openapi-zod-client/src/templates/schemas-only.hbs'),
+          templatePath: path.join(here, 'node_modules/openapi-zod-client/src/templates/schemas-only.hbs'),
           options: { shouldExportAllSchemas: true },
         }),
       );
@@ -183,8 +191,8 @@ export const CONSUMER_COMPILER_OPTIONS = {
   skipLibCheck: true,
   allowImportingTsExtensions: true,
   types: [] as string[],
-  baseUrl: repoRoot,
-  // openapi-zod-client 1.18 writes zod 3 code and depends on zod 3; the zod at the top of
-  // node_modules is another package's zod 4.
+  baseUrl: here,
+  // openapi-zod-client 1.18 writes zod 3 code and depends on zod 3 (its own, nested in this
+  // folder's install); a zod hoisted above it may be another package's zod 4.
   paths: { zod: ['node_modules/openapi-zod-client/node_modules/zod'] },
 };

@@ -43,8 +43,18 @@ function coerce(schema: JsonObject | undefined, value: string): unknown {
   return value;
 }
 
-/** One way a value breaks a schema, as ajv reports it. */
-export type SchemaError = ErrorObject;
+/**
+ * One way a value breaks a schema, as ajv reports it: the fields of ajv's `ErrorObject` this
+ * package reads, written out so that the published declarations import nothing from ajv (bundled
+ * into the msw entry, not a dependency of the package; issue 26).
+ */
+export interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
 
 export interface ContractValidator {
   /** Every way `value` breaks `schema` (a node of the contract, its `$ref`s to components followed). */

@@ -138,7 +138,9 @@ export async function serveFiles(files: Record<string, string | { text: string }
   return { origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const nodeModule = (file: string) => path.join(repoRoot, 'node_modules', file);
+// Scalar and Elements are their own install, kept out of the main one (scripts/tools-install.mjs renderers).
+const renderersDir = path.join(repoRoot, 'scripts/renderers');
+const nodeModule = (file: string) => path.join(renderersDir, 'node_modules', file);
 
 /** The pages that render `/openapi.json` with Scalar and with Elements, from their npm packages. */
 export function rendererPages(openapiJson: string): Record<string, string | { text: string }> {
@@ -343,7 +345,7 @@ const scalarSlug = (tag: string) => tag.toLowerCase().replace(/\s+/g, '-');
 export const SCALAR: Renderer = {
   name: '@scalar/api-reference',
   packageName: '@scalar/api-reference',
-  version: () => installedVersion('@scalar/api-reference'),
+  version: () => installedVersion('@scalar/api-reference', renderersDir),
   page: '/scalar.html',
   async ready(page) {
     await page.locator('[data-sidebar-id]').first().waitFor({ timeout: 60_000 });
@@ -391,7 +393,7 @@ export const SCALAR: Renderer = {
 export const ELEMENTS: Renderer = {
   name: '@stoplight/elements',
   packageName: '@stoplight/elements',
-  version: () => installedVersion('@stoplight/elements'),
+  version: () => installedVersion('@stoplight/elements', renderersDir),
   page: '/elements.html',
   async ready(page) {
     await page.locator('[id^="sl-toc-/"]').first().waitFor({ state: 'attached', timeout: 60_000 });

@@ -1,0 +1,121 @@
+// Types that compile where people use them (issue 26): the MSW guide's set-up and the README's
+// client example, type-checked with tsc against the packed numbers-api-contract tarball in a matrix
+// of consumer projects: ES module and CommonJS (what `npm init -y` makes, and most jest projects),
+// `moduleResolution` nodenext and bundler, `skipLibCheck` on and off (tsc's default), vitest and
+// jest (its globals from @types/jest, as ts-jest projects have them). And a CommonJS project runs
+// the handlers: `require('numbers-api-contract/msw')` beside `require('msw/node')`.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmptyProject, installTarballs, packPackages } from '../scripts/packages.mjs';
+import { repoRoot } from './helpers/contract.js';
+
+const run = promisify(execFile);
+const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+const compatModules = path.join(repoRoot, 'scripts/compat/node_modules');
+
+const guide = readFileSync(path.join(repoRoot, 'docs/guides/mock-in-process.md'), 'utf8');
+const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+/** The first ```ts block after `heading`. */
+const blockAfter = (text: string, heading: string) => new RegExp(`${heading}\\n[\\s\\S]*?\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(text)?.[1];
+const mswSetup = blockAfter(guide, '## Vitest \\(or jest\\)');
+const clientExample = blockAfter(readme, '## Types and client');
+const VITEST_IMPORT = /^import \{[^}]*\} from 'vitest';\n/m;
+
+type Cell = { format: 'esm' | 'cjs'; resolution: 'nodenext' | 'bundler'; skipLibCheck: boolean; runner: 'vitest' | 'jest' };
+const cells: Cell[] = (['esm', 'cjs'] as const).flatMap((format) =>
+  (['nodenext', 'bundler'] as const).flatMap((resolution) =>
+    [true, false].flatMap((skipLibCheck) => (['vitest', 'jest'] as const).map((runner) => ({ format, resolution, skipLibCheck, runner }))),
+  ),
+);
+const name = (c: Cell) => `${c.format === 'esm' ? 'ES module' : 'CommonJS'}, ${c.resolution}, skipLibCheck ${c.skipLibCheck ? 'on' : 'off'}, ${c.runner}`;
+
+let work: string;
+let modules: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'numbers-api-consumer-types-'));
+  const packed = (await packPackages(path.join(work, 'pack'))) as { name: string; tarball: string }[];
+  const base = createEmptyProject(path.join(work, 'base'));
+  await installTarballs(base, [packed.find((p) => p.name === 'numbers-api-contract')!.tarball]);
+  modules = path.join(base, 'node_modules');
+  // The consumer's own msw and test runner (the repository's copies: their dependencies resolve
+  // from there), and jest's types (scripts/compat).
+  for (const pkg of ['msw', 'vitest']) symlinkSync(path.join(repoRoot, 'node_modules', pkg), path.join(modules, pkg), 'dir');
+  mkdirSync(path.join(modules, '@types'), { recursive: true });
+  symlinkSync(path.join(compatModules, '@types/jest'), path.join(modules, '@types/jest'), 'dir');
+  symlinkSync(path.join(repoRoot, 'node_modules/@types/node'), path.join(modules, '@types/node'), 'dir');
+}, 300_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** A consumer project of `cell` holding `files`; resolves with tsc's diagnostics ('' when it compiles). */
+async function compile(cell: Cell, files: Record<string, string>): Promise<string> {
+  const dir = path.join(work, name(cell).replace(/\W+/g, '-'));
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, ...(cell.format === 'esm' ? { type: 'module' } : {}) }));
+  const module = cell.resolution === 'nodenext' ? 'nodenext' : cell.format === 'esm' ? 'esnext' : 'preserve';
+  const compilerOptions = {
+    target: 'ES2022',
+    lib: ['ES2023', 'DOM'],
+    module,
+    moduleResolution: cell.resolution,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: cell.skipLibCheck,
+    types: cell.runner === 'jest' ? ['node', 'jest'] : ['node'],
+  };
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: Object.keys(files) }));
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  return run(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir }).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout || 'tsc failed',
+  );
+}
+
+describe('the MSW set-up and the client example compile in consumer projects', () => {
+  it('the docs have both blocks', () => {
+    expect(mswSetup).toMatch(/setupServer\(\.\.\.api\.handlers\)/);
+    expect(mswSetup).toMatch(VITEST_IMPORT);
+    expect(clientExample).toContain("from 'numbers-api-contract/client'");
+  });
+
+  it.each(cells.map((c) => [name(c), c] as const))('%s', async (_name, cell) => {
+    // Under jest the guide's set-up is the same without the vitest import (jest's globals).
+    const setup = cell.runner === 'jest' ? mswSetup!.replace(VITEST_IMPORT, '') : mswSetup!;
+    // Top-level await is ES module syntax: a CommonJS module under nodenext awaits in a function.
+    const imports = clientExample!.split('\n').filter((line) => line.startsWith('import '));
+    const body = clientExample!.split('\n').filter((line) => !line.startsWith('import ')).join('\n');
+    const client = cell.format === 'cjs' && cell.resolution === 'nodenext' ? `${imports.join('\n')}\nexport async function example() {\n${body}}\n` : `${clientExample}\nexport {};\n`;
+    expect(await compile(cell, { 'setup-api-mock.ts': setup, 'client-example.ts': client })).toBe('');
+  }, 120_000);
+});
+
+describe('a CommonJS project runs the handlers', () => {
+  it("require('numbers-api-contract/msw') answers under require('msw/node')'s setupServer, one msw", async () => {
+    const dir = path.join(work, 'cjs-runtime');
+    mkdirSync(dir);
+    symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+    writeFileSync(
+      path.join(dir, 'handlers.js'),
+      `const { setupServer } = require('msw/node');
+const { createHandlers } = require('numbers-api-contract/msw');
+const api = createHandlers();
+const server = setupServer(...api.handlers);
+server.listen({ onUnhandledRequest: 'error' });
+fetch('http://127.0.0.1:4010/api/v1/account', { headers: { Authorization: 'Bearer sk_live_cjs' } })
+  .then(async (answer) => console.log(JSON.stringify({ status: answer.status, keys: Object.keys(await answer.json()).includes('apiKeys') })))
+  .finally(() => { api.control.stop(); server.close(); });
+`,
+    );
+    const { stdout } = await run(process.execPath, ['handlers.js'], { cwd: dir });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, keys: true });
+  }, 60_000);
+});
