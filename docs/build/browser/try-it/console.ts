@@ -1,8 +1,9 @@
 // One try-it console: the form of one operation, started from its named examples, sent to the
 // chosen target, and the answer with the curl and TypeScript of exactly what was sent.
 import type { CatalogOperation, CatalogTestValue } from './catalog.js';
-import { inPageMock } from './in-page-mock.js';
+import { inPageMock, type InPageMock } from './in-page-mock.js';
 import { ID, session, type TargetKind } from './session.js';
+import { startingExample } from './starting-example.js';
 import { curlSnippet, requestUrl, typescriptSnippet, type SentRequest } from './snippets.js';
 
 type Attrs = Record<string, string | boolean | undefined>;
@@ -74,11 +75,13 @@ function typed(text: string, example: unknown): unknown {
 
 export function tryItConsole(op: CatalogOperation): HTMLElement {
   const root = h('section', { class: 'try-it', 'data-operation': op.id, 'aria-label': `Try it: ${op.summary}` });
-  let exampleName = op.body?.examples[0]?.name ?? '';
   let fillFromSession = true;
   let controller: AbortController | undefined;
 
   const knownIds = (): Record<string, { id: string; from: string }> => session.data.ids[session.scope(!op.public)] ?? {};
+  // The example follows what the reader has (starting-example.ts) until they pick one.
+  let exampleName = startingExample(op.body?.examples ?? [], knownIds());
+  let examplePicked = false;
 
   // --- Target, key and the mock's controls (shared by every console of the tab) -------------
   const bar = h('div', { class: 'try-it-session' });
@@ -184,9 +187,12 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
   }
 
   const rows: Node[] = [];
+  let exampleSelect: HTMLSelectElement | undefined;
   if (op.body?.examples.length) {
-    const select = h('select', { class: 'try-it-example', 'aria-label': 'Named example' }, ...op.body.examples.map((e) => h('option', { value: e.name }, `${e.name}${e.summary ? `: ${e.summary}` : ''}`)));
+    const select = (exampleSelect = h('select', { class: 'try-it-example', 'aria-label': 'Named example' }, ...op.body.examples.map((e) => h('option', { value: e.name }, `${e.name}${e.summary ? `: ${e.summary}` : ''}`))));
+    select.value = exampleName;
     select.addEventListener('change', () => {
+      examplePicked = true;
       exampleName = select.value;
       fill();
     });
@@ -277,12 +283,18 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
 
     send.disabled = true;
     cancel.hidden = false;
-    answer.replaceChildren(h('p', { class: 'muted try-it-pending' }, op.id === 'waitForEvent' ? 'Waiting for an event… (on the mock in this page, move its clock to make something happen)' : 'Sending…'));
+    const waiting = (): HTMLElement => h('p', { class: 'muted try-it-pending' }, 'Waiting for an event… (on the mock in this page, move its clock to make something happen)');
+    const longPoll = op.id === 'waitForEvent';
+    answer.replaceChildren(longPoll && session.data.target !== 'page' ? waiting() : h('p', { class: 'muted try-it-sending' }, 'Sending…'));
     const started = performance.now();
     const targetKind = session.data.target;
     try {
       const mock = targetKind === 'page' ? await inPageMock() : undefined;
-      const response = mock ? await mock.send(request) : await fetch(request);
+      const answered = mock ? mock.send(request) : fetch(request);
+      // The wait says it waits once the in-page mock holds it: a clock moved before that would set
+      // off events the wait, which sees only what happens after it began, never receives.
+      if (longPoll && mock) void announceWhenHeld(mock, answered, waiting);
+      const response = await answered;
       const text = await response.text();
       let body: unknown = text;
       try {
@@ -302,6 +314,15 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
       cancel.hidden = true;
       controller = undefined;
     }
+  }
+
+  async function announceWhenHeld(mock: InPageMock, answered: Promise<Response>, waiting: () => HTMLElement): Promise<void> {
+    let settled = false;
+    const done = (): void => void (settled = true);
+    answered.then(done, done);
+    const key = session.key();
+    while (!settled && mock.waitsHeld(key) === 0) await new Promise((resolve) => setTimeout(resolve, 15));
+    if (!settled) answer.replaceChildren(waiting());
   }
 
   function showAnswer(sent: SentRequest, response: Response, body: unknown, ms: number, serviceWorker: boolean | undefined): void {
@@ -379,6 +400,7 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
     if (ids !== lastIds || session.data.target !== lastTarget) {
       lastIds = ids;
       lastTarget = session.data.target;
+      if (!examplePicked && exampleSelect) exampleSelect.value = exampleName = startingExample(op.body?.examples ?? [], knownIds());
       fill();
     }
   });
