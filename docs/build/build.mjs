@@ -82,7 +82,7 @@ ${items}
 </ol>
 <p>Each answer shows its status, headers and body, with the <code>curl</code> and TypeScript (this package's client) of exactly what was sent. <em>Reset mock</em> starts over. Switch the target to a local <code>npm start</code> (it allows any page's origin) or to a deployment's base URL with your key; the key stays in this tab's session only, never in a URL or in storage that outlives the tab. The in-page mock needs the site served over http(s) (any static server; a service worker cannot run from <code>file://</code>, where the consoles answer in the page without one).</p>
 <h2 id="search">Search</h2>
-<p>The box in the navigation bar (or <kbd>/</kbd>) searches the whole site at once: guides, the reference, events, error codes and the mock's test values, from an index built with the site.</p>
+<p>The box in the navigation bar (or <kbd>/</kbd>, or <kbd>Ctrl</kbd>+<kbd>K</kbd>) searches the whole site at once: guides, the reference, events, error codes and the mock's test values, from an index built with the site. It is the one search of every page, the reference's included; the <em>Pages</em> menu beside it lists every page.</p>
 <h2 id="reference-groups">The reference by part</h2>
 <ul>${groups}</ul>
 <h2 id="downloads">Machine-readable descriptions</h2>

@@ -38,7 +38,9 @@ function mountReferenceDrawer(): void {
   close.addEventListener('click', () => session.update((d) => (d.drawer = false)));
   drawer.append(close, body);
   toggle.addEventListener('click', () => session.update((d) => (d.drawer = !d.drawer)));
-  document.body.append(toggle, drawer);
+  // The button goes in the site's bar (style.css floats it on a narrow screen).
+  (document.querySelector('.site-nav') ?? document.body).append(toggle);
+  document.body.append(drawer);
 
   const consoles = new Map<string, HTMLElement>();
   let op: CatalogOperation | undefined;
