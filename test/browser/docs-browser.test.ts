@@ -15,6 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_SAMPLE_LANGUAGES } from '../../docs/build/code-samples.mjs';
 import { referenceRoute, referenceTagRoute } from '../../docs/build/contract.mjs';
 import { SITE_PAGES } from '../../docs/build/layout.mjs';
 import { referenceRoutes } from '../../docs/build/link-check.mjs';
@@ -298,12 +299,22 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
       expect(missing).toEqual([]);
     }, SLOW);
 
-    it("shows the TypeScript code sample of this package's client", async () => {
+    it("shows the TypeScript code sample of this package's client, and every other language in Redoc's picker", async () => {
       const op = listOperations(openapi).find((o) => o.method === 'post' && o.path === '/api/v1/calls')!;
       expect(await showsOperation(page, referenceRoute({ tag: op.operation.tags[0], operationId: op.operation.operationId }), op.operation.summary)).toBe(true);
       await page.getByText("from 'numbers-api-contract/client'").first().waitFor({ state: 'visible' });
       await expect(page.getByText(`api.POST('${op.path}'`).first().isVisible()).resolves.toBe(true);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'reference-create-call.png') });
+      // Redoc offers each language, and shows its sample (not its "Language is not supported").
+      await page.getByRole('button', { name: 'TypeScript' }).first().click();
+      const items = page.getByRole('menuitem');
+      await items.first().waitFor();
+      expect((await items.allTextContents()).map((t) => t.trim())).toEqual(CODE_SAMPLE_LANGUAGES.map((l) => l.label));
+      await items.filter({ hasText: 'Python' }).click();
+      await page.getByText('import http.client').first().waitFor({ state: 'visible' });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'reference-create-call-python.png') });
+      await page.getByRole('button', { name: 'Python' }).first().click();
+      await page.getByRole('menuitem').filter({ hasText: 'TypeScript' }).click();
     });
 
     it('renders every reference route the other pages link to', async () => {
