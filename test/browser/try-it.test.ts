@@ -215,7 +215,12 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
     for (let i = 0; i < 100 && (await listTop()) < 60; i += 1) await page.mouse.wheel(0, -100);
     await drawerFollows('listMessages');
 
-    // The site's search, on the reference: an operation found and opened; the drawer follows.
+    // The site's search, the reference's only one (Ctrl+K opens it, not Redoc's): an operation
+    // found and opened; the drawer follows.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Control+k');
+    await expect(page.evaluate(() => !!document.activeElement?.closest('.site-search'))).resolves.toBe(true);
+    await expect(page.locator('[role="dialog"]').count()).resolves.toBe(0);
     await page.locator('.site-search input').fill('List group conversations');
     const hit = page.locator('.site-search-results a[data-kind="operation"]').first();
     await hit.waitFor();
