@@ -1,5 +1,6 @@
-// One try-it console: the form of one operation, started from its named examples, sent to the
-// chosen target, and the answer with the curl and TypeScript of exactly what was sent.
+// One try-it console: the form of one operation, started from its named examples
+// (starting-example.ts), sent to the chosen target, the answer, and the request the form
+// describes in every sample language (code-block.ts).
 import type { CatalogOperation, CatalogTestValue } from './catalog.js';
 import { inPageMock, type InPageMock } from './in-page-mock.js';
 import { ID, session, type TargetKind } from './session.js';
