@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_MODULE, withCodeSamples } from '../docs/build/code-samples.mjs';
+import { CLIENT_MODULE, CODE_SAMPLE_LANGUAGES, withCodeSamples } from '../docs/build/code-samples.mjs';
 import { operationLinker } from '../docs/build/contract.mjs';
 import { checkSite } from '../docs/build/link-check.mjs';
 import { SITE_PAGES } from '../docs/build/layout.mjs';
@@ -118,25 +118,36 @@ describe('docs build', () => {
 describe('API reference', () => {
   const pathOperations = listOperations(openapi);
 
-  it('gives every operation generated TypeScript and curl samples that use its path and first example', () => {
-    const { document, count } = withCodeSamples(openapi, loadDereferencedOpenApi());
+  it('gives every operation samples in TypeScript (this package\'s client), curl, JavaScript, Python, Go and Java, of its path and first example', async () => {
+    const dereferenced = loadDereferencedOpenApi();
+    const { document, count } = await withCodeSamples(openapi, dereferenced);
     expect(count).toBe(pathOperations.length);
-    for (const { method, path: p } of pathOperations) {
-      const samples = document.paths[p][method]['x-codeSamples'] as { lang: string; source: string }[];
-      const ts = samples.find((s) => s.lang === 'TypeScript')?.source ?? '';
-      expect(ts, `${method} ${p}`).toContain(`from '${CLIENT_MODULE}'`);
-      expect(ts, `${method} ${p}`).toContain(`api.${method.toUpperCase()}('${p}'`);
-      const curl = samples.find((s) => s.lang === 'curl')?.source ?? '';
-      expect(curl, `${method} ${p}`).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} `));
+    expect(CODE_SAMPLE_LANGUAGES.map((l) => l.label)).toEqual(['TypeScript', 'curl', 'JavaScript', 'Python', 'Go', 'Java']);
+    for (const { method, path: p, operation } of pathOperations) {
+      const samples = document.paths[p][method]['x-codeSamples'] as { lang: string; label: string; source: string }[];
+      expect(samples.map((s) => s.label), `${method} ${p}`).toEqual(CODE_SAMPLE_LANGUAGES.map((l) => l.label));
+      const source = (label: string) => samples.find((s) => s.label === label)!.source;
+      expect(source('TypeScript'), `${method} ${p}`).toContain(`from '${CLIENT_MODULE}'`);
+      expect(source('TypeScript'), `${method} ${p}`).toContain(`api.${method.toUpperCase()}('${p}'`);
+      expect(source('curl'), `${method} ${p}`).toContain(`curl --request ${method.toUpperCase()}`);
+      const [firstExample] = Object.keys(dereferenced.paths[p][method].requestBody?.content?.['application/json']?.examples ?? {});
+      for (const { label } of CODE_SAMPLE_LANGUAGES) {
+        // The path up to its first parameter (filled with the example's value), the key never written out.
+        expect(source(label), `${label} ${method} ${p}`).toContain(p.split('{')[0]);
+        expect(source(label), `${label} ${method} ${p}`).not.toMatch(/sk_live_|__NUMBERS_API_KEY__/);
+        // Which example a sample shows: a library sample says it in its first line.
+        if (firstExample) expect(label === 'TypeScript' ? source(label) : source(label).split('\n')[0], `${label} ${method} ${p}`).toContain(`example "${firstExample}"`);
+        if (operation.security?.length !== 0) expect(source(label), `${label} ${method} ${p}`).toContain('NUMBERS_API_KEY');
+      }
     }
     // The copy carries the samples; the committed bundle is left alone.
     expect(JSON.stringify(openapi)).not.toContain('x-codeSamples');
   });
 
-  it("code samples of the reference and the guides' TypeScript blocks type-check against this package", () => {
+  it("code samples of the reference and the guides' TypeScript blocks type-check against this package", async () => {
     const dir = mkdtempSync(path.join(repoRoot, 'node_modules/.docs-samples-'));
     try {
-      const { document } = withCodeSamples(openapi, loadDereferencedOpenApi());
+      const { document } = await withCodeSamples(openapi, loadDereferencedOpenApi());
       for (const { method, path: p, operation } of pathOperations) {
         const ts = (document.paths[p][method]['x-codeSamples'] as { lang: string; source: string }[]).find((s) => s.lang === 'TypeScript')!;
         writeFileSync(path.join(dir, `sample-${operation.operationId}.mts`), ts.source);

@@ -52,7 +52,7 @@ function indexPage({ openapi, asyncapi, counts, titles }) {
   const signupCode = (openapi['x-test-values'] ?? []).find((t) => t.name === 'signupCode')?.value ?? '';
   const routes = Object.fromEntries(listOperations(openapi).filter((op) => op.path).map((op) => [op.operationId, referenceRoute(op)]));
   const describe = {
-    'reference.html': `Every operation of the OpenAPI ${escapeHtml(openapi.openapi)} description (${counts.operations} operations, grouped as in the interface specification, and the ${counts.webhooks} webhook delivery), with request and response examples, code samples that use this package's client, and a console to try each one.`,
+    'reference.html': `Every operation of the OpenAPI ${escapeHtml(openapi.openapi)} description (${counts.operations} operations, grouped as in the interface specification, and the ${counts.webhooks} webhook delivery), with request and response examples, code samples in TypeScript (this package's client), curl, JavaScript, Python, Go and Java, and a console to try each one.`,
     'events.html': `The ${counts.channels} delivery channels of part 6 with their guarantees, the envelope, the ${counts.eventTypes} documented event types with examples, and the local fan-out target rules.`,
     'asyncapi.html': `The AsyncAPI ${escapeHtml(asyncapi.asyncapi)} document, rendered by Redoc.`,
     'unshown.html': `The ${counts.inferred} details the interface specification leaves unshown, and how this contract treats each (generated from every <code>x-inferred</code>).`,
@@ -76,13 +76,13 @@ ${items}
 <h2 id="try-it">Try it, with nothing running but this page</h2>
 <p>Every operation page of the <a href="reference.html">API reference</a> has a <strong>Try it</strong> button, and the guides have consoles where they walk through a flow (<a href="getting-a-key.html">Getting a key</a> signs you up). By default a request goes to the stateful mock of this package running <em>in this page</em>: its MSW handlers under a service worker served with the site, so nothing leaves your machine. What you create stays for the whole visit, across pages, in this tab only.</p>
 <ol>
-<li>On <a href="getting-a-key.html">Getting a key</a>, send the sign-up steps (the mock's code is <code>${escapeHtml(signupCode)}</code>: click it under the form), then <em>Use this key</em>.</li>
-<li>On <a href="${escapeHtml(routes.sendMessage)}">Send a message</a>, send; on <a href="${escapeHtml(routes.listMessages)}">List recent messages</a>, see it listed.</li>
+<li>On <a href="getting-a-key.html">Getting a key</a>, send the sign-up steps, the first with the <code>withCoupon</code> example (its credit pays for the message you send next; the mock's code is <code>${escapeHtml(signupCode)}</code>: click it under the form), then <em>Use this key</em>.</li>
+<li>On <a href="${escapeHtml(routes.sendMessage)}">Send a message</a>, open <em>Try it</em> and send; on <a href="${escapeHtml(routes.listMessages)}">List recent messages</a> (the next entry of the reference's menu: the drawer follows you), see it listed.</li>
 <li>On <a href="${escapeHtml(routes.waitForEvent)}">Wait for an event</a>, start the wait, then <em>Advance clock</em>: the in-page mock's clock stands still until you move it, and the delivery answers the wait with <code>message.status_changed</code>.</li>
 </ol>
-<p>Each answer shows its status, headers and body, with the <code>curl</code> and TypeScript (this package's client) of exactly what was sent. <em>Reset mock</em> starts over. Switch the target to a local <code>npm start</code> (it allows any page's origin) or to a deployment's base URL with your key; the key stays in this tab's session only, never in a URL or in storage that outlives the tab. The in-page mock needs the site served over http(s) (any static server; a service worker cannot run from <code>file://</code>, where the consoles answer in the page without one).</p>
+<p>Each answer shows its status, headers and body; under it, the request the form describes (the example selected, the ids filled in, what you typed) in TypeScript (this package's client), <code>curl</code>, JavaScript, Python, Go and Java, the key read from <code>NUMBERS_API_KEY</code>. <em>Reset mock</em> starts over. Switch the target to a local <code>npm start</code> (it allows any page's origin) or to a deployment's base URL with your key; the key stays in this tab's session only, never in a URL or in storage that outlives the tab. The in-page mock needs the site served over http(s) (any static server; a service worker cannot run from <code>file://</code>, where the consoles answer in the page without one).</p>
 <h2 id="search">Search</h2>
-<p>The box in the navigation bar (or <kbd>/</kbd>) searches the whole site at once: guides, the reference, events, error codes and the mock's test values, from an index built with the site.</p>
+<p>The box in the navigation bar (or <kbd>/</kbd>, or <kbd>Ctrl</kbd>+<kbd>K</kbd>) searches the whole site at once: guides, the reference, events, error codes and the mock's test values, from an index built with the site. It is the one search of every page, the reference's included; the <em>Pages</em> menu beside it lists every page.</p>
 <h2 id="reference-groups">The reference by part</h2>
 <ul>${groups}</ul>
 <h2 id="downloads">Machine-readable descriptions</h2>
@@ -101,7 +101,7 @@ ${items}
  * renders the contract. Resolves to the number of operations given code samples.
  */
 export async function buildReferencePage({ openapi, dereferenced, output, tmp }) {
-  const { document, count } = withCodeSamples(openapi, dereferenced);
+  const { document, count } = await withCodeSamples(openapi, dereferenced);
   plainServerDescriptions(document);
   const input = path.join(tmp, 'openapi.docs.json');
   await writeFile(input, JSON.stringify(document));

@@ -2,15 +2,18 @@
 // parameters and first named request example (never written per operation by hand), and
 // injected as `x-codeSamples` into a COPY of the bundle that only the docs build reads.
 //
-// The TypeScript sample uses this package's client (`numbers-api-contract/client`, openapi-fetch
-// style: `api.POST('/api/v1/messages', { body })`); a curl sample shows the raw HTTP request.
+// TypeScript uses this package's client (`numbers-api-contract/client`, openapi-fetch style:
+// `api.POST('/api/v1/messages', { body })`); curl, JavaScript (fetch), Python, Go and Java are
+// written by a snippet library (http-samples.mjs) from the same request. Redoc holds one sample
+// per language per operation, so these show the operation's first example, named in each
+// sample's first line; the Try it console shows every language for the example selected there.
 import { listOperations } from './contract.mjs';
-import { shellQuote, tsLiteral } from './snippet-syntax.mjs';
+import { httpSamples, KEY_ENV, LIBRARY_LANGUAGES } from './http-samples.mjs';
+import { tsLiteral } from './snippet-syntax.mjs';
 
 export { tsLiteral };
 
 export const CLIENT_MODULE = 'numbers-api-contract/client';
-const KEY_ENV = 'NUMBERS_API_KEY';
 // The client needs an address (the service's is not shown, part 5.8): the deployment's, or the mock.
 const BASE_URL = "process.env.NUMBERS_API_BASE_URL ?? 'mock'";
 
@@ -21,7 +24,7 @@ const BASE_URL = "process.env.NUMBERS_API_BASE_URL ?? 'mock'";
  */
 export const CODE_SAMPLE_LANGUAGES = [
   { lang: 'TypeScript', label: 'TypeScript' },
-  { lang: 'curl', label: 'curl' },
+  ...LIBRARY_LANGUAGES.map(({ label }) => ({ lang: label, label })),
 ];
 
 /** The first request example of an operation (dereferenced): `{ name, summary, value, mediaType }`. */
@@ -108,24 +111,44 @@ export function typescriptSample(op, doc) {
   return lines.join('\n');
 }
 
-/** The curl sample of one operation, against the first server of the description. */
-export function curlSample(op, doc) {
+/** The base URL of a description's first server, its variables at their defaults. */
+export function firstServerUrl(doc) {
   const server = doc.servers?.[0];
   let base = server?.url ?? '';
   for (const [name, variable] of Object.entries(server?.variables ?? {})) base = base.replaceAll(`{${name}}`, variable.default);
+  return base;
+}
+
+/** The HTTP request of an operation's first example (http-samples.mjs's shape), sent to `baseUrl`. */
+export function exampleRequest(op, doc, baseUrl = firstServerUrl(doc)) {
   const params = parametersOf(op);
   let url = op.path;
   for (const [name, value] of Object.entries(params.path)) url = url.replaceAll(`{${name}}`, encodeURIComponent(String(value)));
   const query = new URLSearchParams(Object.entries(params.query).map(([k, v]) => [k, String(v)])).toString();
-  const lines = [`curl -X ${op.method.toUpperCase()} ${shellQuote(`${base}${url}${query ? `?${query}` : ''}`)}`];
-  if (!isPublic(op, doc)) lines.push(`-H "Authorization: Bearer $${KEY_ENV}"`);
-  for (const [name, value] of Object.entries(params.header)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  return {
+    method: op.method,
+    url: `${baseUrl}${url}${query ? `?${query}` : ''}`,
+    headers: Object.entries(params.header),
+    body: firstRequestExample(op.operation)?.value,
+    withKey: !isPublic(op, doc),
+  };
+}
+
+/**
+ * Every language's sample of an operation's first example, by language label (TypeScript, curl,
+ * JavaScript, Python, Go, Java), sent to `baseUrl` (the description's first server by default).
+ */
+export async function operationSamples(op, doc, { baseUrl } = {}) {
   const example = firstRequestExample(op.operation);
-  if (example) {
-    lines.push(`-H ${shellQuote(`Content-Type: ${example.mediaType}`)}`);
-    lines.push(`-d ${shellQuote(JSON.stringify(example.value))}`);
+  const written = await httpSamples(exampleRequest(op, doc, baseUrl));
+  /** @type {Record<string, string>} */
+  const samples = { TypeScript: typescriptSample(op, doc) };
+  for (const { key, label, comment } of LIBRARY_LANGUAGES) {
+    // Redoc's example picker above a sample does not change it: the sample says which it is.
+    const named = example?.name ? `${comment} ${example.summary ? `${example.summary} ` : ''}(example "${example.name}"; the Try it console writes the others)\n` : '';
+    samples[label] = `${named}${written[key]}`;
   }
-  return lines.join(' \\\n  ');
+  return samples;
 }
 
 /**
@@ -133,16 +156,13 @@ export function curlSample(op, doc) {
  * (webhooks are called by the service, not by a client, so they get none). Values are read from
  * the dereferenced description, which has the same paths and methods.
  */
-export function withCodeSamples(bundle, dereferenced) {
+export async function withCodeSamples(bundle, dereferenced) {
   const copy = structuredClone(bundle);
   let count = 0;
   for (const op of listOperations(dereferenced)) {
     if (!op.path) continue;
-    const target = copy.paths[op.path][op.method];
-    target['x-codeSamples'] = [
-      { lang: CODE_SAMPLE_LANGUAGES[0].lang, label: CODE_SAMPLE_LANGUAGES[0].label, source: typescriptSample(op, dereferenced) },
-      { lang: CODE_SAMPLE_LANGUAGES[1].lang, label: CODE_SAMPLE_LANGUAGES[1].label, source: curlSample(op, dereferenced) },
-    ];
+    const samples = await operationSamples(op, dereferenced);
+    copy.paths[op.path][op.method]['x-codeSamples'] = CODE_SAMPLE_LANGUAGES.map(({ lang, label }) => ({ lang, label, source: samples[label] }));
     count += 1;
   }
   return { document: copy, count };

@@ -8,33 +8,43 @@ import { escapeHtml } from './html.mjs';
  */
 export const SITE_PAGES = [
   { file: 'index.html', title: 'Overview', nav: 'Overview' },
-  { file: 'reference.html', title: 'API reference', nav: 'API reference' },
-  { file: 'events.html', title: 'Events reference', nav: 'Events' },
-  { file: 'asyncapi.html', title: 'AsyncAPI reference', nav: 'AsyncAPI' },
-  { file: 'getting-a-key.html', guide: 'getting-a-key.md', nav: 'Getting a key', summary: 'Sign-up for a new or an existing account, as a diagram, and what to do when a step fails.' },
-  { file: 'state-machines.html', guide: 'state-machines.md', nav: 'States', summary: 'Every state table of part 3 as a diagram.' },
-  { file: 'errors.html', guide: 'errors.md', nav: 'Errors', summary: 'The error shape, each status, and what a client should do for each machine code.' },
-  { file: 'retries-and-idempotency.html', guide: 'retries-and-idempotency.md', nav: 'Retries', summary: 'Which requests are safe to send again, and placing a call exactly once (part 7).' },
-  { file: 'limits.html', guide: 'limits.md', nav: 'Limits', summary: 'Call caps, free-account limits, messaging and lookup limits, and the values left unpublished (part 8).' },
-  { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning', summary: 'Interface version 1, the base and legacy base addresses (part 9).' },
-  { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
-  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
-  { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
-  { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
-  { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
-  { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown' },
-  { file: 'interface-specification.html', guide: 'interface-specification.md', nav: 'Parts', summary: 'The nine parts of the interface specification, each on a page of what the contract says where it cites the part: where every "part N" citation of the package points.' },
-  // One page per part, reached from the Parts page and from citations (not in the navigation bar).
-  ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => ({ file: `part-${n}.html`, guide: `part-${n}.md`, nav: `Part ${n}`, hidden: true })),
+  { file: 'reference.html', title: 'API reference', nav: 'API reference', group: 'Reference', quick: true },
+  { file: 'events.html', title: 'Events reference', nav: 'Events', group: 'Reference', quick: true },
+  { file: 'asyncapi.html', title: 'AsyncAPI reference', nav: 'AsyncAPI', group: 'Reference' },
+  { file: 'getting-a-key.html', guide: 'getting-a-key.md', nav: 'Getting a key', group: 'Guides', quick: true, summary: 'Sign-up for a new or an existing account, as a diagram, and what to do when a step fails.' },
+  { file: 'state-machines.html', guide: 'state-machines.md', nav: 'States', group: 'Guides', summary: 'Every state table of part 3 as a diagram.' },
+  { file: 'errors.html', guide: 'errors.md', nav: 'Errors', group: 'Guides', summary: 'The error shape, each status, and what a client should do for each machine code.' },
+  { file: 'retries-and-idempotency.html', guide: 'retries-and-idempotency.md', nav: 'Retries', group: 'Guides', summary: 'Which requests are safe to send again, and placing a call exactly once (part 7).' },
+  { file: 'limits.html', guide: 'limits.md', nav: 'Limits', group: 'Guides', summary: 'Call caps, free-account limits, messaging and lookup limits, and the values left unpublished (part 8).' },
+  { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning', group: 'Guides', summary: 'Interface version 1, the base and legacy base addresses (part 9).' },
+  { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', group: 'Guides', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
+  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', group: 'Mock and tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
+  { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', group: 'Mock and tools', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
+  { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', group: 'Mock and tools', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
+  { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', group: 'Mock and tools', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
+  { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown', group: 'Reference' },
+  { file: 'interface-specification.html', guide: 'interface-specification.md', nav: 'Parts', group: 'Reference', summary: 'The nine parts of the interface specification, each on a page of what the contract says where it cites the part: where every "part N" citation of the package points.' },
+  // One page per part, reached from the Parts page and from citations (listed in the menu only on itself).
+  ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => ({ file: `part-${n}.html`, guide: `part-${n}.md`, nav: `Part ${n}`, group: 'Reference', hidden: true })),
 ];
 
-/** The navigation bar's HTML, with `current` (a file name) marked. */
+/** The menu's groups, in order. */
+const MENU_GROUPS = ['Reference', 'Guides', 'Mock and tools'];
+
+/**
+ * The navigation bar's HTML, with `current` (a file name) marked: the site's name, the one search,
+ * a few quick links (wide screens; not on the Redoc pages, whose menu is their navigation) and the
+ * Pages menu of every page by group, one line at every width (no sideways scroll).
+ */
 export function navHtml(current) {
-  const items = SITE_PAGES.filter((p) => !p.hidden || p.file === current).map(
-    (p) =>
-      `<a href="${p.file}"${p.file === current ? ' aria-current="page"' : ''}>${escapeHtml(p.nav)}</a>`,
-  ).join('');
-  return `<nav class="site-nav" aria-label="Site"><a class="site-name" href="index.html">Numbers API</a>${SEARCH_FORM}<div class="site-links">${items}</div></nav>${SCRIPT('search.js')}`;
+  const link = (p, marked) => `<a href="${p.file}"${marked && p.file === current ? ' aria-current="page"' : ''}>${escapeHtml(p.nav)}</a>`;
+  const shown = SITE_PAGES.filter((p) => !p.hidden || p.file === current);
+  const quick = shown.filter((p) => p.quick).map((p) => link(p, false)).join('');
+  const groups = MENU_GROUPS.map((group) => `<div class="site-menu-group"><p>${escapeHtml(group)}</p>${shown.filter((p) => p.group === group).map((p) => link(p, true)).join('')}</div>`).join('');
+  const ungrouped = shown.filter((p) => !p.group).map((p) => link(p, true)).join('');
+  const currentPage = SITE_PAGES.find((p) => p.file === current);
+  const menu = `<details class="site-menu"><summary aria-label="Pages of the site">Pages<span class="site-menu-current">${currentPage ? `: ${escapeHtml(currentPage.nav)}` : ''}</span></summary><div class="site-menu-panel">${ungrouped}${groups}</div></details>`;
+  return `<nav class="site-nav" aria-label="Site"><a class="site-name" href="index.html">Numbers API</a>${SEARCH_FORM}<div class="site-quick">${quick}</div>${menu}</nav>${SCRIPT('search.js')}`;
 }
 
 /** The site-wide search box (docs/build/browser/search/main.ts fills in the results). */
@@ -42,6 +52,11 @@ const SEARCH_FORM = '<form class="site-search" role="search" action="javascript:
 
 /** A script of the site's assets/ folder, deferred (classic: pages open from disk too). */
 export const SCRIPT = (name) => `<script src="assets/${name}" defer></script>`;
+
+/** Every table in a box of its own that scrolls sideways when the table is wider than the page. */
+function scrollingTables(html) {
+  return html.replace(/<table\b/g, '<div class="table-scroll"><table').replace(/<\/table>/g, '</table></div>');
+}
 
 /** A complete page of the site in the shared layout. */
 export function pageHtml({ file, title, body, toc = [], scripts = [] }) {
@@ -64,7 +79,7 @@ ${navHtml(file)}${scripts.map(SCRIPT).join('')}
 <div class="page${toc.length ? ' with-toc' : ''}">
 ${tocHtml}
 <main class="content">
-${body}
+${scrollingTables(body)}
 </main>
 </div>
 </body>

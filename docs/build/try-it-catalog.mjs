@@ -4,6 +4,8 @@
 // example=` selects), the documented answers a request can name with `Prefer`, and the test values
 // of the mock that apply to it. The consoles never read the request schema's shape, so a reshaped
 // schema (a new union, an open enum) changes nothing here as long as the examples stay.
+import { simContract } from '../../src/simulator/contract.ts';
+import { demoAccountSeed } from '../../src/simulator/seed.ts';
 import { listOperations, referenceRoute } from './contract.mjs';
 
 /** A parameter's example value, or undefined. */
@@ -54,6 +56,25 @@ function testValuesOf(doc, operationId) {
     .map(({ name, field, value, status, example, description }) => ({ name, field, value, status: status ?? null, example: example ?? null, description: description ?? '' }));
 }
 
+/** An id in the style of the contract's examples (the consoles' ID, session.ts). */
+const ID = /^([a-z]{2,6})_([A-Za-z0-9]{6,})$/;
+
+/**
+ * The ids of the account a fresh key opens on the mock (the demo seed, built from the contract's
+ * own examples): an example naming one of these finds it there, before the reader made anything.
+ */
+function demoIds(dereferenced) {
+  const ids = new Set();
+  const walk = (value) => {
+    if (typeof value === 'string') {
+      if (ID.test(value)) ids.add(value);
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  walk(demoAccountSeed(simContract(dereferenced)));
+  return [...ids].sort();
+}
+
 /** The catalog of every operation of `paths` (webhooks are called by the service, not by a client). */
 export function tryItCatalog(dereferenced) {
   const servers = (dereferenced.servers ?? []).map((server) => {
@@ -86,5 +107,5 @@ export function tryItCatalog(dereferenced) {
     });
   // The mock's own address: the contract's server on loopback (what `npm start` listens on).
   const mockUrl = servers.find((url) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) ?? 'http://127.0.0.1:4010';
-  return { mockUrl, operations };
+  return { mockUrl, operations, demoIds: demoIds(dereferenced) };
 }

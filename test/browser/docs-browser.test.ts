@@ -1,8 +1,10 @@
 // The built docs site in a real headless Chromium (Debian's package, driven by playwright-core):
 // every page loads with no console error and no request to another host, every operation of the
 // bundled description appears in the reference, the events page shows every event type, and the
-// site's internal links resolve, opened from disk (file://) and from a static server on loopback.
-// Screenshots go to test-results/docs/ for a person to look at.
+// site's internal links resolve, opened from disk (file://) and from a static server on loopback;
+// every page at 1280 and 390 px wide scrolls no sideways, its key controls side by side and none
+// covered, its code inside its box. Screenshots go to test-results/docs/ and test-results/layout/
+// for a person to look at.
 //
 // Without Chromium, `npm test` skips this file and says why on one line; `npm run test:browser`
 // (REQUIRE_BROWSER=1) fails instead.
@@ -13,6 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CODE_SAMPLE_LANGUAGES } from '../../docs/build/code-samples.mjs';
 import { referenceRoute, referenceTagRoute } from '../../docs/build/contract.mjs';
 import { SITE_PAGES } from '../../docs/build/layout.mjs';
 import { referenceRoutes } from '../../docs/build/link-check.mjs';
@@ -22,6 +25,7 @@ import { launchChromium, skipBrowser } from '../helpers/chromium.js';
 
 const SKIP = skipBrowser('docs browser tests');
 const SCREENSHOTS = path.join(repoRoot, 'test-results/docs');
+const LAYOUT_SHOTS = path.join(repoRoot, 'test-results/layout');
 const REDOC_PAGES = new Set(['reference.html', 'asyncapi.html']);
 /** What Redoc shows instead of a page it failed to render. */
 const REDOC_FAILED = 'Something went wrong rendering';
@@ -30,6 +34,11 @@ const SLOW = 240_000;
 
 const openapi = loadOpenApi();
 const asyncapi = loadAsyncApi();
+/** The reference route of an operation. */
+const routeOf = (id: string) => {
+  const { operation } = listOperations(openapi).find((o) => o.operation.operationId === id)!;
+  return referenceRoute({ tag: operation.tags[0], operationId: operation.operationId });
+};
 
 /** What went wrong on a page: console errors, uncaught exceptions, requests to other hosts. */
 interface Trouble {
@@ -131,6 +140,125 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
     await page.close();
   });
 
+  // Every page at a laptop's width and a phone's: no sideways scroll, the bar's controls (and on
+  // the reference the Try it button, Redoc's menu button and sidebar) side by side, none covering
+  // another, code that wraps inside its box; one search box and Redoc's menu as the reference's
+  // one navigation. A screenshot of each page at each width goes to test-results/layout/.
+  describe.each([1280, 390])('at %i px wide', (width) => {
+    let layoutContext: BrowserContext;
+    let page: Page;
+    beforeAll(async () => {
+      layoutContext = await browser.newContext({ viewport: { width, height: 860 } });
+      page = await layoutContext.newPage();
+      mkdirSync(path.join(LAYOUT_SHOTS, String(width)), { recursive: true });
+    });
+    afterAll(async () => {
+      await layoutContext?.close();
+    });
+
+    /** The page's key controls that are on screen, each with its box and whether something else covers its middle. */
+    const keyControls = () =>
+      page.evaluate(() => {
+        const selectors: Record<string, string> = {
+          'site name': '.site-nav .site-name',
+          search: '.site-nav .site-search input',
+          'pages menu': '.site-nav .site-menu > summary',
+          'try it': '.try-it-toggle',
+          'try it close': '.try-it-drawer:not([hidden]) .try-it-close',
+          "redoc's menu button": '[data-testid="floating-button"]',
+          "redoc's menu": '[data-component-name="Menu/Menu"]',
+          "redoc's search": '[data-testid="search-trigger"]',
+        };
+        const quick = document.querySelectorAll('.site-nav .site-quick a').length;
+        for (let i = 1; i <= quick; i += 1) selectors[`quick link ${i}`] = `.site-nav .site-quick a:nth-child(${i})`;
+        const found = [];
+        for (const [name, selector] of Object.entries(selectors)) {
+          const element = document.querySelector(selector);
+          if (!element) continue;
+          const box = element.getBoundingClientRect();
+          const style = getComputedStyle(element);
+          if (box.width < 1 || box.height < 1 || style.visibility === 'hidden' || box.bottom <= 0 || box.top >= innerHeight || box.right <= 0 || box.left >= innerWidth) continue;
+          // The visible part of the box: a tall sidebar runs below the screen.
+          const visible = { left: Math.max(0, box.left), top: Math.max(0, box.top), right: Math.min(innerWidth, box.right), bottom: Math.min(innerHeight, box.bottom) };
+          const middle = document.elementFromPoint((visible.left + visible.right) / 2, (visible.top + visible.bottom) / 2);
+          const covered = !!middle && !element.contains(middle) ? `${middle.tagName.toLowerCase()}.${String(middle.className).slice(0, 40)}` : null;
+          found.push({ name, left: box.left, top: box.top, right: box.right, bottom: box.bottom, covered });
+        }
+        return found;
+      });
+
+    /** Overlapping pairs, controls off the screen's sides, controls covered by something else. */
+    function layoutProblems(controls: Awaited<ReturnType<typeof keyControls>>): string[] {
+      const problems: string[] = [];
+      for (const [i, a] of controls.entries()) {
+        if (a.left < -0.5 || a.right > width + 0.5) problems.push(`${a.name} runs off the screen (${Math.round(a.left)}..${Math.round(a.right)})`);
+        if (a.covered) problems.push(`${a.name} is covered by ${a.covered}`);
+        for (const b of controls.slice(i + 1)) {
+          const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+          if (overlap) problems.push(`${a.name} overlaps ${b.name}`);
+        }
+      }
+      return problems;
+    }
+
+    /** Code boxes whose text runs past their right edge (cut, or hidden behind a scrollbar the reader may not see). */
+    const cutCode = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('pre'))
+          .filter((pre) => pre.getClientRects().length > 0 && pre.scrollWidth > pre.clientWidth + 1)
+          .map((pre) => `${pre.scrollWidth} > ${pre.clientWidth}: ${(pre.textContent ?? '').slice(0, 60)}`),
+      );
+
+    it.each(SITE_PAGES.map((p) => p.file))('%s: no sideways scroll, nothing covered, code inside its box', async (file) => {
+      // The reference on an operation whose right pane holds code samples.
+      const target = file === 'reference.html' ? routeOf('sendMessage') : file;
+      await page.goto('about:blank');
+      await page.goto(new URL(target, pathToFileURL(site.dir).href + '/').href, { waitUntil: 'load' });
+      if (REDOC_PAGES.has(file)) await redocReady(page);
+      if (file === 'reference.html') await page.locator('.try-it-toggle').waitFor();
+      const scroll = await page.evaluate(() => ({ width: document.documentElement.scrollWidth, viewport: innerWidth }));
+      await page.screenshot({ path: path.join(LAYOUT_SHOTS, String(width), file.replace(/\.html$/, '.png')) });
+      expect(scroll.width, 'document scrollWidth').toBeLessThanOrEqual(scroll.viewport);
+      const controls = await keyControls();
+      expect(controls.map((c) => c.name)).toEqual(expect.arrayContaining(['site name', 'search', 'pages menu']));
+      expect(layoutProblems(controls)).toEqual([]);
+      expect(await cutCode()).toEqual([]);
+      if (REDOC_PAGES.has(file)) {
+        // One search (the site's) and one navigation (Redoc's menu; the site's pages behind the Pages menu).
+        expect(controls.map((c) => c.name).filter((n) => /search/.test(n))).toEqual(['search']);
+        expect(controls.filter((c) => c.name.startsWith('quick link'))).toEqual([]);
+        expect(await page.locator('.site-menu-panel a').first().isVisible()).toBe(false);
+      }
+    });
+
+    it('opens the Pages menu and the Try it drawer inside the screen, covering none of the controls left showing', async () => {
+      await page.goto(new URL('errors.html', pathToFileURL(site.dir).href + '/').href);
+      await page.locator('.site-menu > summary').click();
+      const panel = page.locator('.site-menu-panel');
+      await expect(panel.isVisible()).resolves.toBe(true);
+      const box = (await panel.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+      await page.screenshot({ path: path.join(LAYOUT_SHOTS, String(width), 'pages-menu-open.png') });
+      await page.keyboard.press('Escape');
+      await expect(panel.isVisible()).resolves.toBe(false);
+
+      await page.goto(new URL(routeOf('listMessages'), pathToFileURL(site.dir).href + '/').href);
+      await redocReady(page);
+      await page.locator('.try-it-toggle').click();
+      await page.locator('.try-it-drawer section.try-it').waitFor();
+      const controls = await keyControls();
+      expect(controls.map((c) => c.name)).toContain('try it close');
+      // The drawer covers the page under it, not the bar nor its own close button.
+      expect(layoutProblems(controls.filter((c) => !c.name.startsWith('redoc') && c.name !== 'try it'))).toEqual([]);
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(width);
+      expect(await cutCode()).toEqual([]);
+      await page.screenshot({ path: path.join(LAYOUT_SHOTS, String(width), 'reference-try-it-open.png') });
+      await page.locator('.try-it-drawer .try-it-close').click();
+    });
+  });
+
   describe('the API reference', () => {
     // One page for these checks: the reference is a 2.5 MB single-page app, loaded once.
     let page: Page;
@@ -171,12 +299,22 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
       expect(missing).toEqual([]);
     }, SLOW);
 
-    it("shows the TypeScript code sample of this package's client", async () => {
+    it("shows the TypeScript code sample of this package's client, and every other language in Redoc's picker", async () => {
       const op = listOperations(openapi).find((o) => o.method === 'post' && o.path === '/api/v1/calls')!;
       expect(await showsOperation(page, referenceRoute({ tag: op.operation.tags[0], operationId: op.operation.operationId }), op.operation.summary)).toBe(true);
       await page.getByText("from 'numbers-api-contract/client'").first().waitFor({ state: 'visible' });
       await expect(page.getByText(`api.POST('${op.path}'`).first().isVisible()).resolves.toBe(true);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'reference-create-call.png') });
+      // Redoc offers each language, and shows its sample (not its "Language is not supported").
+      await page.getByRole('button', { name: 'TypeScript' }).first().click();
+      const items = page.getByRole('menuitem');
+      await items.first().waitFor();
+      expect((await items.allTextContents()).map((t) => t.trim())).toEqual(CODE_SAMPLE_LANGUAGES.map((l) => l.label));
+      await items.filter({ hasText: 'Python' }).click();
+      await page.getByText('import http.client').first().waitFor({ state: 'visible' });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'reference-create-call-python.png') });
+      await page.getByRole('button', { name: 'Python' }).first().click();
+      await page.getByRole('menuitem').filter({ hasText: 'TypeScript' }).click();
     });
 
     it('renders every reference route the other pages link to', async () => {

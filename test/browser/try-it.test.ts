@@ -1,32 +1,35 @@
 // The docs site's try-it consoles and search in a real headless Chromium (Debian's package, driven
 // by playwright-core), with nothing running but a static file server for the built site: the
-// walk of issue 19 through the consoles (sign up on "Getting a key", send on "Send a message",
-// see it on "List recent messages", wait for its message.status_changed on "Wait for an event"),
-// every answer given by the stateful mock in the page (the package's MSW handlers under the
-// site's service worker); then a switch to a real stateful mock over HTTP (what `npm start` runs,
-// on a free port) and one request it answers across origins (CORS); then the site-wide search
-// finding a guide paragraph and an error code. No request may leave loopback: every other one is
-// aborted and fails the test. A screenshot of each step goes to test-results/try-it/.
+// walk the landing page and README write down, followed as written with the consoles' defaults
+// (sign up on "Getting a key", back to the landing page, "Send a message", then "List recent
+// messages" and "Wait for an event" by clicking Redoc's menu, Advance clock), every answer given
+// by the stateful mock in the page (the package's MSW handlers under the site's service worker);
+// the drawer following the reader by the menu, the back button, scrolling and the site's search;
+// then a switch to a real stateful mock over HTTP (what `npm start` runs, on a free port) and one
+// request it answers across origins (CORS); then the site-wide search finding a guide paragraph
+// and an error code. No request may leave loopback: every other one is aborted and fails the
+// test. A screenshot of each step goes to test-results/try-it/.
 //
 // Without Chromium, `npm test` skips this file and says why on one line; `npm run test:browser`
 // (REQUIRE_BROWSER=1) fails instead.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSite } from '../../scripts/serve-site.mjs';
 import { launchChromium, skipBrowser } from '../helpers/chromium.js';
-import { loadOpenApi, repoRoot } from '../helpers/contract.js';
+import { loadDereferencedOpenApi, loadOpenApi, repoRoot } from '../helpers/contract.js';
 import { builtDocsSite } from '../helpers/docs-site.js';
 import { startStatefulMock, type StatefulMock } from '../helpers/stateful-mock.js';
 
 const SKIP = skipBrowser('try-it browser tests');
 const SHOTS = path.join(repoRoot, 'test-results/try-it');
 const openapi = loadOpenApi();
+const dereferenced = loadDereferencedOpenApi();
 const signupCode = (openapi['x-test-values'] as { name: string; value: string }[]).find((t) => t.name === 'signupCode')!.value;
 const operation = (id: string) => {
-  for (const [p, item] of Object.entries(openapi.paths as Record<string, Record<string, { operationId?: string; tags?: string[] }>>)) {
-    for (const [method, op] of Object.entries(item)) if (op.operationId === id) return { method: method.toUpperCase(), path: p, tag: op.tags![0]! };
+  for (const [p, item] of Object.entries(openapi.paths as Record<string, Record<string, { operationId?: string; tags?: string[]; summary?: string }>>)) {
+    for (const [method, op] of Object.entries(item)) if (op.operationId === id) return { method: method.toUpperCase(), path: p, tag: op.tags![0]!, summary: op.summary ?? id };
   }
   throw new Error(`no operation ${id}`);
 };
@@ -93,17 +96,45 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
     return console;
   }
 
-  it('walks sign-up → send → list → wait through the consoles, every answer from the mock in the page', async () => {
-    await page.goto(`${site.origin}/getting-a-key.html`);
-    // Sign up for a new account with the coupon example (its credit pays for the send).
+  /** Redoc's menu entry of an operation (its summary), opened by a click as a reader does: Redoc moves by pushState. */
+  async function clickMenu(id: string): Promise<void> {
+    const op = operation(id);
+    const menu = page.locator('[data-component-name="Menu/Menu"]');
+    const entry = menu.locator(`a[href$="/${id.toLowerCase()}"]`).first();
+    // The entry sits under its tag, which opens on a click.
+    if (!(await entry.isVisible())) await menu.locator(`a[href="#/${op.tag.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}"]`).first().click();
+    await entry.click();
+  }
+  const toggle = () => page.locator('.try-it-toggle');
+  const drawerConsole = () => page.locator('.try-it-drawer section.try-it');
+  /** Waits until the drawer's button names `id`'s operation and, when open, the drawer holds its console. */
+  async function drawerFollows(id: string): Promise<Locator> {
+    const { summary } = operation(id);
+    await expect.poll(() => toggle().textContent(), { timeout: 10_000 }).toBe(`Try it: ${summary}`);
+    if (await page.locator('.try-it-drawer').isVisible()) await expect.poll(() => drawerConsole().getAttribute('data-operation'), { timeout: 10_000 }).toBe(id);
+    return page.locator(`.try-it-drawer section.try-it[data-operation="${id}"]`);
+  }
+
+  it("walks the landing page's steps as written, with the consoles' defaults, moving through the reference by its menu", async () => {
+    await page.goto(`${site.origin}/index.html`);
+    const steps = page.locator('h2#try-it ~ ol').first();
+    // The walk makes exactly the choices the landing page and README write down, and no other.
+    const written = (await steps.textContent()) ?? '';
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+    const readmeWalk = /State carries across pages[\s\S]*?\n\n/.exec(readme)?.[0] ?? '';
+    for (const choice of ['withCoupon', 'Use this key', 'Advance clock', signupCode]) {
+      expect(written, `landing page names ${choice}`).toContain(choice);
+      expect(readmeWalk, `README names ${choice}`).toContain(choice);
+    }
+
+    // 1. Getting a key: the sign-up steps (the first with withCoupon), the code a click away, then the key.
+    await steps.getByRole('link', { name: 'Getting a key' }).click();
     const signUp = guideConsole('signUp');
     await signUp.locator('.try-it-example').selectOption('withCoupon');
     const signed = await send(signUp);
     expect(signed.status).toBe(200);
     expect(signed.where).toContain('answered in this page by the service worker');
     await shot('sign-up');
-
-    // The verificationId of that answer fills the next form; the code is the mock's test value.
     const verify = guideConsole('verifyEmail');
     expect(JSON.parse(await verify.locator('.try-it-body').inputValue()).verificationId).toBe(signed.body.verificationId);
     await verify.locator('[data-test-value="signupCode"]').click();
@@ -127,29 +158,34 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
     expect(ts).toContain("from 'numbers-api-contract/client'");
     expect(ts).toContain("api.GET('/api/v1/numbers')");
     expect(ts).not.toContain(created.body.apiKey);
-    await expect(guideConsole('listNumbers').locator('.try-it-curl pre').textContent()).resolves.toContain('curl -X GET');
+    await expect(guideConsole('listNumbers').locator('.try-it-curl pre').textContent()).resolves.toContain('curl');
     await guideConsole('verifyPhoneNumber').scrollIntoViewIfNeeded();
     await shot('account-created-key-in-use');
 
-    // "Send a message" in the reference: the example's number id is the new account's (from the list above).
-    const sendConsole = await referenceConsole('sendMessage');
+    // 2. Back on the landing page, "Send a message": open Try it and send, as the form starts.
+    await page.goBack();
+    await steps.getByRole('link', { name: 'Send a message' }).click();
+    await page.waitForURL(/reference\.html#/);
+    const sendConsole = await drawerFollows('sendMessage');
+    await toggle().click();
+    await sendConsole.waitFor();
     expect(JSON.parse(await sendConsole.locator('.try-it-body').inputValue()).fromNumberId).toBe(numbers.body[0].id);
     const sent = await send(sendConsole);
     expect(sent.status).toBe(201);
     expect(sent.where).toContain('service worker');
     await shot('send-a-message');
 
-    // "List recent messages": the message is there, newest first.
-    const list = await send(await referenceConsole('listMessages'));
+    // "List recent messages", by Redoc's menu: the drawer follows, and the message is there, newest first.
+    await clickMenu('listMessages');
+    const list = await send(await drawerFollows('listMessages'));
     expect(list.status).toBe(200);
     expect(list.body[0].id).toBe(sent.body.id);
     await shot('list-recent-messages');
 
-    // "Wait for an event", on a fresh page load (the mock's state carried over): start the wait,
-    // then move the in-page mock's clock; the delivery answers it.
-    await page.goto(`${site.origin}/reference.html`);
-    const wait = await referenceConsole('waitForEvent');
-    await wait.locator('.try-it-example').selectOption('anyEvent');
+    // 3. "Wait for an event", by the menu: start the wait as the form starts, then move the in-page
+    // mock's clock; the delivery of the message just sent answers it.
+    await clickMenu('waitForEvent');
+    const wait = await drawerFollows('waitForEvent');
     await wait.locator('.try-it-send').click();
     await wait.locator('.try-it-pending').waitFor();
     await wait.locator('.try-it-advance').click();
@@ -158,11 +194,72 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
     expect(event).toMatchObject({ type: 'message.status_changed', data: { messageId: sent.body.id } });
     await shot('wait-for-the-event');
 
+    // The back button: the Events tag's page (the menu opened it on the way), where the wait is
+    // the operation on screen; once more, the list, its console as the reader left it.
+    await page.goBack();
+    await drawerFollows('waitForEvent');
+    await page.goBack();
+    const listAgain = await drawerFollows('listMessages');
+    await expect(listAgain.locator('[data-status]').getAttribute('data-status')).resolves.toBe('200');
+
+    // Scrolling: the drawer follows the section under the reader's eyes (Redoc mostly leaves the
+    // address on the operation opened, and sometimes moves it: either way).
+    // (Redoc draws the next sections as they come near, so the section is looked up at each step.)
+    const typingTop = () => page.evaluate(() => document.getElementById('messaging/settypingindicator')?.getBoundingClientRect().top ?? Infinity);
+    await page.mouse.move(300, 500);
+    for (let i = 0; i < 60 && (await typingTop()) > 150; i += 1) await page.mouse.wheel(0, 250);
+    expect(await typingTop()).toBeLessThanOrEqual(150);
+    await drawerFollows('setTypingIndicator');
+    await shot('scrolled-to-typing-indicator');
+    const listTop = () => page.evaluate(() => document.getElementById('messaging/listmessages')?.getBoundingClientRect().top ?? -Infinity);
+    for (let i = 0; i < 100 && (await listTop()) < 60; i += 1) await page.mouse.wheel(0, -100);
+    await drawerFollows('listMessages');
+
+    // The site's search, the reference's only one (Ctrl+K opens it, not Redoc's): an operation
+    // found and opened; the drawer follows.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Control+k');
+    await expect(page.evaluate(() => !!document.activeElement?.closest('.site-search'))).resolves.toBe(true);
+    await expect(page.locator('[role="dialog"]').count()).resolves.toBe(0);
+    await page.locator('.site-search input').fill('List group conversations');
+    const hit = page.locator('.site-search-results a[data-kind="operation"]').first();
+    await hit.waitFor();
+    await hit.click();
+    await drawerFollows('listGroups');
+
     // Reset: the mock forgets the account (its key now opens a fresh demo account, with no such message).
-    await wait.locator('.try-it-reset').click();
-    const afterReset = await send(await referenceConsole('listMessages'));
+    await page.locator('.try-it-drawer .try-it-reset').click();
+    await clickMenu('listMessages');
+    const afterReset = await send(await drawerFollows('listMessages'));
     expect(afterReset.body.map((m: { id: string }) => m.id)).not.toContain(sent.body.id);
   }, 120_000);
+
+  it('writes the request of the example selected in TypeScript, curl, JavaScript, Python, Go and Java', async () => {
+    await clickMenu('sendMessage');
+    const sendConsole = await drawerFollows('sendMessage');
+    if (!(await sendConsole.isVisible())) await toggle().click();
+    const { path: p, method } = operation('sendMessage');
+    const examples = Object.entries(dereferenced.paths[p][method.toLowerCase()].requestBody.content['application/json'].examples as Record<string, { value: Record<string, unknown> }>);
+    expect(examples.length).toBeGreaterThan(1);
+    for (const [name, { value }] of examples) {
+      await sendConsole.locator('.try-it-example').selectOption(name);
+      // A value only this example has, in every language's code of the form's request.
+      const mark = String(value.body ?? (value.mediaUrls as string[])[0]);
+      for (const language of ['typescript', 'curl', 'javascript', 'python', 'go', 'java']) {
+        await expect.poll(() => sendConsole.locator(`.try-it-${language} pre`).textContent(), { message: `${name} in ${language}` }).toContain(mark);
+      }
+    }
+    // The code never holds the key; the language chosen is every console's.
+    await expect(sendConsole.locator('.try-it-code').textContent()).resolves.not.toMatch(/sk_live_/);
+    await sendConsole.locator('.try-it-code-tabs [data-language="python"]').click();
+    await expect(sendConsole.locator('.try-it-python').isVisible()).resolves.toBe(true);
+    await expect(sendConsole.locator('.try-it-curl').isVisible()).resolves.toBe(false);
+    await shot('code-of-the-selected-example');
+    await clickMenu('listMessages');
+    const listConsole = await drawerFollows('listMessages');
+    await expect(listConsole.locator('.try-it-python').isVisible()).resolves.toBe(true);
+    await expect(listConsole.locator('.try-it-python pre').textContent()).resolves.toContain('http.client');
+  }, 60_000);
 
   it('switches to a real stateful mock over HTTP and gets its answer across origins (CORS)', async () => {
     const account = await referenceConsole('getAccount');

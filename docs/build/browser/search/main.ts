@@ -123,17 +123,46 @@ function start(): void {
   document.addEventListener('click', (event) => {
     if (!form.contains(event.target as Node)) list.hidden = true;
   });
-  // "/" anywhere, and Ctrl+K / ⌘K outside the API reference (whose own Ctrl+K searches it alone).
+  // "/" anywhere, and Ctrl+K / ⌘K: the one search, on the Redoc pages too (caught before Redoc's
+  // own shortcut, whose search box those pages hide).
+  addEventListener(
+    'keydown',
+    (event) => {
+      const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName));
+      const ctrlK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
+      if ((event.key === '/' && !typing) || ctrlK) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        input.focus();
+        input.select();
+      }
+    },
+    { capture: true },
+  );
+}
+
+/** The bar's Pages menu closes on a click elsewhere, on Escape, and when a page of it is chosen. */
+function closeMenuWhenDone(): void {
+  const menu = document.querySelector<HTMLDetailsElement>('.site-menu');
+  if (!menu) return;
+  document.addEventListener('click', (event) => {
+    if (menu.open && !menu.contains(event.target as Node)) menu.open = false;
+  });
+  menu.addEventListener('click', (event) => {
+    if ((event.target as HTMLElement).closest('a')) menu.open = false;
+  });
   document.addEventListener('keydown', (event) => {
-    const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName));
-    const ctrlK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k' && !document.getElementById('redoc');
-    if ((event.key === '/' && !typing) || ctrlK) {
-      event.preventDefault();
-      input.focus();
-      input.select();
+    if (event.key === 'Escape' && menu.open) {
+      menu.open = false;
+      menu.querySelector('summary')?.focus();
     }
   });
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
-else start();
+function startAll(): void {
+  start();
+  closeMenuWhenDone();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', startAll);
+else startAll();

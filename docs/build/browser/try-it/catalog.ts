@@ -40,6 +40,8 @@ export interface CatalogOperation {
 export interface Catalog {
   mockUrl: string;
   operations: CatalogOperation[];
+  /** The ids of the mock's demo account (what a fresh key opens), read from its seed at build time. */
+  demoIds: string[];
 }
 
 declare const __TRY_IT_CATALOG__: Catalog;
@@ -49,8 +51,8 @@ export function operationById(id: string): CatalogOperation | undefined {
   return catalog.operations.find((op) => op.id === id);
 }
 
-/** The operation a reference route (`#/<tag>/<operationid>`) shows, if any. */
+/** The operation a reference route (`#/<tag>/<operationid>`, or a deep link under it: `#/<tag>/<operationid>#...`) shows, if any. */
 export function operationByRoute(hash: string): CatalogOperation | undefined {
-  const route = `reference.html${hash.replace(/\/$/, '')}`;
+  const route = `reference.html${hash.replace(/(.)#.*$/, '$1').replace(/\/$/, '')}`;
   return catalog.operations.find((op) => op.route === route);
 }

@@ -1,9 +1,12 @@
-// One try-it console: the form of one operation, started from its named examples, sent to the
-// chosen target, and the answer with the curl and TypeScript of exactly what was sent.
+// One try-it console: the form of one operation, started from its named examples
+// (starting-example.ts), sent to the chosen target, the answer, and the request the form
+// describes in every sample language (code-block.ts).
 import type { CatalogOperation, CatalogTestValue } from './catalog.js';
-import { inPageMock } from './in-page-mock.js';
+import { inPageMock, type InPageMock } from './in-page-mock.js';
 import { ID, session, type TargetKind } from './session.js';
-import { curlSnippet, requestUrl, typescriptSnippet, type SentRequest } from './snippets.js';
+import { startingExample } from './starting-example.js';
+import { codeBlock } from './code-block.js';
+import { requestUrl, type SentRequest } from './snippets.js';
 
 type Attrs = Record<string, string | boolean | undefined>;
 
@@ -74,11 +77,13 @@ function typed(text: string, example: unknown): unknown {
 
 export function tryItConsole(op: CatalogOperation): HTMLElement {
   const root = h('section', { class: 'try-it', 'data-operation': op.id, 'aria-label': `Try it: ${op.summary}` });
-  let exampleName = op.body?.examples[0]?.name ?? '';
   let fillFromSession = true;
   let controller: AbortController | undefined;
 
   const knownIds = (): Record<string, { id: string; from: string }> => session.data.ids[session.scope(!op.public)] ?? {};
+  // The example follows what the reader has (starting-example.ts) until they pick one.
+  let exampleName = startingExample(op.body?.examples ?? [], knownIds());
+  let examplePicked = false;
 
   // --- Target, key and the mock's controls (shared by every console of the tab) -------------
   const bar = h('div', { class: 'try-it-session' });
@@ -181,12 +186,16 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
     const example = op.body?.examples.find((e) => e.name === exampleName);
     if (op.body) bodyArea.value = example ? JSON.stringify(fillIds(example.value, known, '', filled), null, 2) : '';
     filledNote.textContent = filled.length ? `Filled from this session's answers: ${filled.join('; ')}.` : '';
+    refreshCode();
   }
 
   const rows: Node[] = [];
+  let exampleSelect: HTMLSelectElement | undefined;
   if (op.body?.examples.length) {
-    const select = h('select', { class: 'try-it-example', 'aria-label': 'Named example' }, ...op.body.examples.map((e) => h('option', { value: e.name }, `${e.name}${e.summary ? `: ${e.summary}` : ''}`)));
+    const select = (exampleSelect = h('select', { class: 'try-it-example', 'aria-label': 'Named example' }, ...op.body.examples.map((e) => h('option', { value: e.name }, `${e.name}${e.summary ? `: ${e.summary}` : ''}`))));
+    select.value = exampleName;
     select.addEventListener('change', () => {
+      examplePicked = true;
       exampleName = select.value;
       fill();
     });
@@ -236,32 +245,47 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
   cancel.addEventListener('click', () => controller?.abort());
   form.append(...rows, h('div', { class: 'try-it-actions' }, send, ' ', cancel));
 
-  // --- The answer ---------------------------------------------------------------------------
+  // --- The answer, and the request in code ---------------------------------------------------
   const answer = h('div', { class: 'try-it-answer', 'aria-live': 'polite' });
+  const code = codeBlock();
+  let codeQueued = false;
+  function refreshCode(): void {
+    if (codeQueued) return;
+    codeQueued = true;
+    queueMicrotask(() => {
+      codeQueued = false;
+      code.show(formRequest());
+    });
+  }
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void sendRequest();
   });
 
-  async function sendRequest(): Promise<void> {
+  /** The request the form describes now: what Send sends, and what the code below it shows. */
+  function formRequest(): SentRequest {
     const sent: SentRequest = { op, baseUrl: session.baseUrl(), path: {}, query: {}, header: {}, prefer: null, withKey: !op.public, body: undefined };
     for (const param of op.params) {
       const value = paramInputs.get(`${param.in}:${param.name}`)!.value;
       if (value === '' && !param.required) continue;
       sent[param.in][param.name] = typed(value, param.example);
     }
-    let rawBody: string | undefined;
     if (op.body && bodyArea.value.trim() !== '') {
-      rawBody = bodyArea.value;
       try {
-        sent.body = JSON.parse(rawBody);
+        sent.body = JSON.parse(bodyArea.value);
       } catch {
-        sent.body = undefined; // sent as typed: the mock answers 400 for malformed JSON
+        sent.rawBody = bodyArea.value; // sent as typed: the mock answers 400 for malformed JSON
       }
     }
     const [status, name] = answerSelect.value.split(' ');
     if (name) sent.prefer = Number(status) < 300 ? `example=${name}` : `code=${status}, example=${name}`;
+    return sent;
+  }
+
+  async function sendRequest(): Promise<void> {
+    const sent = formRequest();
+    const rawBody = sent.rawBody ?? (sent.body === undefined ? undefined : bodyArea.value);
     if (!sent.baseUrl) {
       answer.replaceChildren(h('p', { class: 'try-it-error' }, 'Give the base URL of the deployment first.'));
       return;
@@ -277,12 +301,18 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
 
     send.disabled = true;
     cancel.hidden = false;
-    answer.replaceChildren(h('p', { class: 'muted try-it-pending' }, op.id === 'waitForEvent' ? 'Waiting for an event… (on the mock in this page, move its clock to make something happen)' : 'Sending…'));
+    const waiting = (): HTMLElement => h('p', { class: 'muted try-it-pending' }, 'Waiting for an event… (on the mock in this page, move its clock to make something happen)');
+    const longPoll = op.id === 'waitForEvent';
+    answer.replaceChildren(longPoll && session.data.target !== 'page' ? waiting() : h('p', { class: 'muted try-it-sending' }, 'Sending…'));
     const started = performance.now();
     const targetKind = session.data.target;
     try {
       const mock = targetKind === 'page' ? await inPageMock() : undefined;
-      const response = mock ? await mock.send(request) : await fetch(request);
+      const answered = mock ? mock.send(request) : fetch(request);
+      // The wait says it waits once the in-page mock holds it: a clock moved before that would set
+      // off events the wait, which sees only what happens after it began, never receives.
+      if (longPoll && mock) void announceWhenHeld(mock, answered, waiting);
+      const response = await answered;
       const text = await response.text();
       let body: unknown = text;
       try {
@@ -295,13 +325,21 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
       const aborted = (error as Error).name === 'AbortError';
       answer.replaceChildren(
         h('p', { class: 'try-it-error' }, aborted ? 'Cancelled.' : `No answer: ${(error as Error).message}. ${targetKind === 'page' ? '' : 'Is the server running, and does it allow this page (CORS)?'}`),
-        snippetsOf(sent, rawBody),
       );
     } finally {
       send.disabled = false;
       cancel.hidden = true;
       controller = undefined;
     }
+  }
+
+  async function announceWhenHeld(mock: InPageMock, answered: Promise<Response>, waiting: () => HTMLElement): Promise<void> {
+    let settled = false;
+    const done = (): void => void (settled = true);
+    answered.then(done, done);
+    const key = session.key();
+    while (!settled && mock.waitsHeld(key) === 0) await new Promise((resolve) => setTimeout(resolve, 15));
+    if (!settled) answer.replaceChildren(waiting());
   }
 
   function showAnswer(sent: SentRequest, response: Response, body: unknown, ms: number, serviceWorker: boolean | undefined): void {
@@ -330,25 +368,6 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
       ...extras,
       h('details', { class: 'try-it-headers' }, h('summary', {}, `Headers (${headerRows.length})`), h('table', {}, h('tbody', {}, ...headerRows))),
       h('pre', { class: 'try-it-response-body' }, h('code', {}, typeof body === 'string' ? body : JSON.stringify(body, null, 2))),
-      snippetsOf(sent),
-    );
-  }
-
-  function snippetsOf(sent: SentRequest, rawBody?: string): HTMLElement {
-    const block = (label: string, code: string, cls: string): HTMLElement => {
-      const copy = h('button', { type: 'button', class: 'try-it-copy' }, 'Copy');
-      copy.addEventListener('click', () => {
-        void navigator.clipboard?.writeText(code).then(() => (copy.textContent = 'Copied'), () => (copy.textContent = 'Select and copy'));
-      });
-      return h('div', { class: `try-it-snippet ${cls}` }, h('div', { class: 'try-it-snippet-head' }, h('span', {}, label), copy), h('pre', {}, h('code', {}, code)));
-    };
-    const malformed = rawBody !== undefined && sent.body === undefined;
-    return h(
-      'div',
-      { class: 'try-it-snippets' },
-      h('p', { class: 'muted' }, 'What was sent', sent.withKey ? ' (the key read from NUMBERS_API_KEY):' : ':'),
-      block('curl', malformed ? curlSnippet({ ...sent, body: undefined }).concat(` \\\n  -H 'Content-Type: application/json' -d ${JSON.stringify(rawBody)}`) : curlSnippet(sent), 'try-it-curl'),
-      malformed ? h('p', { class: 'muted' }, 'The body is not JSON, so there is no TypeScript form of it.') : block('TypeScript (numbers-api-contract/client)', typescriptSnippet(sent), 'try-it-typescript'),
     );
   }
 
@@ -362,9 +381,12 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
     ' ',
     h('span', { class: 'muted' }, op.summary),
   );
-  root.append(head, bar, form, answer);
+  root.append(head, bar, form, answer, code.element);
   renderBar();
   fill();
+  // The code follows the form: a choice, a keystroke, new ids, another target or key.
+  form.addEventListener('input', refreshCode);
+  form.addEventListener('change', refreshCode);
   // New ids from an answer (or another target or key) re-fill the form; otherwise what the
   // reader typed stays.
   let lastIds = JSON.stringify(knownIds());
@@ -375,10 +397,12 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
       return;
     }
     renderBar();
+    refreshCode();
     const ids = JSON.stringify(knownIds());
     if (ids !== lastIds || session.data.target !== lastTarget) {
       lastIds = ids;
       lastTarget = session.data.target;
+      if (!examplePicked && exampleSelect) exampleSelect.value = exampleName = startingExample(op.body?.examples ?? [], knownIds());
       fill();
     }
   });

@@ -11,6 +11,7 @@
 import { getResponse } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { createHandlers, manualClock, type MockHandlers } from '../../../../src/msw/index.js';
+import { activeWaits } from '../../../../src/simulator/resources/events.js';
 
 const STORE = 'numbers-api-docs:mock';
 
@@ -24,6 +25,8 @@ export interface InPageMock {
   pause(paused: boolean): Promise<void>;
   reset(): void;
   advance(seconds: number): { now: string };
+  /** How many event waits of the account of `key` the mock is holding right now. */
+  waitsHeld(key: string): number;
   now(): string;
 }
 
@@ -118,6 +121,7 @@ async function start(): Promise<InPageMock> {
       return result;
     },
     now: () => new Date(clock.now()).toISOString(),
+    waitsHeld: (key) => activeWaits(handlers.simulator.accountForKey(key)),
   };
   // For a reader's devtools (and the docs' own browser test): the mock of this page.
   (window as unknown as { numbersApiMock?: InPageMock }).numbersApiMock = mock;

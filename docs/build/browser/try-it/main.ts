@@ -1,9 +1,10 @@
 // The try-it consoles of the docs site (assets/try-it.js): on a guide, one console where the guide
 // says "Try it:" (docs/build/guides.mjs leaves a mount point); on the API reference (Redoc), a
 // drawer that shows the console of the operation the reader is on.
-import { catalog, operationById, operationByRoute } from './catalog.js';
+import { catalog, operationById, type CatalogOperation } from './catalog.js';
 import { onTargetChange, tryItConsole } from './console.js';
 import { inPageMock } from './in-page-mock.js';
+import { followOperationOnScreen } from './on-screen.js';
 import { session } from './session.js';
 import css from './style.css';
 
@@ -17,7 +18,11 @@ function mountGuideConsoles(): void {
   }
 }
 
-/** The reference's drawer: a button, and the console of the operation of the current route. */
+/**
+ * The reference's drawer: a button, and the console of the operation on screen (on-screen.ts).
+ * Each operation keeps its console for the visit, so what the reader typed, and a wait still
+ * running, are there again when they come back to it.
+ */
 function mountReferenceDrawer(): void {
   const toggle = document.createElement('button');
   toggle.type = 'button';
@@ -33,18 +38,18 @@ function mountReferenceDrawer(): void {
   close.addEventListener('click', () => session.update((d) => (d.drawer = false)));
   drawer.append(close, body);
   toggle.addEventListener('click', () => session.update((d) => (d.drawer = !d.drawer)));
-  document.body.append(toggle, drawer);
+  // The button goes in the site's bar (style.css floats it on a narrow screen).
+  (document.querySelector('.site-nav') ?? document.body).append(toggle);
+  document.body.append(drawer);
 
-  let shown = '';
+  const consoles = new Map<string, HTMLElement>();
+  let op: CatalogOperation | undefined;
   const render = (): void => {
-    const op = operationByRoute(location.hash);
     toggle.textContent = op ? `Try it: ${op.summary}` : 'Try it';
+    toggle.dataset.operation = op?.id ?? '';
     drawer.hidden = !session.data.drawer;
     toggle.setAttribute('aria-expanded', String(session.data.drawer));
     if (!session.data.drawer) return;
-    const id = op?.id ?? '';
-    if (id === shown && body.childElementCount) return;
-    shown = id;
     if (!op) {
       const hint = document.createElement('p');
       hint.className = 'muted';
@@ -52,13 +57,15 @@ function mountReferenceDrawer(): void {
       body.replaceChildren(hint);
       return;
     }
-    const console = tryItConsole(op);
-    console.dataset.mounted = 'true';
-    body.replaceChildren(console);
+    let console = consoles.get(op.id);
+    if (!console) consoles.set(op.id, (console = tryItConsole(op)));
+    if (body.firstElementChild !== console) body.replaceChildren(console);
   };
-  addEventListener('hashchange', render);
   session.subscribe(render);
-  render();
+  followOperationOnScreen((onScreen) => {
+    op = onScreen;
+    render();
+  });
 }
 
 function start(): void {

@@ -12,6 +12,8 @@ export interface SessionData {
   /** Ids seen in answers, by scope (target, address, key) and then by id prefix (`pn`, `msg` ...). */
   ids: Record<string, Record<string, { id: string; from: string }>>;
   drawer: boolean;
+  /** The language the consoles show their code in (a key of snippets.ts's SAMPLE_LANGUAGES). */
+  language: string;
 }
 
 const STORE = 'numbers-api-docs:try-it';
@@ -25,6 +27,7 @@ function fresh(): SessionData {
     keys: { page: randomKey(), local: randomKey(), remote: '' },
     ids: {},
     drawer: false,
+    language: 'typescript',
   };
 }
 
@@ -75,7 +78,7 @@ class Session {
   }
 
   reset(): void {
-    this.update((data) => Object.assign(data, { ...fresh(), target: data.target, urls: data.urls, keys: { ...data.keys, page: randomKey() }, drawer: data.drawer }));
+    this.update((data) => Object.assign(data, { ...fresh(), target: data.target, urls: data.urls, keys: { ...data.keys, page: randomKey() }, drawer: data.drawer, language: data.language }));
   }
 }
 

@@ -1,6 +1,9 @@
-// The copy-paste forms of exactly what a console sent: curl, and TypeScript with this package's
-// client (numbers-api-contract/client). The key is never printed: both read $NUMBERS_API_KEY.
-import { shellQuote, tsLiteral } from '../../snippet-syntax.mjs';
+// The request a console's form describes, in code: TypeScript with this package's client
+// (numbers-api-contract/client), and curl, JavaScript, Python, Go and Java written by the docs'
+// snippet library (http-samples.mjs, the one the reference's samples come from). The key is never
+// printed: every sample reads $NUMBERS_API_KEY.
+import { httpSamples, LIBRARY_LANGUAGES } from '../../http-samples.mjs';
+import { tsLiteral } from '../../snippet-syntax.mjs';
 import type { CatalogOperation } from './catalog.js';
 
 export interface SentRequest {
@@ -13,27 +16,20 @@ export interface SentRequest {
   /** `Prefer`, when the reader asked for a documented answer. */
   prefer: string | null;
   withKey: boolean;
-  /** The JSON body as sent, or undefined for none. */
+  /** The JSON body as sent, or undefined for none (or for a body that is not JSON: see `rawBody`). */
   body: unknown;
+  /** The body as typed, when it is not JSON (sent as it is: the mock answers 400). */
+  rawBody?: string;
 }
+
+/** The languages of a console's code, in tab order (the reference's order). */
+export const SAMPLE_LANGUAGES: Array<{ key: string; label: string }> = [{ key: 'typescript', label: 'TypeScript' }, ...LIBRARY_LANGUAGES.map(({ key, label }) => ({ key, label }))];
 
 export function requestUrl(sent: SentRequest): string {
   let url = sent.op.path;
   for (const [name, value] of Object.entries(sent.path)) url = url.replaceAll(`{${name}}`, encodeURIComponent(String(value)));
   const query = new URLSearchParams(Object.entries(sent.query).map(([k, v]) => [k, String(v)])).toString();
   return `${sent.baseUrl}${url}${query ? `?${query}` : ''}`;
-}
-
-export function curlSnippet(sent: SentRequest): string {
-  const lines = [`curl -X ${sent.op.method} ${shellQuote(requestUrl(sent))}`];
-  if (sent.withKey) lines.push('-H "Authorization: Bearer $NUMBERS_API_KEY"');
-  for (const [name, value] of Object.entries(sent.header)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
-  if (sent.prefer) lines.push(`-H ${shellQuote(`Prefer: ${sent.prefer}`)}`);
-  if (sent.body !== undefined) {
-    lines.push(`-H ${shellQuote('Content-Type: application/json')}`);
-    lines.push(`-d ${shellQuote(JSON.stringify(sent.body))}`);
-  }
-  return lines.join(' \\\n  ');
 }
 
 export function typescriptSnippet(sent: SentRequest): string {
@@ -57,4 +53,15 @@ export function typescriptSnippet(sent: SentRequest): string {
     '  else throw error;',
     '}',
   ].join('\n');
+}
+
+/** The request in every language, by key (`typescript`, `curl`, `javascript`, ...). */
+export async function requestSamples(sent: SentRequest): Promise<Record<string, string>> {
+  const headers: Array<[string, unknown]> = Object.entries(sent.header);
+  if (sent.prefer) headers.push(['Prefer', sent.prefer]);
+  const written = await httpSamples({ method: sent.op.method, url: requestUrl(sent), headers, body: sent.body, rawBody: sent.rawBody, withKey: sent.withKey });
+  return {
+    typescript: sent.rawBody === undefined ? typescriptSnippet(sent) : '// The body is not JSON, so the typed client cannot send it: see another language.',
+    ...written,
+  };
 }
