@@ -52,7 +52,8 @@ function jsonSchemaOf(document: JsonObject, content: unknown): unknown {
 
 /** The contract's description of an operation, for a reader that sees only the tool. */
 export function operationDescription(operation: JsonObject, method: string, path: string): string {
-  const cites = operation['x-source'] ? `; interface specification part ${operation['x-source']}` : '';
+  const source = operation['x-source'] ? String(operation['x-source']) : undefined;
+  const cites = source ? `; interface specification ${source.includes(',') ? 'parts' : 'part'} ${source}` : '';
   const head = `${String(operation.summary ?? operation.operationId).replace(/\.$/, '')}. ${method.toUpperCase()} ${path}${cites}.`;
   return operation.description ? `${head}\n\n${String(operation.description).trim()}` : head;
 }
