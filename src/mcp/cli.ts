@@ -50,8 +50,8 @@ Options:
   --host <address>        with --http: 127.0.0.1 (default), localhost or ::1
   --token <token>         with --http: the bearer token clients must send (default: a random one,
                           printed; or ${MCP_TOKEN_ENV})
-  --list-tools            print the tool list as JSON with its size (characters, tokens at 4
-                          characters each), then exit
+  --list-tools            print the tool list as JSON with its size (characters of the
+                          tools/list answer, tokens at 4 characters each), then exit
   --quiet                 no line per tool call (on stderr)
   -h, --help              this help
 
@@ -186,7 +186,9 @@ export async function runMcpCli(argv: string[], io: CliIo, env: NodeJS.ProcessEn
   const targetLine = `${target.isMock ? 'the numbers-api mock' : 'a deployment (not the mock)'} at ${target.baseUrl.origin}${target.origin === 'in-process mock' ? ', in this process' : ''}`;
   try {
     if (parsed.listTools) {
-      io.stdout(`${JSON.stringify({ mode: parsed.compact ? 'compact' : 'default', ...size, tools: service.list() }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify({ mode: parsed.compact ? 'compact' : 'default', characters: size.characters, tokens: size.tokens, tools: service.list() }, null, 2)}\n`);
+      // The list is larger than a pipe's buffer: let it drain before the command exits.
+      if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once('drain', resolve));
       return 0;
     }
     if (parsed.http) {
