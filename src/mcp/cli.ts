@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadOpenApi, readGeneratedJson, listOperations } from '../contract/generated-files.js';
-import { API_KEY_ENV, BASE_URL_ENV } from '../listen/cli.js';
+import { API_KEY_ENV, BASE_URL_ENV, DEFAULT_BASE_URL, parseBaseUrl as parseListenBaseUrl, UsageError } from '../listen/cli.js';
 import { CONTROL_TOKEN_ENV, type CliIo } from '../mock/cli.js';
 import { isLoopbackHost } from '../mock/control-access.js';
 import { startHttpServer } from './http-transport.js';
 import { createMcpServer } from './server.js';
 import { createMcpService, type McpService } from './service.js';
-import { DEFAULT_BASE_URL, openTarget, TargetError, type Target } from './target.js';
+import { openTarget, TargetError, type Target } from './target.js';
 
 /** Where `--token` is read from when not given. */
 export const MCP_TOKEN_ENV = 'NUMBERS_API_MCP_TOKEN';
@@ -25,8 +25,8 @@ wait for the next event and, on the mock, its control surface (the clock, a chec
 A failed call is a tool error carrying the contract's Error (status, error, code).
 
 Target: the base URL from --base-url, else ${BASE_URL_ENV}, and the key from ${API_KEY_ENV}, as
-listen reads them (with a base URL and no key, the mock at ${DEFAULT_BASE_URL} is assumed; a key
-is needed for anything that is not the mock). With neither, it starts the stateful mock in this
+listen reads them (a key and no base URL: the mock at ${DEFAULT_BASE_URL}; a base URL and no key:
+it must be the mock, which takes any key). With neither, it starts the stateful mock in this
 process, on a free loopback port, with an account of its own: nothing reaches a person or costs
 money. The mock is recognised by what it announces at GET /__mock/about.
 
@@ -59,8 +59,6 @@ Environment: ${API_KEY_ENV}, ${BASE_URL_ENV}, ${CONTROL_TOKEN_ENV} (the token of
 one), ${MCP_TOKEN_ENV}.
 `;
 
-class UsageError extends Error {}
-
 interface Parsed {
   help: boolean;
   baseUrl?: URL;
@@ -75,15 +73,9 @@ interface Parsed {
   quiet: boolean;
 }
 
+/** The base URL as `listen` reads it, and whole: a query or fragment would be dropped from every request. */
 function parseBaseUrl(input: string, from: string): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new UsageError(`${from} "${input}" is not a URL; give one such as ${DEFAULT_BASE_URL}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${from} "${input}" must use http:// or https://.`);
-  if (url.username || url.password) throw new UsageError(`${from} must not carry credentials; the key is read from ${API_KEY_ENV}.`);
+  const url = parseListenBaseUrl(input, from);
   if (url.search || url.hash) throw new UsageError(`${from} must not carry a query or a fragment.`);
   return url;
 }

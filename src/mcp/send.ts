@@ -2,6 +2,7 @@
 // target's origin only: redirects are never followed (a 3xx is an answer like any other, so the
 // key cannot be carried to another host), and an answer is read up to a bound.
 import { withoutPrototype } from '../contract/dict.js';
+import { readCapped } from '../listen/agent.js';
 import { CONTROL_TOKEN_HEADER } from '../mock/control-access.js';
 import type { ToolParameter } from './operation-tools.js';
 
@@ -60,24 +61,6 @@ export function requestUrl(baseUrl: URL, outgoing: Pick<Outgoing, 'path' | 'para
   return url;
 }
 
-async function readBounded(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new SendError(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; it was not read`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** Sends one request and reads its answer. Network failures throw `SendError` with a line that names no key. */
 export async function send(target: SendTarget, outgoing: Outgoing, signal?: AbortSignal): Promise<Answer> {
   const url = requestUrl(target.baseUrl, outgoing);
@@ -106,7 +89,8 @@ export async function send(target: SendTarget, outgoing: Outgoing, signal?: Abor
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new SendError(`${outgoing.method.toUpperCase()} ${url.pathname} to ${url.origin} failed (${cause}); nothing is known of its outcome`);
   }
-  const text = await readBounded(response);
+  const text = await readCapped(response, MAX_ANSWER_BYTES);
+  if (text === undefined) throw new SendError(`the answer to ${outgoing.method.toUpperCase()} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; it was not read`);
   const responseHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => (responseHeaders[name] = value));
   let body: unknown = text === '' ? undefined : text;

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX } from '../contract/api-key.js';
 import { withoutPrototype } from '../contract/dict.js';
 import { listOperations, readGeneratedJson, resolveRef } from '../contract/generated-files.js';
+import { DEFAULT_BASE_URL } from '../listen/cli.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
 import { validatorOf } from './json-schema.js';
@@ -71,8 +72,6 @@ export interface TargetOptions {
   /** Where the in-process mock's warnings go (stderr: stdout is the MCP channel on stdio). */
   warn: (line: string) => void;
 }
-
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
 /** Opens the target: the in-process mock with neither a base URL nor a key, else the base URL given (the mock on 4010 by default, as `listen`). */
 export async function openTarget(options: TargetOptions): Promise<Target> {
