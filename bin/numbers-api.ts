@@ -20,9 +20,16 @@ Commands:
   conformance    check a deployment of the API against the contract
   proxy          forward requests to a deployment and check each request and answer against
                  the contract as they pass (a validating proxy)
+  mcp            an MCP server for agents: the operations, workflows and events as tools, over
+                 the mock (in-process by default) or a deployment; read-only unless --allow-writes
 
 Run numbers-api <command> --help for a command's options.
 `;
+
+// The MCP server (and the SDK it runs on) is loaded only when asked for, as the suite is.
+async function loadMcp(): Promise<typeof import('../src/mcp/cli.js')> {
+  return import('../src/mcp/cli.js');
+}
 
 // The conformance command lives in conformance/cli.ts, loaded only when asked for, so that the
 // mock and the event source start without loading the suite.
@@ -43,6 +50,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       return (await loadConformance()).runConformanceCli(rest);
     case 'proxy':
       return (await loadConformance()).runConformanceCli(['--proxy', ...rest]);
+    case 'mcp':
+      return (await loadMcp()).runMcpCli(rest, io);
     case '-h':
     case '--help':
     case 'help':

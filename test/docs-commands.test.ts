@@ -51,6 +51,7 @@ const EXEMPT: Array<[RegExp, string]> = [
   [/ &$/, "a background process of the walkthrough (mock, handler, agent); each runs alone here or in test/listen.test.ts"],
   [/^export NUMBERS_API_KEY=/, 'sets the key for the lines after it (they run here with one)'],
   [/^npx redocly respect generated\/workflows\.arazzo\.yaml /, 'plays every workflow and resets the mock it runs on: test/workflows-respect.test.ts runs this very line against a mock of its own'],
+  [/^npx numbers-api mcp\b/, 'an MCP server talks to its client until the client closes it: test/mcp-readme.test.ts runs each of these lines with the MCP SDK\'s client'],
 ];
 
 /** The `npm` scripts the docs use, as the clone's command: checked against package.json below. */

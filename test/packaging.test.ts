@@ -377,7 +377,7 @@ describe('numbers-api installed beside it (the command)', () => {
     const manifest = manifestOf(tools, TOOLS);
     expect(manifest.version).toBe(repoManifest.version);
     expect(manifest.dependencies?.[CONTRACT]).toBe(`^${repoManifest.version}`);
-    for (const pinned of ['@stoplight/prism-cli', 'vitest', 'ajv', 'ajv-formats']) {
+    for (const pinned of ['@stoplight/prism-cli', 'vitest', 'ajv', 'ajv-formats', '@modelcontextprotocol/sdk', 'jsonpath-rfc9535']) {
       expect(manifest.dependencies?.[pinned], pinned).toBe(repoManifest.devDependencies?.[pinned]);
     }
   });

@@ -16,6 +16,7 @@ import { eventsPage } from './events-page.mjs';
 import { renderGuide } from './guides.mjs';
 import { escapeHtml, markdownInline } from './html.mjs';
 import { inferredPage } from './inferred-page.mjs';
+import { writeLlmsFiles } from './llms-txt.mjs';
 import { pageHtml, SCRIPT, SITE_PAGES } from './layout.mjs';
 import { checkSite } from './link-check.mjs';
 import { buildRedocPage } from './redoc-page.mjs';
@@ -89,6 +90,7 @@ ${items}
 <ul>
 <li><a href="openapi.yaml">openapi.yaml</a> and <a href="openapi.json">openapi.json</a>: the bundled OpenAPI description.</li>
 <li><a href="asyncapi.yaml">asyncapi.yaml</a>: the bundled AsyncAPI description.</li>
+<li><a href="llms.txt">llms.txt</a>: this site for assistants (llmstxt.org), with <a href="llms-full.txt">llms-full.txt</a>, every operation, event and error code as plain Markdown.</li>
 </ul>`,
   });
 }
@@ -174,6 +176,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     const css = (await readFile(path.join(buildDir, 'nav.css'), 'utf8')) + (await readFile(path.join(buildDir, 'site.css'), 'utf8'));
     await writeFile(path.join(out, 'assets/site.css'), css);
     for (const file of ['openapi.yaml', 'openapi.json', 'asyncapi.yaml']) await copyFile(path.join(generatedDir, file), path.join(out, file));
+    await writeLlmsFiles(out, contract, titles);
 
     // 7. The site's scripts (try-it consoles, search) and the search index over every page.
     const bundles = await buildBrowserBundles(out, { catalog: tryItCatalog(dereferenced) });

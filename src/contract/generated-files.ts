@@ -50,7 +50,8 @@ export type GeneratedFile =
   | 'openapi.dereferenced.json'
   | 'asyncapi.yaml'
   | 'asyncapi.json'
-  | 'mock-control.json';
+  | 'mock-control.json'
+  | 'workflows.arazzo.json';
 
 /** Absolute path of a file in generated/. */
 export function generatedPath(file: GeneratedFile): string {

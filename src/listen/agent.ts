@@ -132,7 +132,7 @@ export function answerSummary(text: string): string {
 }
 
 /** The body of `response`, or undefined when it is larger than `max` bytes (then it is not read further). */
-async function readCapped(response: Response, max: number): Promise<string | undefined> {
+export async function readCapped(response: Response, max: number): Promise<string | undefined> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
     await response.body?.cancel().catch(() => undefined);

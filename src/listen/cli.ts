@@ -59,7 +59,8 @@ One line is printed per delivery; Ctrl-C (or SIGTERM) stops it and prints a summ
 A 429 from the deployment is waited out as Retry-After says; a lost connection is resumed with backoff.
 `;
 
-class UsageError extends Error {}
+/** A bad flag or value: one line, exit code 2 (also thrown by `parseBaseUrl`, which `numbers-api mcp` shares). */
+export class UsageError extends Error {}
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -77,7 +78,8 @@ function positiveSeconds(flag: string, value: string): number {
   return seconds;
 }
 
-function parseBaseUrl(input: string, from: string): URL {
+/** A base URL as given by a flag or the environment: http(s), no credentials (the key comes from the environment). */
+export function parseBaseUrl(input: string, from: string): URL {
   let url: URL;
   try {
     url = new URL(input);

@@ -1,0 +1,266 @@
+// Plays one Arazzo 1.0.1 workflow of the contract (generated/workflows.arazzo.json) step by step,
+// so that an agent does a job of part 3 in one tool call and sees each step: runtime expressions
+// carry the values the service issues from step to step, criteria decide each step's outcome
+// (arazzo-condition.ts), `onSuccess`/`onFailure` actions move between steps, a step may run
+// another workflow. Every request goes through the caller's `call`, which is where the policy
+// decides what may be sent; a step on the mock's control surface (the `mockControl` source) runs
+// only against the mock and is left out on a deployment, as the workflows' own description says.
+import { valueAt, type JsonObject } from '../contract/json-pointer.js';
+import { criterionHolds, embedExpressions, type Criterion } from './arazzo-condition.js';
+import type { Answer } from './send.js';
+
+/** What the runner asks of the caller: send one step's request, or say why it may not be sent. */
+export interface StepRequest {
+  source: string;
+  operationId: string;
+  /** Parameter values by name (path, query and header parameters other than Authorization). */
+  values: Record<string, unknown>;
+  body?: unknown;
+  /** The step's `Authorization` header, or null when the step sends none. */
+  authorization: string | null;
+}
+
+export type StepCall = (request: StepRequest) => Promise<Answer | { refused: string }>;
+
+export interface StepRecord {
+  stepId: string;
+  description?: string;
+  /** `sendMessage (POST /api/v1/messages)`, or the workflow a step runs. */
+  runs: string;
+  outcome: 'passed' | 'failed' | 'skipped' | 'refused';
+  /** The request as sent (no Authorization). */
+  request?: { values?: Record<string, unknown>; body?: unknown };
+  status?: number;
+  /** The answer body, cut to a preview when long. */
+  response?: unknown;
+  /** The criteria that did not hold, or why the step was skipped or refused. */
+  notes?: string[];
+  /** The steps of the workflow this step ran. */
+  steps?: StepRecord[];
+}
+
+export interface WorkflowRun {
+  workflowId: string;
+  passed: boolean;
+  outputs: Record<string, unknown>;
+  steps: StepRecord[];
+}
+
+export interface RunnerOptions {
+  arazzo: JsonObject;
+  /** For each source description: its operations' method and path, by operationId. */
+  operations: Record<string, Map<string, { method: string; path: string }>>;
+  call: StepCall;
+  /** Whether the target is the mock (else `mockControl` steps are left out). */
+  isMock: boolean;
+  /** Inputs every workflow gets when it declares them (the key, which no agent sees). */
+  hiddenInputs: Record<string, unknown>;
+  /** How long a `retry` action may wait, in ms (default 60 s). */
+  maxRetryWaitMs?: number;
+  /** Aborts the run between steps and cancels the request in flight. */
+  signal?: AbortSignal;
+}
+
+/** A step visited more often than this ends the run (a loop that never settles). */
+export const MAX_VISITS_PER_STEP = 50;
+const PREVIEW_CHARS = 2000;
+
+const SOURCE_OPERATION = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_.-]+)$/;
+
+function preview(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined || text.length <= PREVIEW_CHARS) return value;
+  return `${text.slice(0, PREVIEW_CHARS)}… (${text.length - PREVIEW_CHARS} more characters)`;
+}
+
+/** The workflow ids a workflow runs, itself first, then each it reaches through its steps. */
+export function workflowsReached(arazzo: JsonObject, workflowId: string, seen = new Set<string>()): string[] {
+  if (seen.has(workflowId)) return [];
+  seen.add(workflowId);
+  const workflow = ((arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === workflowId);
+  return [workflowId, ...((workflow?.steps ?? []) as JsonObject[]).flatMap((step) => (step.workflowId ? workflowsReached(arazzo, String(step.workflowId), seen) : []))];
+}
+
+/** The `(source, operationId)` of a step that names an operation. */
+export function stepOperation(step: JsonObject): { source: string; operationId: string } | undefined {
+  const match = SOURCE_OPERATION.exec(String(step.operationId ?? ''));
+  return match ? { source: match[1]!, operationId: match[2]! } : undefined;
+}
+
+interface Scope {
+  inputs: Record<string, unknown>;
+  steps: Record<string, Record<string, unknown>>;
+  /** The last answer, for `$statusCode` and `$response`. */
+  answer?: Answer;
+  /** A sub-workflow's outputs, for `$outputs` in the step that ran it. */
+  outputs?: Record<string, unknown>;
+}
+
+function evaluator(scope: Scope, workflows: Record<string, Record<string, unknown>>, arazzo: JsonObject) {
+  return (expression: string): unknown => {
+    const [head, pointer] = expression.split('#') as [string, string | undefined];
+    const at = (value: unknown): unknown => (pointer === undefined ? value : valueAt(value, `#${pointer}`));
+    if (head === '$statusCode') return scope.answer?.status;
+    if (head === '$response.body') return at(scope.answer?.body);
+    if (head.startsWith('$response.header.')) return scope.answer?.headers[head.slice('$response.header.'.length).toLowerCase()];
+    const parts = head.split('.');
+    if (parts[0] === '$inputs') return at(scope.inputs[parts[1]!]);
+    if (parts[0] === '$outputs') return at(scope.outputs?.[parts[1]!]);
+    if (parts[0] === '$steps' && parts[2] === 'outputs') return at(scope.steps[parts[1]!]?.[parts[3]!]);
+    if (parts[0] === '$workflows' && parts[2] === 'outputs') return at(workflows[parts[1]!]?.[parts[3]!]);
+    if (parts[0] === '$components') return valueAt(arazzo.components, `#/${parts.slice(1).join('/')}`);
+    return undefined;
+  };
+}
+
+/** A value of the workflow document with its runtime expressions replaced: a whole expression by its value, `{$…}` inside text by its text. */
+function resolveValue(value: unknown, evaluate: (e: string) => unknown): unknown {
+  if (typeof value === 'string') {
+    if (/^\$[A-Za-z]/.test(value) && !/\s/.test(value)) return evaluate(value);
+    return embedExpressions(value, evaluate, false);
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveValue(item, evaluate));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, evaluate)]));
+  return value;
+}
+
+function defaultsOf(workflow: JsonObject): Record<string, unknown> {
+  const properties = (workflow.inputs?.properties ?? {}) as JsonObject;
+  return Object.fromEntries(Object.entries(properties).filter(([, schema]) => schema && 'default' in schema).map(([name, schema]) => [name, schema.default]));
+}
+
+export class WorkflowRunner {
+  private readonly results: Record<string, Record<string, unknown>> = {};
+
+  constructor(private readonly options: RunnerOptions) {}
+
+  private workflow(workflowId: string): JsonObject {
+    const found = ((this.options.arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === workflowId);
+    if (!found) throw new Error(`no workflow ${workflowId}`);
+    return found;
+  }
+
+  /** Runs a workflow with the inputs given (its defaults and the hidden inputs fill the rest). */
+  async run(workflowId: string, given: Record<string, unknown>): Promise<WorkflowRun> {
+    const workflow = this.workflow(workflowId);
+    const declared = Object.keys((workflow.inputs?.properties ?? {}) as JsonObject);
+    const hidden = Object.fromEntries(Object.entries(this.options.hiddenInputs).filter(([name]) => declared.includes(name)));
+    const scope: Scope = { inputs: { ...defaultsOf(workflow), ...given, ...hidden }, steps: {} };
+    const steps = (workflow.steps ?? []) as JsonObject[];
+    const records: StepRecord[] = [];
+    const visits = new Map<string, number>();
+    let passed = true;
+    let index = 0;
+    while (index < steps.length) {
+      if (this.options.signal?.aborted) {
+        passed = false;
+        records.push({ stepId: String(steps[index]!.stepId), runs: '', outcome: 'failed', notes: ['the run was cancelled'] });
+        break;
+      }
+      const step = steps[index]!;
+      const stepId = String(step.stepId);
+      const count = (visits.get(stepId) ?? 0) + 1;
+      visits.set(stepId, count);
+      if (count > MAX_VISITS_PER_STEP) {
+        records.push({ stepId, runs: '', outcome: 'failed', notes: [`visited more than ${MAX_VISITS_PER_STEP} times: the loop does not settle`] });
+        passed = false;
+        break;
+      }
+      const record = await this.runStep(step, scope);
+      records.push(record);
+      if (record.outcome === 'skipped') {
+        index += 1;
+        continue;
+      }
+      if (record.outcome === 'refused') {
+        passed = false;
+        break;
+      }
+      const evaluate = evaluator(scope, this.results, this.options.arazzo);
+      const holds = (criteria: Criterion[] | undefined): boolean => (criteria ?? []).every((c) => criterionHolds(c, evaluate));
+      const actions = ((record.outcome === 'passed' ? step.onSuccess : step.onFailure) ?? []) as JsonObject[];
+      const action = actions.find((a) => holds(a.criteria as Criterion[] | undefined));
+      if (record.outcome === 'passed') {
+        if (action?.type === 'end') break;
+        if (action?.type === 'goto') {
+          const target = steps.findIndex((s) => s.stepId === action.stepId);
+          if (action.workflowId) {
+            const child = await this.run(String(action.workflowId), {});
+            records.push({ stepId: `${stepId} → ${action.workflowId}`, runs: `workflow ${action.workflowId}`, outcome: child.passed ? 'passed' : 'failed', steps: child.steps });
+            passed = child.passed;
+            break;
+          }
+          index = target >= 0 ? target : steps.length;
+          continue;
+        }
+        index += 1;
+        continue;
+      }
+      // A failed step: retry it, go elsewhere, or end the run failed.
+      if (action?.type === 'retry' && count <= Number(action.retryLimit ?? 1)) {
+        const waitMs = Math.min(Number(action.retryAfter ?? 0) * 1000, this.options.maxRetryWaitMs ?? 60_000);
+        if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+        continue;
+      }
+      if (action?.type === 'goto' && action.stepId) {
+        const target = steps.findIndex((s) => s.stepId === action.stepId);
+        if (target >= 0) {
+          index = target;
+          continue;
+        }
+      }
+      passed = false;
+      break;
+    }
+    const evaluate = evaluator(scope, this.results, this.options.arazzo);
+    const outputs = passed ? (resolveValue(workflow.outputs ?? {}, evaluate) as Record<string, unknown>) : {};
+    if (passed) this.results[workflowId] = outputs;
+    return { workflowId, passed, outputs, steps: records };
+  }
+
+  private async runStep(step: JsonObject, scope: Scope): Promise<StepRecord> {
+    const stepId = String(step.stepId);
+    const described = step.description ? { description: String(step.description) } : {};
+    const evaluate = evaluator(scope, this.results, this.options.arazzo);
+    if (step.workflowId) {
+      const given = Object.fromEntries(((step.parameters ?? []) as JsonObject[]).map((p) => [String(p.name), resolveValue(p.value, evaluate)]));
+      const child = await this.run(String(step.workflowId), given);
+      const record: StepRecord = { stepId, ...described, runs: `workflow ${step.workflowId}`, outcome: child.passed ? 'passed' : 'failed', steps: child.steps };
+      if (child.passed) {
+        scope.outputs = child.outputs;
+        scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluator(scope, this.results, this.options.arazzo)) as Record<string, unknown>;
+        scope.outputs = undefined;
+      }
+      return record;
+    }
+    const target = stepOperation(step);
+    if (!target) return { stepId, ...described, runs: String(step.operationId ?? ''), outcome: 'failed', notes: ['the step names no operation this runner reads ($sourceDescriptions.<source>.<operationId>)'] };
+    const operation = this.options.operations[target.source]?.get(target.operationId);
+    const runs = operation ? `${target.operationId} (${operation.method.toUpperCase()} ${operation.path})` : target.operationId;
+    if (target.source === 'mockControl' && !this.options.isMock) {
+      return { stepId, ...described, runs, outcome: 'skipped', notes: ['mock only: left out on a deployment'] };
+    }
+    // Parameters: a reference to a reusable parameter (the key) is that parameter.
+    const parameters = ((step.parameters ?? []) as JsonObject[]).map((p) => {
+      if (!p.reference) return p;
+      const referenced = evaluate(String(p.reference)) as JsonObject | undefined;
+      return { ...referenced, ...(p.value !== undefined ? { value: p.value } : {}) };
+    });
+    let authorization: string | null = null;
+    const values: Record<string, unknown> = {};
+    for (const parameter of parameters) {
+      const value = resolveValue(parameter.value, evaluate);
+      if (parameter.in === 'header' && String(parameter.name).toLowerCase() === 'authorization') authorization = String(value);
+      else values[String(parameter.name)] = value;
+    }
+    const body = step.requestBody ? resolveValue((step.requestBody as JsonObject).payload, evaluate) : undefined;
+    const request = { ...(Object.keys(values).length > 0 ? { values } : {}), ...(body !== undefined ? { body } : {}) };
+    const answer = await this.options.call({ source: target.source, operationId: target.operationId, values, ...(body !== undefined ? { body } : {}), authorization });
+    if ('refused' in answer) return { stepId, ...described, runs, outcome: 'refused', request, notes: [answer.refused] };
+    scope.answer = answer;
+    const after = evaluator(scope, this.results, this.options.arazzo);
+    const failed = ((step.successCriteria ?? []) as Criterion[]).filter((criterion) => !criterionHolds(criterion, after)).map((c) => `not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`);
+    if (failed.length === 0) scope.steps[stepId] = resolveValue(step.outputs ?? {}, after) as Record<string, unknown>;
+    return { stepId, ...described, runs, outcome: failed.length === 0 ? 'passed' : 'failed', request, status: answer.status, response: preview(answer.body), ...(failed.length > 0 ? { notes: failed } : {}) };
+  }
+}

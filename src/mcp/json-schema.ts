@@ -1,0 +1,31 @@
+// One ajv (JSON Schema 2020-12, the dialect of OpenAPI 3.1 and of MCP's tool schemas, formats
+// checked) for what the MCP server itself validates: the arguments of a tool called through the
+// compact `call` tool, which no client checks against a schema it never listed, and the mock's
+// announcement. Each schema is compiled once.
+import _Ajv2020 from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
+import type { JsonObject } from '../contract/json-pointer.js';
+
+// CommonJS modules with a `default` export: under NodeNext the default import is the module object.
+const Ajv2020 = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
+const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** The validator of a self-contained schema (a tool's `inputSchema`), compiled on first use. */
+export function validatorOf(schema: JsonObject): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** ajv's errors as short lines (`/body/to must match pattern ...`), for a tool error. */
+export function errorLines(errors: ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => `${e.instancePath || '(the arguments)'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? `: ${String((e.params as { additionalProperty?: string }).additionalProperty)}` : ''}`);
+}
