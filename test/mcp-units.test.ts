@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { NEVER_SENT } from '../conformance/policy.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { criterionHolds, parseCondition, type Criterion } from '../src/mcp/arazzo-condition.js';
-import { MAX_VISITS_PER_STEP, WorkflowRunner, type StepRequest } from '../src/mcp/arazzo-runner.js';
+import { criterionHolds, parseCondition, type Criterion } from '../src/workflows/arazzo-condition.js';
+import { MAX_VISITS_PER_STEP, WorkflowRunner, type StepRequest } from '../src/workflows/arazzo-runner.js';
 import { GUARDED_ON_DEPLOYMENTS, POSTS_THAT_READ, guardedReason, isWrite, verdict, type PolicyOptions } from '../src/mcp/policy.js';
 import { redactor } from '../src/mcp/redact.js';
 import { schemaCollector, withDefs } from '../src/mcp/tool-schema.js';

@@ -5,6 +5,7 @@ import { withoutPrototype } from '../contract/dict.js';
 import { readCapped } from '../listen/agent.js';
 import { CONTROL_TOKEN_HEADER } from '../mock/control-access.js';
 import type { ToolParameter } from './operation-tools.js';
+import type { Answer } from '../workflows/arazzo-runner.js';
 
 /** What a tool asks the target, already checked by the policy. */
 export interface Outgoing {
@@ -25,13 +26,7 @@ export interface Outgoing {
   control?: boolean;
 }
 
-export interface Answer {
-  status: number;
-  /** Response headers, names in lower case. */
-  headers: Record<string, string>;
-  /** The parsed JSON body, or the text when it is not JSON, or undefined when empty. */
-  body: unknown;
-}
+export type { Answer };
 
 export interface SendTarget {
   baseUrl: URL;

@@ -5,7 +5,7 @@
 // policy (policy.ts) before anything is sent, and every result and log line crosses the
 // redactor (redact.ts). Transport-free: server.ts wires it to the SDK.
 import { loadOpenApi, readGeneratedJson, resolveRef, type JsonObject } from '../contract/generated-files.js';
-import { WorkflowRunner, type StepRequest, type WorkflowRun } from './arazzo-runner.js';
+import { WorkflowRunner, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { errorLines, validatorOf } from './json-schema.js';
 import { operationTools, type OperationTool, type ToolDefinition } from './operation-tools.js';
 import { refusalText, verdict, type PolicyOptions } from './policy.js';

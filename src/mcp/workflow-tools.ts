@@ -5,7 +5,7 @@
 // what it sent and got, and the workflow's outputs. What a workflow may do follows its
 // `x-conformance` level (spec/EXTENSIONS.md) and, step by step, the same policy every tool obeys.
 import type { JsonObject } from '../contract/json-pointer.js';
-import { stepOperation, workflowsReached } from './arazzo-runner.js';
+import { stepOperation, workflowsReached } from '../workflows/arazzo-runner.js';
 import type { ToolDefinition } from './operation-tools.js';
 
 export const WORKFLOW_TOOL_PREFIX = 'workflow_';

@@ -1,5 +1,6 @@
 // Plays one Arazzo 1.0.1 workflow of the contract (generated/workflows.arazzo.json) step by step,
-// so that an agent does a job of part 3 in one tool call and sees each step: runtime expressions
+// the one runner of this package (the MCP server's workflow tools use it; so should every other
+// player of workflows), so that a job of part 3 runs in one call and each step is seen: runtime expressions
 // carry the values the service issues from step to step, criteria decide each step's outcome
 // (arazzo-condition.ts), `onSuccess`/`onFailure` actions move between steps, a step may run
 // another workflow. Every request goes through the caller's `call`, which is where the policy
@@ -7,7 +8,15 @@
 // only against the mock and is left out on a deployment, as the workflows' own description says.
 import { valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { criterionHolds, embedExpressions, type Criterion } from './arazzo-condition.js';
-import type { Answer } from './send.js';
+
+/** An answer as the caller received it. */
+export interface Answer {
+  status: number;
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the text when it is not JSON, or undefined when empty. */
+  body: unknown;
+}
 
 /** What the runner asks of the caller: send one step's request, or say why it may not be sent. */
 export interface StepRequest {
