@@ -76,11 +76,17 @@ describe('inferred parts (x-inferred)', () => {
     durationMs: 1,
   });
 
-  it('keeps a documented component\'s values inside an inferred envelope, without what it requires', () => {
+  it('judges a documented component inside an inferred envelope as documented: its values and what it requires (issue 29)', () => {
     const relaxed = relaxSchema({ type: 'array', 'x-inferred': true, maxItems: 2, items: { $ref: '#/components/schemas/Message' } });
-    expect(relaxed).toEqual({ 'x-inferred': true, items: { $ref: '#/components/schemas/Message.underInferred' } });
-    const under = relaxSchema({ type: 'object', required: ['a'], properties: { a: { enum: ['x'] } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] }, 'under-inferred');
-    expect(under).toEqual({ type: 'object', properties: { a: { enum: ['x'] } }, anyOf: [{}, {}] });
+    expect(relaxed).toEqual({ 'x-inferred': true, items: { $ref: '#/components/schemas/Message' } });
+  });
+
+  it('keeps a documented component of an inferred union judged: the other branches stay out of its types', () => {
+    const types = (ref: string) => (ref === '#/components/schemas/Subscription' ? ['object'] : undefined);
+    const relaxed = relaxSchema({ 'x-inferred': true, anyOf: [{ $ref: '#/components/schemas/Subscription' }, { type: 'null' }] }, 'documented', types);
+    expect(relaxed).toEqual({ 'x-inferred': true, anyOf: [{ $ref: '#/components/schemas/Subscription' }, { not: { type: 'object' } }] });
+    const inline = relaxSchema({ 'x-inferred': true, oneOf: [{ type: 'string' }, { type: 'integer' }] }, 'documented', types);
+    expect(inline).toEqual({ 'x-inferred': true, anyOf: [{}, {}] });
   });
 
   it('relaxes an inferred schema and drops inferred properties from `required`', () => {
