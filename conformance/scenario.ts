@@ -40,6 +40,8 @@ export interface Scenario {
    * or its control surface. Why it is never sent to a deployment, in a line (the coverage says it).
    */
   mockOnly?: string;
+  /** Per target, a more precise reason than `mockOnly` (a limit part 8 does not publish, a free account it would need ...). */
+  mockOnlyBecause?: Readonly<Record<string, string>>;
   /** Needs a second account: `--second-key`, or on the mock an account the suite signs up. */
   secondAccount?: boolean;
   run(ctx: ScenarioContext): Promise<void>;

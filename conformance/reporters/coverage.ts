@@ -77,8 +77,8 @@ export function catalogCodes(document: Json): Array<{ code: string; status: stri
     .map((entry) => ({ code: entry.const as string, status: String(entry['x-status'] ?? ''), inferred: entry['x-inferred'] === true }));
 }
 
-function why(scenario: Scenario, run: CoverageRun): { reason: string; unlock?: string } | undefined {
-  if (scenario.mockOnly && !run.mock) return { reason: `on the package's mock only: ${scenario.mockOnly}` };
+function why(scenario: Scenario, run: CoverageRun, target: string): { reason: string; unlock?: string } | undefined {
+  if (scenario.mockOnly && !run.mock) return { reason: `on the package's mock only: ${scenario.mockOnlyBecause?.[target] ?? scenario.mockOnly}` };
   if (scenario.secondAccount && !run.secondKey && !run.mock) return { reason: 'needs a second account (cross-account isolation)', unlock: '--second-key' };
   if (scenario.level === 'writes' && run.level !== 'writes') return { reason: `provoked at --level writes (${scenario.check})`, unlock: WRITES_UNLOCK };
   return undefined;
@@ -114,15 +114,15 @@ export function coverageCells(input: { document: Json; op: Operation; outcomes: 
       const ran = outcomes.find((o) => full.scenarios.some((s) => s.id === o.scenarioId && (s.provokes ?? []).includes(target)));
       if (ran) reason = `sent by "${ran.title}", and answered otherwise (see its finding)`;
     }
-    if (!reason && code && matchingStatus(outcomes, op, status)) reason = `${status} was provoked, answered without the code ${code}`;
     if (!reason) {
       const candidates = full.scenarios.filter((s) => (s.provokes ?? []).includes(target) || (code !== undefined && (s.provokes ?? []).includes(statusTarget)));
-      const ranked = candidates.map((s) => why(s, run)).filter((w): w is { reason: string; unlock?: string } => w !== undefined);
+      const ranked = candidates.map((s) => why(s, run, (s.provokes ?? []).includes(target) ? target : statusTarget)).filter((w): w is { reason: string; unlock?: string } => w !== undefined);
       // The cheapest way first: a level before the mock, the mock before nothing.
       const best = ranked.find((w) => w.unlock === WRITES_UNLOCK) ?? ranked.find((w) => w.unlock) ?? ranked[0];
       if (best) ({ reason, unlock } = best);
       else if (candidates.length) reason = 'its scenario did not run here (-t or --shard)';
     }
+    if (!reason && code && matchingStatus(outcomes, op, status)) reason = `${status} was provoked, answered without the code ${code}`;
     if (!reason && code && NO_REQUEST_CAUSES[code]) reason = NO_REQUEST_CAUSES[code];
     cells.push({ status, ...(code ? { code } : {}), state: 'not-provoked', reason: reason ?? 'no scenario of the suite provokes it', ...(unlock ? { unlock } : {}) });
   }

@@ -235,7 +235,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
 const MARKS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not-applicable': 'N/A', 'not sent': 'NOT SENT', 'not run': 'NOT RUN' };
 
 /** The progress line's marks, one per scenario as it ends: said once before the first. */
-export const PROGRESS_LEGEND = 'Progress, one mark per scenario: . passed  F failed  a advisory  s skipped  - not applicable  E error in the suite itself';
+export const PROGRESS_LEGEND = 'Progress, one mark per scenario: . passed  F failed  a advisory  s skipped  - does not apply here  E error in the suite itself';
 
 function findingLine(f: Finding): string {
   return `      ${MARKS[f.verdict]} [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n        request: ${f.request}` : ''}`;

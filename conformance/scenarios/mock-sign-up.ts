@@ -91,6 +91,7 @@ export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
       part: '4.1, 8',
       title: `wrong codes and re-sent codes end in 429 (part 4.1; part 8 does not publish the limits: at most ${MAX_ATTEMPTS} tries each)`,
       provokes: ['verifyEmail 429', 'registerNumber 429', 'verifyPhoneNumber 429'],
+      mockOnly: `part 8 does not publish the attempt limits, and a sign-up reaches a person; the suite signs up only on the package's mock`,
       async run(ctx) {
         const code = testValue(ctx.env.document, 'signupCode')?.value;
         if (!code) return ctx.skip('The description has no `signupCode` test value.');
