@@ -12,7 +12,7 @@
 //   submitting its number's 10DLC registration, which would act on a deployment's account.
 import { findOperation, type Json, type Operation } from '../description.js';
 import type { Exchange, RequestSpec } from '../http.js';
-import { as, signUpOnMock } from '../mock-accounts.js';
+import { as, mockControl, signUpOnMock } from '../mock-accounts.js';
 import { listRecords, valuesNamed } from '../records.js';
 import type { Scenario, ScenarioContext } from '../scenario.js';
 
@@ -140,6 +140,11 @@ export function isolationScenarios(operations: Operation[], options: { secondKey
         // A subscription of its own, so that a ping of another's is judged too.
         const create = findOperation(ctx.env.operations, 'createWebhookSubscription');
         if (create) await ctx.send(create, as(scratch, { body: { url: 'http://127.0.0.1:9/conformance-webhook', eventTypes: ['message.received'] } }));
+        // A saved card of its own, so that removing another's is judged too: the customer's payment
+        // is completed through the mock's control surface (where it refuses, the card is not judged).
+        const setup = findOperation(ctx.env.operations, 'createPaymentMethodSetup');
+        const secret = setup ? ((await ctx.send(setup, as(scratch, { body: {} }))).body as Json | undefined)?.clientSecret : undefined;
+        if (typeof secret === 'string') await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secret }, scratch);
         const mine = await readSide(ctx, "the run's account", keys.mine, false);
         const theirs = await readSide(ctx, 'the account the suite signed up', (s = {}) => as(scratch, s), true);
         judge(ctx, (await crossCheck(ctx, mine, theirs, { writes: true })) + (await crossCheck(ctx, theirs, mine, { writes: true })), mine, theirs);
