@@ -131,12 +131,13 @@ describe('the contract level', () => {
 describe('the writes level', () => {
   const sent = () => (runs.writes as LevelRun).proxy.requests.filter((r) => acting(r, runs.writes));
 
-  it('creates or changes exactly what the Safety table says: 3 injected messages, 1 message and 1 call to --to, 2 account changes, and the writes that change nothing its state allows', () => {
+  it('creates or changes exactly what the Safety table says: 3 injected messages, 1 message, 2 WhatsApp messages and 1 call to --to, 2 account changes, and the writes that change nothing its state allows', () => {
     const counts: Record<string, number> = {};
     for (const r of sent()) counts[operationOf(r)?.operationId ?? r.url] = (counts[operationOf(r)?.operationId ?? r.url] ?? 0) + 1;
-    // This deployment has a default card and a webhook subscription, no subscription and no WhatsApp line.
-    expect(counts).toEqual({ injectTestInboundMessage: 3, sendMessage: 1, createCall: 2, updateAccount: 2, updateNumber: 1, setTypingIndicator: 1, setDefaultPaymentMethod: 1, pingWebhook: 1 });
+    // This deployment has a default card, a webhook subscription and a ready WhatsApp line, no subscription.
+    expect(counts).toEqual({ injectTestInboundMessage: 3, sendMessage: 3, createCall: 2, updateAccount: 2, updateNumber: 1, setTypingIndicator: 1, setDefaultPaymentMethod: 1, pingWebhook: 1 });
     for (const r of sent().filter((x) => ['sendMessage', 'createCall', 'setTypingIndicator'].includes(operationOf(x)?.operationId ?? ''))) expect((r.body as { to?: string; toNumber?: string }).to ?? (r.body as { toNumber?: string }).toNumber).toBe(TO);
+    expect(sent().filter((r) => operationOf(r)?.operationId === 'sendMessage' && (r.body as { channel?: string }).channel === 'whatsapp')).toHaveLength(2);
     // The writes that change nothing carry what the account holds: the number's own cap, a typing indicator cleared.
     const patch = sent().find((r) => operationOf(r)?.operationId === 'updateNumber');
     expect(patch?.body).toEqual({ maxCallDurationSeconds: null });
@@ -161,7 +162,7 @@ describe('the writes level', () => {
     const report = runs.writes?.report as ConformanceReport;
     expect(report.sends.total).toBe(sent().length);
     expect(report.sends.total).toBeLessThanOrEqual(report.sends.limit as number);
-    expect(formatSummary(report)).toMatch(/^Sends \(creating or changing something\): 12 of at most 16 \(--max-sends\): /m);
+    expect(formatSummary(report)).toMatch(/^Sends \(creating or changing something\): 14 of at most 16 \(--max-sends\): /m);
   });
 
   it('shows in the coverage table the documented statuses each level reached', () => {
