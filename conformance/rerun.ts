@@ -10,8 +10,9 @@ import { UsageError, type ConformanceConfig } from './config.js';
 import { findOperation, listOperations, loadDescription } from './description.js';
 import { ConformanceHttp, describeRequest } from './http.js';
 import { reportFiles } from './reporters/files.js';
-import type { FindingGroup } from './reporters/finding-groups.js';
-import type { ConformanceReport } from './reporters/report.js';
+import type { ScenarioOutcome } from './findings.js';
+import { groupFindings, type FindingGroup } from './reporters/finding-groups.js';
+import { formatFinding, type ConformanceReport } from './reporters/report.js';
 import { contractValidator } from '../src/contract/contract-validator.js';
 
 function readReport(dir: string): ConformanceReport {
@@ -55,9 +56,12 @@ export async function rerunFinding(config: ConformanceConfig, id: string, write:
   write(`Sent again: ${describeRequest(ex)}`);
   write(`Answer: ${ex.status}${ex.headers['content-type'] ? ` ${ex.headers['content-type']}` : ''}${ex.bodyText ? `\n${ex.bodyText.length > 800 ? `${ex.bodyText.slice(0, 800)}…` : ex.bodyText}` : ''}`);
   const findings = checkResponse(document, contractValidator(document), op, ex, config.apiKey).filter((f) => f.verdict !== 'pass');
-  for (const f of findings) write(`${f.verdict === 'fail' ? 'FAIL' : 'ADVISORY'} [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}`);
+  // Grouped as the run grouped them: the same rule broken at the same place has the same finding id.
+  const outcome: ScenarioOutcome = { scenarioId: `rerun/${id}`, operationId: op.operationId, title: `--rerun ${id}`, check: group.check, level: group.example.level ?? 'contract', verdict: 'pass', findings, exchanges: [], notes: [], sends: [] };
+  const regrouped = groupFindings(document, [outcome], config.baseUrl);
+  for (const again of regrouped) for (const line of formatFinding(again).filter((l) => !/^ {4}(curl |rerun: )/.test(l))) write(line);
   const status = expectedStatus(group);
-  const still = status !== undefined ? ex.status !== status : findings.some((f) => f.check === group.check && f.verdict === group.verdict);
+  const still = status !== undefined ? ex.status !== status : regrouped.some((g) => g.id === id);
   write(still ? `Still there: ${status !== undefined ? `${ex.status}, where ${status} was expected` : `${group.check} still finds it`}.` : `Gone: ${status !== undefined ? `${ex.status}, as expected` : `${group.check} no longer finds it`}.`);
   return still ? 1 : 0;
 }

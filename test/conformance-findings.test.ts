@@ -125,6 +125,8 @@ describe('findings a person can act on', () => {
     const lines: string[] = [];
     expect(await rerunFinding(config({ reportDir: dir }), id, (line) => lines.push(line))).toBe(1);
     expect(proxy.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/v1/numbers']);
+    // The answer judged again is grouped as the run grouped it: the same finding, by id and in the same words.
+    expect(lines.filter((l) => /^(FAIL|ADVISORY) /.test(l))).toEqual([expect.stringMatching(new RegExp(`^FAIL \\[response-schema-conformance, part [^\\]]+\\] /\\*/createdAt is missing \\(required\\): \`created_at\` is present instead; renamed\\? .*finding ${id}$`))]);
     expect(lines.join('\n')).toMatch(/Still there: response-schema-conformance still finds it/);
     proxy.rules.length = 0;
     lines.length = 0;

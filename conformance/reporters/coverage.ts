@@ -112,7 +112,8 @@ export function coverageCells(input: { document: Json; op: Operation; outcomes: 
     let unlock: string | undefined = said?.unlock;
     if (!reason) {
       const ran = outcomes.find((o) => full.scenarios.some((s) => s.id === o.scenarioId && (s.provokes ?? []).includes(target)));
-      if (ran) reason = `sent by "${ran.title}", and answered otherwise (see its finding)`;
+      // A scenario that passed took another answer it allows (events/wait: 408 when no event came).
+      if (ran) reason = ran.verdict === 'pass' ? `sent by "${ran.title}", which got another answer it allows` : `sent by "${ran.title}", and answered otherwise (see its finding)`;
     }
     if (!reason) {
       const candidates = full.scenarios.filter((s) => (s.provokes ?? []).includes(target) || (code !== undefined && (s.provokes ?? []).includes(statusTarget)));
