@@ -20,6 +20,8 @@ Commands:
   conformance    check a deployment of the API against the contract
   proxy          forward requests to a deployment and check each request and answer against
                  the contract as they pass (a validating proxy)
+  recordings     summarize <dir>: what a set of recordings (mock --record <dir>) depends on:
+                 the operations, fields and carried values
   mcp            an MCP server for agents: the operations, workflows and events as tools, over
                  the mock (in-process by default) or a deployment; read-only unless --allow-writes
 
@@ -52,6 +54,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       return (await loadConformance()).runConformanceCli(['--proxy', ...rest]);
     case 'mcp':
       return (await loadMcp()).runMcpCli(rest, io);
+    case 'recordings':
+      return (await import('../src/recording/cli.js')).runRecordingsCli(rest, io);
     case '-h':
     case '--help':
     case 'help':

@@ -56,6 +56,8 @@ Options:
                           such as numbers-api mock --stateless): the unknown-key 401 checks of
                           part 5.1 are reported as not applicable. Not needed for numbers-api
                           mock, which announces it (GET /__mock/about)
+  --replay <recording>    replay a recording made on the mock (numbers-api mock --record)
+                          under the suite's safety rules; see --replay --help
   --proxy                 start the validating proxy instead of the suite
   --port <n>              proxy port (default 4010)
   --host <host>           proxy host (default 127.0.0.1)
@@ -107,6 +109,8 @@ function guardStream(stream: NodeJS.WriteStream, ...secrets: string[]): () => vo
 }
 
 export async function runConformanceCli(argv: string[]): Promise<number> {
+  // A replay of a recording has its own options and run (replay.ts).
+  if (argv.some((a) => a === '--replay' || a.startsWith('--replay='))) return (await import('./replay.js')).runReplayCli(argv.filter((a) => a !== 'conformance'));
   let args = [...argv];
   let mode: 'suite' | 'proxy' = 'suite';
   if (args[0] === 'conformance') args = args.slice(1);

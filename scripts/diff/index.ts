@@ -18,6 +18,8 @@
 // and says exactly what it does. test/versioning-api-smart-diff.test.ts keeps the evidence, so a
 // future version that fixes these can be re-evaluated.
 
+import type { RecordingFile } from '../../src/recording/recording-files-read.js';
+import { compareRecordings } from './recordings.js';
 import { compareAsyncApi } from './asyncapi.js';
 import { type Change, type Classification, sortChanges } from './changes.js';
 import { compareOpenApi } from './openapi.js';
@@ -48,9 +50,11 @@ export interface DiffResult {
   };
   /** Documents present on one side only (not compared). */
   skipped: string[];
+  /** With recordings (`--recordings`): their names, and the breaking changes that reach none of them. */
+  recordings?: { names: string[]; broken: string[]; untouched: string[] };
 }
 
-export function diffContracts(previous: ContractDocuments, current: ContractDocuments): DiffResult {
+export function diffContracts(previous: ContractDocuments, current: ContractDocuments, recordings?: RecordingFile[]): DiffResult {
   const changes: Change[] = [];
   const skipped: string[] = [];
   if (previous.openapi && current.openapi) changes.push(...compareOpenApi(previous.openapi, current.openapi).list());
@@ -59,6 +63,9 @@ export function diffContracts(previous: ContractDocuments, current: ContractDocu
   else if (previous.asyncapi || current.asyncapi) skipped.push(`asyncapi (only in the ${previous.asyncapi ? 'previous' : 'current'} release)`);
   // A workflow step the change breaks (an operation, parameter or field it uses, gone or changed).
   changes.push(...compareWorkflows(previous, current));
+  // The recordings a change breaks (what a frontend did, recorded on the mock).
+  const recorded = recordings ? compareRecordings(recordings, previous, current, changes) : undefined;
+  if (recorded) changes.push(...recorded.changes);
   const count = (c: Classification) => changes.filter((x) => x.classification === c).length;
   const breaking = count('breaking');
   const nonBreaking = count('non-breaking');
@@ -73,6 +80,7 @@ export function diffContracts(previous: ContractDocuments, current: ContractDocu
       requiredBump: breaking ? 'major' : nonBreaking ? 'minor' : documentation ? 'patch' : 'none',
     },
     skipped,
+    ...(recorded ? { recordings: { names: recorded.names, broken: [...new Set(recorded.changes.map((c) => c.affects[0]!.replace(/^recording /, '')))], untouched: recorded.untouched } } : {}),
   };
 }
 

@@ -32,6 +32,11 @@ export function formatReport(result: DiffResult, previous: LoadedRelease, curren
     if (!list.length) continue;
     out.push('', `${HEADINGS[classification]} (${list.length})`, ...list.map(formatChange));
   }
+  if (result.recordings) {
+    const { names, broken, untouched } = result.recordings;
+    out.push('', `Recordings (${names.length}): ${broken.length === 0 ? 'no change breaks any of them' : broken.map((name) => `breaks recording ${name}`).join('; ')}`);
+    if (untouched.length > 0) out.push(`Breaking changes no recording touches (${untouched.length}):`, ...untouched.map((m) => `  - ${m}`));
+  }
   const { breaking, nonBreaking, documentation, inferred, requiredBump } = result.summary;
   out.push(
     '',

@@ -47,6 +47,9 @@ Options:
   --stateless             serve the documented examples only, keeping no state
   --seed <file>           start every account from your own data (a JSON seed, see the README)
   --state <file>          keep the state in this file across restarts (written atomically)
+  --record <dir>          record what each account does as an Arazzo workflow, one file per
+                          account (<dir>/<name>.arazzo.json; the key is never written); replay
+                          one with numbers-api conformance --replay or redocly respect
   --strict-keys           accept only keys the sign-up issued or the seed names
   --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
   --control-token <t>     the token changes on the control surface need (X-Mock-Control-Token);
@@ -129,6 +132,7 @@ function parseMockArgs(argv: string[]) {
       stateless: { type: 'boolean', default: false },
       seed: { type: 'string' },
       state: { type: 'string' },
+      record: { type: 'string' },
       'strict-keys': { type: 'boolean', default: false },
       gate: { type: 'string' },
       'signup-code': { type: 'string' },
@@ -169,8 +173,9 @@ function parseMockArgs(argv: string[]) {
   }
   const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber('--max-accounts', values['max-accounts'], 1);
   const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber('--max-account-bytes', values['max-account-bytes'], 1024);
-  if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || values['control-token'] !== undefined)) {
-    throw new UsageError('--seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts and --max-account-bytes go with the stateful mock, not --stateless.');
+  if (values.record !== undefined && values.record.trim() === '') throw new UsageError('--record needs a directory.');
+  if (values.stateless && (values.record !== undefined || values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || values['control-token'] !== undefined)) {
+    throw new UsageError('--record, --seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts and --max-account-bytes go with the stateful mock, not --stateless.');
   }
   if (values.gate !== undefined && !GATES.includes(values.gate)) {
     throw new UsageError(`--gate must be one of ${GATES.join(', ')}, got "${values.gate}".`);
@@ -229,6 +234,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       stateless: args.stateless,
       seed,
       statePath: args.state,
+      recordDir: args.record,
       strictKeys: args['strict-keys'],
       gate: args.gate as 'ajv' | 'prism' | undefined,
       signupCode: args['signup-code'],

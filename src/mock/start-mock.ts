@@ -28,6 +28,7 @@ import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import { createPipeline } from '../simulator/pipeline.js';
 import { simContract } from '../simulator/contract.js';
 import { prismGate } from './prism-gate.js';
+import { descriptionUrls, writeRecordings, type RecordingFiles } from '../recording/recording-files.js';
 
 export { defaultPrismWorkers } from './prism-workers.js';
 
@@ -102,6 +103,8 @@ export interface MockOptions {
   controlToken?: string;
   /** Shorter protocol timeouts (tests); Node's defaults otherwise. */
   timeouts?: ProtocolTimeouts;
+  /** Record every account's requests as an Arazzo workflow, one file each in this directory (`--record`, src/recording/). */
+  recordDir?: string;
   /** The share of V8's heap limit past which idle accounts are evicted (src/mock/heap-guard.ts; default 0.6). */
   heapFraction?: number;
 }
@@ -153,9 +156,12 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
     state = readStateFile(options.statePath, (read) => stateProblems(simContract(document), read));
   }
+  const controlDocument = readGeneratedJson('mock-control.json');
   const core = createMockCore({
     document,
-    controlDocument: readGeneratedJson('mock-control.json'),
+    controlDocument,
+    // The per-key switch gives documents naming the descriptions where this package has them.
+    recording: options.recordDir !== undefined ? { all: true, urls: descriptionUrls(options.recordDir) } : { urls: { numbersApi: generatedPath('openapi.json'), mockControl: generatedPath('mock-control.json') } },
     seed: options.seed,
     state,
     strictKeys: options.strictKeys,
@@ -166,6 +172,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!, { log: warn })) } : {}),
   });
+  const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument }, warn) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());
@@ -176,6 +183,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   });
   const stopCore = (): void => {
     core.stop();
+    recordings?.stop();
     persistence?.stop();
     webhooks.stop();
     heap.stop();

@@ -12,6 +12,7 @@ import type { JsonObject, SimEvent, SimResponse } from '../simulator/types.js';
 import { startWebhookFanout } from '../simulator/webhook-fanout.js';
 import { mockControlDocument, openApiDocument } from './bundle.js';
 import { fetchToSimRequest } from './request.js';
+import { recordingToArazzo } from '../recording/to-arazzo.js';
 
 export interface CreateHandlersOptions {
   /** Another base URL to answer for, besides the contract's servers (absolute, or a path such as `/backend`). */
@@ -42,6 +43,13 @@ export interface CreateHandlersOptions {
    * where there is a `process`, else `off`.
    */
   validateResponses?: 'off' | 'strict';
+  /**
+   * Record every account's requests as an Arazzo workflow (issue 31; README, "Record and
+   * replay"): read them with `recordings()`. Without it, `control.startRecording(key)` records
+   * one account. `urls` say where a recording finds the two descriptions (default `openapi.json`
+   * and `mock-control.json`, beside the recording).
+   */
+  record?: boolean | { maxSteps?: number; maxBytes?: number; urls?: { numbersApi: string; mockControl: string } };
 }
 
 /** An answer of the control surface that is not a success. */
@@ -66,6 +74,12 @@ export interface MockControl {
   completeCheckout(apiKey: string, request: { clientSecret: string; amount?: number }): unknown;
   /** Sets the credit-wallet balance (US dollars) of the account `apiKey` opens. */
   setWallet(apiKey: string, balance: number): { balance: number };
+  /** Records the account `apiKey` opens from now on (`name`: its workflowId; default `recording-<n>`). */
+  startRecording(apiKey: string, name?: string): { recording: string; steps: number };
+  /** The account's recording so far, an Arazzo 1.0.1 document. */
+  recording(apiKey: string): unknown;
+  /** Ends the account's recording and gives it. */
+  stopRecording(apiKey: string): unknown;
   /** Stops the timers of simulated processes and answers held long polls (call it in `afterAll`). */
   stop(): void;
 }
@@ -76,6 +90,8 @@ export interface MockHandlers {
   control: MockControl;
   /** The simulator core itself (its `state` is plain data). */
   simulator: Simulator;
+  /** Every recording kept (all accounts with `record`), each an Arazzo 1.0.1 document, in the order they began. */
+  recordings(): Array<{ name: string; document: JsonObject }>;
 }
 
 /** The base URLs of the contract's servers, their variables at their defaults. */
@@ -100,7 +116,8 @@ function basePath(base: string): string {
 export function createHandlers(options: CreateHandlersOptions = {}): MockHandlers {
   const document = openApiDocument;
   const clock = options.clock ?? systemClock();
-  const { simulator, runner, pipeline } = createMockCore({
+  const record = typeof options.record === 'object' ? options.record : {};
+  const { simulator, runner, pipeline, recorder } = createMockCore({
     document,
     controlDocument: mockControlDocument,
     clock,
@@ -111,6 +128,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     maxAccounts: options.maxAccounts,
     maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateResponses,
+    recording: { all: Boolean(options.record), ...record },
   });
 
   // Webhook deliveries (part 6): the one fan-out (src/simulator/webhook-fanout.ts), its delivery
@@ -166,15 +184,20 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     return response.body;
   };
 
+  const target = { document, controlDocument: mockControlDocument, ...(record.urls ? { urls: record.urls } : {}) };
   return {
     handlers,
     simulator,
+    recordings: () => recorder.recordings().map((recording) => ({ name: recording.name, document: recordingToArazzo(recording, target) })),
     control: {
       reset: () => void controlCall('POST', '/__mock/reset'),
       clock: () => controlCall('GET', '/__mock/clock') as { now: string; offsetSeconds: number },
       advanceClock: (seconds) => controlCall('POST', '/__mock/clock/advance', undefined, { seconds }) as { now: string; offsetSeconds: number },
       completeCheckout: (apiKey, request) => controlCall('POST', '/__mock/checkout/complete', apiKey, request),
       setWallet: (apiKey, balance) => controlCall('PUT', '/__mock/wallet', apiKey, { balance }) as { balance: number },
+      startRecording: (apiKey, name) => controlCall('PUT', '/__mock/recording', apiKey, name === undefined ? {} : { name }) as { recording: string; steps: number },
+      recording: (apiKey) => controlCall('GET', '/__mock/recording', apiKey),
+      stopRecording: (apiKey) => controlCall('DELETE', '/__mock/recording', apiKey),
       stop: () => {
         runner.stop();
         webhooks?.stop();

@@ -17,7 +17,17 @@ export interface ControlSurface {
   handle(request: SimRequest): SimResponse | undefined;
 }
 
-export function controlSurface(simulator: Simulator, document: JsonObject): ControlSurface {
+/** The per-key recording switch (`/__mock/recording`), where the mock records (src/recording/). */
+export interface RecordingSwitch {
+  /** Starts (or renames) the key's recording; its name and steps, or undefined when no more may be kept. */
+  start(key: string, name: string | undefined): { recording: string; steps: number } | undefined;
+  /** The key's recording as an Arazzo document, or undefined when it is not recorded. */
+  document(key: string): unknown;
+  /** Ends the key's recording and gives its document, or undefined. */
+  stop(key: string): unknown;
+}
+
+export function controlSurface(simulator: Simulator, document: JsonObject, recordings?: RecordingSwitch): ControlSurface {
   const contract = simContract(document);
   const match = operationMatcher(document);
   let validator: ContractValidator | undefined;
@@ -59,6 +69,18 @@ export function controlSurface(simulator: Simulator, document: JsonObject): Cont
             account!.balance = Number(body.balance);
             return { status: 200, body: { balance: account!.balance } };
           });
+        case 'mockStartRecording':
+        case 'mockGetRecording':
+        case 'mockStopRecording': {
+          const key = bearerKey(request.headers.authorization)!;
+          if (!recordings) return { status: 404, body: { error: 'This mock does not record.' } };
+          if (matched.operationId === 'mockStartRecording') {
+            const started = recordings.start(key, typeof body.name === 'string' ? body.name : undefined);
+            return started ? { status: 200, body: started } : { status: 400, body: { error: 'The mock keeps no more recordings (at most 1,000 accounts at once).' } };
+          }
+          const recorded = matched.operationId === 'mockGetRecording' ? recordings.document(key) : recordings.stop(key);
+          return recorded ? { status: 200, body: recorded } : { status: 404, body: contract.example(matched.operationId, 404, 'notRecording') };
+        }
         default:
           return { status: 404, body: { error: `No control operation ${matched.operationId}.` } };
       }

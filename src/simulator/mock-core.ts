@@ -13,6 +13,8 @@ import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type Answe
 import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
+import { Recorder, type RecorderOptions } from '../recording/recorder.js';
+import { headerParameterNames, recordingSwitch } from '../recording/recording-switch.js';
 import type { SimState } from './state.js';
 
 export interface MockCoreOptions {
@@ -40,6 +42,11 @@ export interface MockCoreOptions {
   gate?: (validator: ContractValidator) => Gate;
   /** Where changes are made durable before they are acknowledged (`--state`), given the simulator. */
   durability?: (simulator: Simulator) => Durability;
+  /**
+   * Recording (src/recording/): `all` records every account (`--record`), else only the keys
+   * switched on at `/__mock/recording`; `urls` are where a recording finds the two descriptions.
+   */
+  recording?: Omit<RecorderOptions, 'headerNames'> & { urls?: { numbersApi: string; mockControl: string } };
 }
 
 export interface MockCore {
@@ -47,6 +54,8 @@ export interface MockCore {
   runner: SimRunner;
   control: ControlSurface;
   pipeline: Pipeline;
+  /** What the mock records (every account with `recording.all`, else the keys switched on). */
+  recorder: Recorder;
   /** Stops the runner's timers and answers held long polls. */
   stop(): void;
 }
@@ -70,7 +79,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     },
   });
   const runner = startRunner(simulator);
-  const control = controlSurface(simulator, options.controlDocument);
+  const { urls, ...recorderOptions } = options.recording ?? {};
+  const recorder = new Recorder({ ...recorderOptions, headerNames: headerParameterNames(options.document) });
+  const control = controlSurface(simulator, options.controlDocument, recordingSwitch(recorder, { document: options.document, controlDocument: options.controlDocument, ...(urls ? { urls } : {}) }));
   const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const durability = options.durability?.(simulator);
@@ -82,9 +93,10 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     control: rescheduling(control, runner),
     answers,
     ...(durability ? { durability } : {}),
+    recorder,
   });
   runner.reschedule();
-  return { simulator, runner, control, pipeline, stop: () => runner.stop() };
+  return { simulator, runner, control, pipeline, recorder, stop: () => runner.stop() };
 }
 
 /**

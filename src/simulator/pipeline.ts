@@ -94,6 +94,21 @@ export interface PipelineParts {
   /** The check of the answers the responder composes; none: not checked. */
   answers?: AnswerCheck;
   durability?: Durability;
+  /** Sees every answered request, once, with its operation and key (`--record`, src/recording/recorder.ts); none: nothing recorded. */
+  recorder?: ExchangeObserver;
+}
+
+/** What the pipeline tells a recorder about one answered request. */
+export interface ExchangeObserver {
+  observe(exchange: { request: SimRequest; response: SimResponse; source: 'numbersApi' | 'mockControl'; operationId: string; params: Record<string, string>; key?: string }): void;
+}
+
+/** The operation a request was routed to, for the recorder. */
+interface Routed {
+  source: 'numbersApi' | 'mockControl';
+  operationId: string;
+  params: Record<string, string>;
+  key?: string;
 }
 
 export interface Pipeline {
@@ -112,17 +127,22 @@ export interface Pipeline {
 }
 
 
-export function createPipeline({ contract, acceptedKey, responder, gate, control, answers, durability }: PipelineParts): Pipeline {
+export function createPipeline({ contract, acceptedKey, responder, gate, control, answers, durability, recorder }: PipelineParts): Pipeline {
+  const seen = (request: SimRequest, response: SimResponse, routed: Routed | undefined): void => {
+    if (recorder && routed) recorder.observe({ request, response, ...routed });
+  };
   const checked = (operationId: string | undefined, response: SimResponse): SimResponse =>
     operationId === undefined || !answers || response.hold ? response : answers.check(operationId, response);
   return {
     answer(request) {
-      const { response, operationId } = step(request);
+      const { response, operationId, routed } = step(request);
       if (response instanceof Promise) throw new Error(`${request.method} ${request.pathname}: the responder answers later; serve it instead.`);
-      return checked(operationId, response);
+      const answer = checked(operationId, response);
+      seen(request, answer, routed);
+      return answer;
     },
     async serve(request, clientGone) {
-      const { response, operationId } = step(request);
+      const { response, operationId, routed } = step(request);
       // Written out at once, while it shows what its own request did (see `frozen`); a held or a
       // forwarded answer once it comes.
       const answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
@@ -133,6 +153,7 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
           return frozen(stateNotSaved(error as Error));
         }
       }
+      seen(request, answer, routed);
       return answer;
     },
   };
@@ -145,8 +166,13 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
   }
 
   /** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
-  function step(request: SimRequest): { response: SimResponse | Promise<SimResponse>; operationId?: string } {
-    if (control && request.pathname.startsWith(CONTROL_PREFIX)) return { response: control.handle(request)! };
+  function step(request: SimRequest): { response: SimResponse | Promise<SimResponse>; operationId?: string; routed?: Routed } {
+    if (control && request.pathname.startsWith(CONTROL_PREFIX)) {
+      const response = control.handle(request)!;
+      const matched = recorder ? control.contract.match(request.method, request.pathname) : undefined;
+      const key = matched && control.contract.needsKey(matched.operationId) ? acceptedKey(request.headers.authorization) : undefined;
+      return { response, ...(matched ? { routed: { source: 'mockControl', operationId: matched.operationId, params: matched.params, ...(key !== undefined ? { key } : {}) } } : {}) };
+    }
     if (request.method === 'OPTIONS') return { response: optionsAnswer(request, contract.methodsAt(request.pathname)) };
     const route = contract.match(request.method, request.pathname);
     if (!route) return { response: routeNotFound(request) };
@@ -159,7 +185,7 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
     if (refused) return { response: refused };
     // A body that could not be read is already a verdict; the gate judges the rest.
     if (gate && request.violations.length === 0) request.violations.push(...gate.check(operationId, request));
-    return { response: responder.respond(request, route, key), operationId };
+    return { response: responder.respond(request, route, key), operationId, routed: { source: 'numbersApi', operationId, params: route.params, ...(key !== undefined ? { key } : {}) } };
   }
 }
 

@@ -1,0 +1,204 @@
+// `numbers-api conformance --replay <recording>`: a recording made on the mock (numbers-api mock
+// --record, an Arazzo workflow) replayed against a base URL by the package's one runner
+// (src/recording/replay.ts), under the suite's safety rules, decided for every step before
+// anything is sent:
+// - on a deployment (anything that does not announce itself as this package's mock), the
+//   mock-only steps are left out (skipped, said why);
+// - a step that changes something runs only at `--level writes`, at most --max-sends of them;
+// - a step the suite never sends (it deletes, buys, checks out or pays a fee: conformance/policy.ts)
+//   runs only when named with --allow <operationId>.
+// A recording with a step its level does not allow sends nothing: the run stops (exit 2) naming
+// each such step, why, and the flag that would allow it. Each step becomes a scenario of the
+// suite's report (its criteria and the contract's verdicts on its answer as findings), written
+// to --report-dir as the suite writes its own (conformance-report.json, junit.xml).
+import { parseArgs } from 'node:util';
+import { readGeneratedJson } from '../src/contract/generated-files.js';
+import type { JsonObject } from '../src/contract/json-pointer.js';
+import { readRecordingFile, RecordingFileError } from '../src/recording/recording-files-read.js';
+import { recordedWorkflow, replayRecording } from '../src/recording/replay.js';
+import { stepOperation } from '../src/workflows/arazzo-runner.js';
+import { resolveStepOperation } from '../src/contract/workflows.js';
+import { isWrite } from '../src/mcp/policy.js';
+import { describeVerdict } from '../src/contract/verdict.js';
+import { readAnnouncement } from './announcement.js';
+import { DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
+import { loadDescription } from './description.js';
+import type { Finding, ScenarioOutcome } from './findings.js';
+import { neverSentReason } from './policy.js';
+import { writeReports } from './reporters/files.js';
+import { buildReport, formatSummary, stoppedReport } from './reporters/report.js';
+
+export const REPLAY_USAGE = `Usage: numbers-api conformance --replay <recording> --base-url <url> [options]
+
+  Replays a recording (numbers-api mock --record <dir>: <name>.arazzo.json) against a deployment.
+  --base-url <url>         the deployment (or CONFORMANCE_BASE_URL)
+  --api-key <key>          the key (or CONFORMANCE_API_KEY); never printed or written
+  --level <level>          contract (default): only recordings that change nothing run;
+                           writes: steps that change something run, at most --max-sends
+  --max-sends <n>          most steps that change something (default ${DEFAULT_MAX_SENDS})
+  --allow <operationId>    also send a step the suite never sends (it deletes, buys, checks out,
+                           pays a fee), named one by one; repeatable
+  --input <name=value>     a workflow input other than the key (a sign-up code); repeatable
+  --report-dir <dir>       where conformance-report.json and junit.xml go (default ./conformance-report)
+  -h, --help               this text
+
+Exit codes: 0 every step passed, 1 a step failed, 2 usage error, a bad recording, or a step the
+level does not allow (nothing is sent then).`;
+
+interface ReplayArgs {
+  recording: string;
+  baseUrl: string;
+  apiKey: string;
+  level: 'contract' | 'writes';
+  maxSends: number;
+  allow: Set<string>;
+  inputs: Record<string, string>;
+  reportDir: string;
+}
+
+function parseReplayArgs(argv: string[], env: NodeJS.ProcessEnv): ReplayArgs | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        replay: { type: 'string' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        level: { type: 'string' },
+        'max-sends': { type: 'string' },
+        allow: { type: 'string', multiple: true },
+        input: { type: 'string', multiple: true },
+        'report-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) return 'help';
+  if (!values.replay) throw new UsageError('--replay needs a recording file.');
+  const level = values.level ?? 'contract';
+  if (level !== 'contract' && level !== 'writes') throw new UsageError(`--level must be contract or writes, got "${level}".`);
+  const maxSends = values['max-sends'] === undefined ? DEFAULT_MAX_SENDS : Number(values['max-sends']);
+  if (!Number.isInteger(maxSends) || maxSends < 0 || maxSends > 1000) throw new UsageError(`--max-sends must be a whole number from 0 to 1000, got "${values['max-sends']}".`);
+  const inputs: Record<string, string> = {};
+  for (const pair of values.input ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--input must be name=value, got "${pair}".`);
+    inputs[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const apiKey = values['api-key'] ?? env.CONFORMANCE_API_KEY ?? '';
+  if (!apiKey) throw new UsageError('No API key: pass --api-key <key> or set CONFORMANCE_API_KEY.');
+  return {
+    recording: values.replay,
+    baseUrl: parseBaseUrl(values['base-url'] ?? env.CONFORMANCE_BASE_URL),
+    apiKey,
+    level,
+    maxSends,
+    allow: new Set(values.allow ?? []),
+    inputs,
+    reportDir: values['report-dir'] ?? 'conformance-report',
+  };
+}
+
+/** Why a step may not be sent at this level, or undefined. */
+function refusal(step: { operationId: string; method: string }, args: ReplayArgs): string | undefined {
+  const never = neverSentReason(step.operationId, step.method);
+  if (never && !args.allow.has(step.operationId)) return `${never}: the suite never sends it unless named with --allow ${step.operationId}`;
+  if (isWrite(step.operationId, step.method) && args.level !== 'writes') return 'it changes something: it runs only at --level writes';
+  return undefined;
+}
+
+export async function runReplayCli(argv: string[], out: (t: string) => void = (t) => void process.stdout.write(t), err: (t: string) => void = (t) => void process.stderr.write(t), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let args: ReplayArgs | 'help';
+  try {
+    args = parseReplayArgs(argv, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    err(`numbers-api conformance: ${error.message}\n`);
+    return 2;
+  }
+  if (args === 'help') {
+    out(`${REPLAY_USAGE}\n`);
+    return 0;
+  }
+  const stop = (message: string): number => {
+    writeReports(args.reportDir, stoppedReport({ baseUrl: args.baseUrl, level: args.level, exitCode: 2, message }));
+    err(`numbers-api conformance: ${message}\n`);
+    return 2;
+  };
+  let recording: JsonObject;
+  try {
+    recording = readRecordingFile(args.recording).document;
+  } catch (error) {
+    if (error instanceof RecordingFileError) return stop(error.message);
+    throw error;
+  }
+  const document = loadDescription() as JsonObject;
+  const controlDocument = readGeneratedJson('mock-control.json') as JsonObject;
+  const isMock = (await readAnnouncement(args.baseUrl, 10_000)) !== undefined;
+  const workflow = recordedWorkflow(recording);
+  const name = String(workflow.workflowId);
+
+  // Every step decided before anything is sent.
+  const refused: string[] = [];
+  const leftOut = new Map<string, string>();
+  let writes = 0;
+  for (const step of (workflow.steps ?? []) as JsonObject[]) {
+    const target = stepOperation(step);
+    const resolved = target ? resolveStepOperation({ numbersApi: document, mockControl: controlDocument }, String(step.operationId)) : 'no operation';
+    if (typeof resolved === 'string') return stop(`${args.recording}: step ${step.stepId}: ${resolved}`);
+    if (resolved.source === 'mockControl') {
+      if (!isMock) leftOut.set(String(step.stepId), 'mock only: the mock\'s control surface, left out on a deployment');
+      continue;
+    }
+    if (isMock) continue;
+    const why = refusal({ operationId: resolved.operationId, method: resolved.method }, args);
+    if (why) refused.push(`step ${step.stepId} (${resolved.operationId}): ${why}`);
+    else if (isWrite(resolved.operationId, resolved.method)) writes += 1;
+  }
+  if (refused.length > 0) return stop(`recording ${name}: nothing was sent; ${refused.length} step${refused.length === 1 ? '' : 's'} not allowed at --level ${args.level}: ${refused.join('; ')}`);
+  if (!isMock && writes > args.maxSends) return stop(`recording ${name}: nothing was sent; it has ${writes} steps that change something, more than --max-sends ${args.maxSends}`);
+
+  const result = await replayRecording({ recording, document, controlDocument, baseUrl: args.baseUrl, apiKey: args.apiKey, isMock, inputs: args.inputs });
+  const contract = new Map(result.contract.map((c) => [c.stepId, c.verdicts]));
+  const outcomes: ScenarioOutcome[] = [];
+  for (const record of result.steps) {
+    const operationId = /^(\w+)/.exec(record.runs)?.[1] ?? record.runs;
+    const findings: Finding[] = [];
+    const verdicts = contract.get(record.stepId) ?? [];
+    if (verdicts.length > 0) findings.push({ check: 'response-schema-conformance', verdict: 'fail', reason: verdicts.map(describeVerdict).join('; '), operationId, ...(record.status !== undefined ? { status: record.status } : {}), verdicts });
+    const criteria = (record.notes ?? []).filter((n) => n.startsWith('not met:'));
+    if (criteria.length > 0) findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${criteria.join('; ')}`, operationId, ...(record.status !== undefined ? { status: record.status } : {}) });
+    if (record.outcome === 'refused') findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? []).join('; ')}`, operationId });
+    const skipReason = record.outcome === 'skipped' ? (leftOut.get(record.stepId) ?? (record.notes ?? []).join('; ')) : undefined;
+    outcomes.push({
+      scenarioId: `replay ${name} ${record.stepId}`,
+      operationId,
+      title: `recording ${name}, step ${record.stepId}`,
+      check: 'replay-step',
+      level: 'contract',
+      verdict: findings.some((f) => f.verdict === 'fail') || record.outcome === 'failed' ? 'fail' : skipReason ? 'skip' : 'pass',
+      ...(skipReason ? { skipReason } : {}),
+      findings: record.outcome === 'failed' && findings.length === 0 ? [{ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? ['failed']).join('; ')}`, operationId }] : findings,
+      exchanges: record.status !== undefined ? [{ operationId, status: record.status, request: record.runs }] : [],
+      notes: [],
+      sends: [],
+    });
+  }
+  for (const stepId of result.notRun) {
+    outcomes.push({ scenarioId: `replay ${name} ${stepId}`, operationId: stepId, title: `recording ${name}, step ${stepId}`, check: 'replay-step', level: 'contract', verdict: 'skip', skipReason: 'not run: a step before it failed', findings: [], exchanges: [], notes: [], sends: [] });
+  }
+  const report = buildReport({ document, outcomes, notSent: [], baseUrl: args.baseUrl, level: args.level });
+  writeReports(args.reportDir, report);
+  const lines = [`Replay of recording ${name} against ${args.baseUrl}${isMock ? ' (the numbers-api mock)' : ''}:`];
+  for (const o of outcomes) {
+    const finding = o.findings.find((f) => f.verdict === 'fail');
+    lines.push(`  ${o.verdict.padEnd(5)} ${o.title.replace(`recording ${name}, `, '')}${o.skipReason ? ` (${o.skipReason})` : ''}${finding ? `: ${finding.reason.replace(`recording ${name}, step ${o.title.split('step ')[1]}: `, '')}` : ''}`);
+  }
+  out(`${lines.join('\n')}\n${formatSummary(report)}\n`);
+  return result.passed ? 0 : 1;
+}

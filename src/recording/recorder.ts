@@ -1,0 +1,183 @@
+// What a frontend did on the mock, kept per account (key) as it happens (issue 31): one recorder
+// at the pipeline's seam (src/simulator/pipeline.ts calls `observe` once per answered request),
+// so every door (node:http, MSW, the docs' in-page mock) records the same way. It keeps the
+// requests in order with the answers they got, bounded per account (steps and bytes), and turns
+// them into Arazzo only when asked (to-arazzo.ts). The key is held in memory to tell accounts
+// apart and is never part of what it gives out. Browser-safe.
+import type { SimRequest, SimResponse } from '../simulator/types.js';
+
+/** One request as the recording keeps it, and its answer's status and text. */
+export interface RecordedExchange {
+  source: 'numbersApi' | 'mockControl';
+  operationId: string;
+  method: string;
+  /** Decoded path parameters by name. */
+  params: Record<string, string>;
+  query: Array<[string, string]>;
+  /** The header parameters the contract declares that the request carried (lower-case names); never Authorization. */
+  headers: Record<string, string>;
+  /** The JSON body, or the text parts of a multipart body. */
+  body?: unknown;
+  contentType?: string;
+  /** The key the request carried (held in memory only: to-arazzo.ts turns it into an input). */
+  key?: string;
+  status: number;
+  /** The answer's body as sent. */
+  responseText?: string;
+}
+
+export interface Recording {
+  /** The recording's name, its file name and its workflowId. */
+  name: string;
+  exchanges: RecordedExchange[];
+  /** Whether steps were left out past the bounds (and how many). */
+  leftOut: number;
+  bytes: number;
+}
+
+export interface RecorderOptions {
+  /** Record every key the mock sees (`--record <dir>`), else only the keys switched on (`/__mock/recording`). */
+  all?: boolean;
+  /** Requests kept per account at most (default 1,000); past it the recording says how many were left out. */
+  maxSteps?: number;
+  /** Bytes of bodies kept per account at most (default 8 MB). */
+  maxBytes?: number;
+  /** Accounts recorded at most (default 1,000); keys past it are not recorded. */
+  maxRecordings?: number;
+  /** The header parameter names (lower case) any operation declares, kept when a request carries them. */
+  headerNames?: ReadonlySet<string>;
+}
+
+export interface Observed {
+  request: SimRequest;
+  response: SimResponse;
+  source: 'numbersApi' | 'mockControl';
+  operationId: string;
+  params: Record<string, string>;
+  /** The key of `Authorization` where the request carried one that was accepted. */
+  key?: string;
+}
+
+/** The control operations that are the recorder's own switch, and the reads that change nothing: never recorded. */
+const NOT_RECORDED = new Set(['mockAbout', 'mockGetClock', 'mockReset', 'mockStartRecording', 'mockGetRecording', 'mockStopRecording']);
+/** Requests without a key are kept under this recording (sign-up), with `--record`. */
+export const NO_KEY = 'no-key';
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const DEFAULT_MAX_STEPS = 1000;
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_RECORDINGS = 1000;
+
+/** Whether a name can be a recording's (its file name and workflowId). */
+export function isRecordingName(name: unknown): name is string {
+  return typeof name === 'string' && NAME.test(name);
+}
+
+export class Recorder {
+  private readonly byKey = new Map<string, Recording>();
+  private readonly listeners = new Set<() => void>();
+  private readonly maxSteps: number;
+  private readonly maxBytes: number;
+  private readonly maxRecordings: number;
+  private counter = 0;
+
+  constructor(private readonly options: RecorderOptions = {}) {
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.maxRecordings = options.maxRecordings ?? DEFAULT_MAX_RECORDINGS;
+  }
+
+  /** Starts (or renames) the recording of `key`'s account; false when no more recordings may be kept. */
+  start(key: string, name?: string): boolean {
+    const existing = this.byKey.get(key);
+    if (existing) {
+      if (name) existing.name = name;
+      return true;
+    }
+    if (this.byKey.size >= this.maxRecordings) return false;
+    this.counter += 1;
+    this.byKey.set(key, { name: name ?? `recording-${this.counter}`, exchanges: [], leftOut: 0, bytes: 0 });
+    return true;
+  }
+
+  /** Ends the recording of `key`'s account and gives it back. */
+  stop(key: string): Recording | undefined {
+    const recording = this.byKey.get(key);
+    this.byKey.delete(key);
+    return recording;
+  }
+
+  recording(key: string): Recording | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Every recording kept, in the order they began. */
+  recordings(): Recording[] {
+    return [...this.byKey.values()];
+  }
+
+  /** Called after each change (the HTTP door writes the files). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One answered request, at the pipeline's seam. */
+  observe({ request, response, source, operationId, params, key }: Observed): void {
+    if (NOT_RECORDED.has(operationId) || response.hold) return;
+    // A move of the clock is everyone's: each recording open gets it (a mock-only step).
+    if (source === 'mockControl' && key === undefined) {
+      if (response.status >= 300 || this.byKey.size === 0) return;
+      const exchange = this.exchange(request, response, source, operationId, params, undefined);
+      for (const recording of this.byKey.values()) this.append(recording, exchange);
+      this.changed();
+      return;
+    }
+    const bucket = key ?? NO_KEY;
+    if (!this.byKey.has(bucket)) {
+      if (!this.options.all) return;
+      if (!this.start(bucket, key === undefined ? NO_KEY : undefined)) return;
+    }
+    this.append(this.byKey.get(bucket)!, this.exchange(request, response, source, operationId, params, key));
+    this.changed();
+  }
+
+  private append(recording: Recording, exchange: RecordedExchange): void {
+    const size = (exchange.responseText?.length ?? 0) + (exchange.body === undefined ? 0 : JSON.stringify(exchange.body).length);
+    if (recording.exchanges.length >= this.maxSteps || recording.bytes + size > this.maxBytes) {
+      recording.leftOut += 1;
+      return;
+    }
+    recording.bytes += size;
+    recording.exchanges.push(exchange);
+  }
+
+  private exchange(request: SimRequest, response: SimResponse, source: RecordedExchange['source'], operationId: string, params: Record<string, string>, key: string | undefined): RecordedExchange {
+    const headers: Record<string, string> = {};
+    for (const name of this.options.headerNames ?? []) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const form = request.form
+      ? Object.fromEntries(Object.entries(request.form).filter(([, part]) => typeof part.value === 'string').map(([name, part]) => [name, part.value]))
+      : undefined;
+    const body = form ?? (request.body === undefined ? undefined : (JSON.parse(JSON.stringify(request.body)) as unknown));
+    const text = response.text ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
+    return {
+      source,
+      operationId,
+      method: request.method.toUpperCase(),
+      params: { ...params },
+      query: [...request.query.entries()],
+      headers,
+      ...(body !== undefined ? { body, contentType: form ? 'multipart/form-data' : 'application/json' } : {}),
+      ...(key !== undefined ? { key } : {}),
+      status: response.status,
+      ...(text !== undefined ? { responseText: text } : {}),
+    };
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

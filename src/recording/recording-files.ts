@@ -1,0 +1,65 @@
+// `--record <dir>` (src/mock/start-mock.ts): each account's recording written to
+// `<dir>/<name>.arazzo.json` as the mock runs, shortly after each change (not on every request,
+// so recording costs the mock little) and once more when it stops. A file is written whole to a
+// temporary name and renamed over the old one, so a reader never sees half a recording. The
+// descriptions are named relative to the directory, so `redocly respect <file>` finds them.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { generatedPath, type GeneratedFile } from '../contract/generated-files.js';
+import type { JsonObject } from '../contract/json-pointer.js';
+import type { Recorder } from './recorder.js';
+import { recordingText, recordingToArazzo } from './to-arazzo.js';
+
+/** How long after a change the files are written (ms): the changes of a burst are written once. */
+const WRITE_DELAY_MS = 200;
+
+export const RECORDING_SUFFIX = '.arazzo.json';
+
+/** Where a recording in `dir` finds the two descriptions. */
+export function descriptionUrls(dir: string): { numbersApi: string; mockControl: string } {
+  const relative = (file: GeneratedFile): string => path.relative(path.resolve(dir), generatedPath(file)).split(path.sep).join('/');
+  return { numbersApi: relative('openapi.json'), mockControl: relative('mock-control.json') };
+}
+
+export interface RecordingFiles {
+  /** Writes every recording that changed, now. */
+  flush(): void;
+  stop(): void;
+}
+
+export function writeRecordings(recorder: Recorder, dir: string, documents: { document: JsonObject; controlDocument: JsonObject }, warn: (line: string) => void): RecordingFiles {
+  mkdirSync(dir, { recursive: true });
+  const urls = descriptionUrls(dir);
+  const written = new Map<string, string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failed = false;
+  const flush = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    for (const recording of recorder.recordings()) {
+      const text = recordingText(recordingToArazzo(recording, { ...documents, urls }));
+      if (written.get(recording.name) === text) continue;
+      const file = path.join(dir, `${recording.name}${RECORDING_SUFFIX}`);
+      try {
+        writeFileSync(`${file}.tmp`, text);
+        renameSync(`${file}.tmp`, file);
+        written.set(recording.name, text);
+        failed = false;
+      } catch (error) {
+        if (!failed) warn(`--record: could not write ${file}: ${(error as Error).message}`);
+        failed = true;
+      }
+    }
+  };
+  const unsubscribe = recorder.onChange(() => {
+    timer ??= setTimeout(flush, WRITE_DELAY_MS);
+    timer.unref?.();
+  });
+  return {
+    flush,
+    stop() {
+      unsubscribe();
+      flush();
+    },
+  };
+}

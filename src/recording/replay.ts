@@ -1,0 +1,118 @@
+// A recording (or any Arazzo document of one workflow) replayed against a base URL by the one
+// runner of this package (src/workflows/arazzo-runner.ts): each step's request goes out through
+// the MCP server's `send` (the key to the target's origin only, no redirects followed, answers read
+// up to a bound), each answer of the service is also judged by the contract validator (as Respect
+// judges it against the description), and a step the caller's `decide` refuses is not sent: the
+// run ends there and the steps after it are reported as not run. Mock-only steps are left out on
+// a deployment by the runner itself.
+import { contractValidator } from '../contract/contract-validator.js';
+import type { JsonObject } from '../contract/json-pointer.js';
+import { resolveRef } from '../contract/json-pointer.js';
+import { resolveStepOperation } from '../contract/workflows.js';
+import { describeVerdict, type Verdict } from '../contract/verdict.js';
+import { send, SendError } from '../mcp/send.js';
+import type { ToolParameter } from '../mcp/operation-tools.js';
+import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+
+export interface ReplayOptions {
+  /** The recording, parsed. */
+  recording: JsonObject;
+  document: JsonObject;
+  controlDocument: JsonObject;
+  baseUrl: string;
+  apiKey: string;
+  /** Whether the target is this package's mock (mock-only steps run only there). */
+  isMock: boolean;
+  controlToken?: string;
+  /** Other inputs of the workflow (a sign-up code). */
+  inputs?: Record<string, unknown>;
+  /** Why a step may not be sent (the caller's safety rules), or undefined to send it. */
+  decide?: (step: { source: string; operationId: string; method: string; path: string }) => string | undefined;
+  /** Each answer as it comes (the suite's checks read it). */
+  onAnswer?: (exchange: { source: string; operationId: string; method: string; path: string; request: StepRequest; status: number; headers: Record<string, string>; body: unknown }) => void;
+  signal?: AbortSignal;
+}
+
+export interface StepVerdict {
+  stepId: string;
+  verdicts: Verdict[];
+}
+
+export interface ReplayResult {
+  workflowId: string;
+  passed: boolean;
+  steps: StepRecord[];
+  /** The steps never run because a step before them was refused or failed. */
+  notRun: string[];
+  /** The contract's verdicts on the answers, by step. */
+  contract: StepVerdict[];
+}
+
+/** The one workflow of a recording (the first, when a document holds several). */
+export function recordedWorkflow(recording: JsonObject): JsonObject {
+  const workflow = ((recording.workflows ?? []) as JsonObject[])[0];
+  if (!workflow) throw new Error('the document has no workflow');
+  return workflow;
+}
+
+export async function replayRecording(options: ReplayOptions): Promise<ReplayResult> {
+  const sources = { numbersApi: options.document, mockControl: options.controlDocument };
+  const validator = contractValidator(options.document);
+  const workflow = recordedWorkflow(options.recording);
+  const judged: Verdict[][] = [];
+  const lookup = (source: string, operationId: string) => {
+    const found = resolveStepOperation(sources, `$sourceDescriptions.${source}.${operationId}`);
+    return typeof found === 'string' ? undefined : found;
+  };
+  const operations: Record<string, Map<string, { method: string; path: string }>> = { numbersApi: new Map(), mockControl: new Map() };
+  for (const step of (workflow.steps ?? []) as JsonObject[]) {
+    const match = /^\$sourceDescriptions\.(\w+)\.(.+)$/.exec(String(step.operationId ?? ''));
+    const found = match ? lookup(match[1]!, match[2]!) : undefined;
+    if (found) operations[found.source]?.set(found.operationId, { method: found.method, path: found.path });
+  }
+  const runner = new WorkflowRunner({
+    arazzo: options.recording,
+    operations,
+    isMock: options.isMock,
+    hiddenInputs: { apiKey: options.apiKey },
+    ...(options.signal ? { signal: options.signal } : {}),
+    call: async (request) => {
+      const operation = lookup(request.source, request.operationId);
+      if (!operation) return { refused: `${request.source} has no operation ${request.operationId}` };
+      const refused = options.decide?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path });
+      if (refused) return { refused };
+      const declared = [...((operation.pathItem.parameters ?? []) as unknown[]), ...((operation.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(operation.document, p) as JsonObject);
+      const parameters: ToolParameter[] = declared.filter((p) => p.in !== 'cookie').map((p) => ({ name: String(p.name), in: p.in as ToolParameter['in'], required: Boolean(p.required) }));
+      for (const name of Object.keys(request.values)) if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'query', required: false });
+      let answer;
+      try {
+        answer = await send(
+          { baseUrl: new URL(options.baseUrl), apiKey: options.apiKey, ...(options.controlToken ? { controlToken: options.controlToken } : {}) },
+          { method: operation.method, path: operation.path, parameters, values: request.values, ...(request.body !== undefined ? { body: request.body } : {}), authorization: request.authorization, control: request.source === 'mockControl' },
+          options.signal,
+        );
+      } catch (error) {
+        if (error instanceof SendError) return { refused: error.message };
+        throw error;
+      }
+      judged.push(request.source === 'numbersApi' ? validator.response(request.operationId, { status: answer.status, headers: answer.headers, body: answer.body }) : []);
+      options.onAnswer?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path, request, ...answer });
+      return answer;
+    },
+  });
+  const run: WorkflowRun = await runner.run(String(workflow.workflowId), options.inputs ?? {});
+  // The contract's verdicts go to the steps that were sent, in the order they were sent.
+  const contract: StepVerdict[] = [];
+  let sent = 0;
+  for (const record of run.steps) {
+    if (record.status === undefined) continue;
+    const verdicts = judged[sent++] ?? [];
+    if (verdicts.length === 0) continue;
+    contract.push({ stepId: record.stepId, verdicts });
+    record.outcome = 'failed';
+    record.notes = [...(record.notes ?? []), ...verdicts.map((v) => `breaks the contract: ${describeVerdict(v)}`)];
+  }
+  const ran = new Set(run.steps.map((s) => s.stepId));
+  const notRun = ((workflow.steps ?? []) as JsonObject[]).map((s) => String(s.stepId)).filter((id) => !ran.has(id));
+  return { workflowId: run.workflowId, passed: run.passed && contract.length === 0, steps: run.steps, notRun, contract };
+}

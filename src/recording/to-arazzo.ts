@@ -1,0 +1,259 @@
+// A recording (recorder.ts) as an Arazzo 1.0.1 document, the format of the contract's own
+// workflows (spec/workflows/), so Redocly Respect and this package's runner
+// (src/workflows/arazzo-runner.ts) both replay it. The rules, each tolerant by construction:
+// 1. The requests in order, each with the values it sent (parameters, declared headers, body).
+// 2. A value the mock issued (an id, `verificationId`, `clientSecret`, a number, a cursor) that a
+//    later request sent back is that later request's runtime expression, `$steps.<id>.outputs.<name>`,
+//    read from the first answer that showed it; the issuing step checks the field is there and
+//    has the value's format (an id: present and unspaced; a number: E.164; a time: ISO 8601),
+//    never its literal.
+// 3. Each later answer that shows a carried value must show the same one (equality).
+// 4. The key is the input `apiKey` (`Bearer {$inputs.apiKey}`); a sign-up code is an input whose
+//    default is the contract's documented test value when it was that; nothing secret is written.
+// 5. Success is the recorded status (a long poll that timed out also passes when an event came);
+//    Respect also checks every answer against the contract's schema, and the suite's replay does.
+// 6. The mock's control surface (a clock move, a checkout completed, the wallet) is a mock-only
+//    step (`mockControl` source, description "Mock only"): a runner leaves it out on a deployment.
+// Values the mock issued that no request sent back are never asserted. Pure and deterministic:
+// the same requests give the same document, byte for byte. Browser-safe.
+import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../contract/json-pointer.js';
+import { resolveStepOperation } from '../contract/workflows.js';
+import { guardedReason, isWrite } from '../mcp/policy.js';
+import type { RecordedExchange, Recording } from './recorder.js';
+
+export interface ArazzoTarget {
+  /** The service's description (generated/openapi.json), parsed. */
+  document: JsonObject;
+  /** The control surface's description (generated/mock-control.json), parsed. */
+  controlDocument: JsonObject;
+  /** Where the recording finds each description (relative to the recording's file, or a URL). */
+  urls?: { numbersApi: string; mockControl: string };
+}
+
+/** Respect reads JSON pointers made of `[\w/-]` only: a value elsewhere is not carried. */
+const RESPECT_POINTER = /^(?:\/[\w-]*)*$/;
+const E164 = /^\+[1-9]\d{1,14}$/;
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+/** Field names whose values the service issues (ids, secrets of a checkout, cursors, numbers). */
+const ISSUED_FIELD = /^(?:id|.*Id|.*Ids|clientSecret|.*[Cc]ursor|number|apiKey|url|.*Url)$/;
+/** Ids in the style the service issues (`msg_01JD…`, `pn_000001`). */
+const ISSUED_ID = /^[a-z]{1,12}_[A-Za-z0-9]{4,}$/;
+/** Request fields that carry a code a person read (email or SMS): an input, never written. */
+const SECRET_FIELD = /^(?:code|password|secret|token|cardNumber|cvc)$/;
+/** Equality checks kept per step at most, so a long list does not make a long step. */
+const MAX_EQUALITIES = 20;
+
+const ARAZZO_KEY_INPUT = {
+  type: 'string',
+  format: 'password',
+  description: 'The account\'s API key (part 5.1). Never written in a recording; on the mock any `sk_live_` key opens an account of its own.',
+};
+
+interface Origin {
+  step: number;
+  pointer: string;
+  field: string;
+  /** For an item of a list: the same field of the list's first item, as recorded. */
+  first?: unknown;
+}
+
+/** Every string leaf of a JSON value with its pointer and the name of the field that holds it. */
+function leaves(value: unknown, pointer = '', field = ''): Array<{ pointer: string; field: string; value: string }> {
+  if (typeof value === 'string') return [{ pointer, field, value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => leaves(item, `${pointer}/${i}`, field));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, `${pointer}/${escapePointerSegment(k)}`, k));
+  return [];
+}
+
+function looksIssued(field: string, value: string): boolean {
+  if (value.length < 3 || /\s/.test(value)) return false;
+  return ISSUED_FIELD.test(field) || ISSUED_ID.test(value) || E164.test(value) || TIMESTAMP.test(value);
+}
+
+/** The format a carried value is checked by on the step that issued it. */
+function formatOf(value: string): string {
+  if (E164.test(value)) return '^\\+[1-9][0-9]{1,14}$';
+  if (TIMESTAMP.test(value)) return '^[0-9]{4}-[0-9]{2}-[0-9]{2}T';
+  return '^\\S+$';
+}
+
+/**
+ * A timestamp carried from an item of a list (a cursor, `starting_after`): the list is in the
+ * order the recording saw, its first item against this one (newest first stays newest first),
+ * so a page in another order fails the step that the client paged from.
+ */
+function listOrder(origin: Origin, value: string): JsonObject[] {
+  const match = /^(.*)\/(\d+)\/([\w-]+)$/.exec(origin.pointer);
+  if (!match || !TIMESTAMP.test(value) || match[2] === '0') return [];
+  const [, list, , field] = match as unknown as [string, string, string, string];
+  const first = origin.first;
+  if (typeof first !== 'string' || first === value) return [];
+  const op = first > value ? '>' : '<';
+  return [{ condition: `$response.body#${list}/0/${field} ${op} $response.body#${origin.pointer}` }];
+}
+
+function parse(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The recording as an Arazzo document: one workflow named after it. */
+export function recordingToArazzo(recording: Recording, target: ArazzoTarget): JsonObject {
+  const sources = { numbersApi: target.document, mockControl: target.controlDocument };
+  const signupCodes = new Set(
+    ((target.document['x-test-values'] ?? []) as JsonObject[]).filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)),
+  );
+  const steps: JsonObject[] = [];
+  const counts = new Map<string, number>();
+  const issued = new Map<string, Origin>();
+  const sentLiterals = new Set<string>();
+  const carried = new Map<string, string>();
+  const inputs: JsonObject = {};
+  const required: string[] = [];
+  let sends = 0;
+  const guarded = new Map<string, string>();
+
+  const carry = (value: string): string | undefined => {
+    const known = carried.get(value);
+    if (known) return known;
+    const origin = issued.get(value);
+    if (!origin) return undefined;
+    const step = steps[origin.step]!;
+    const outputs = (step.outputs ??= {}) as Record<string, string>;
+    let name = origin.field.replace(/[^\w]/g, '') || 'value';
+    for (let n = 2; outputs[name] !== undefined; n++) name = `${origin.field.replace(/[^\w]/g, '') || 'value'}${n}`;
+    outputs[name] = `$response.body#${origin.pointer}`;
+    (step.successCriteria as JsonObject[]).push({ context: `$response.body#${origin.pointer}`, condition: formatOf(value), type: 'regex' });
+    (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
+    const expression = `$steps.${step.stepId}.outputs.${name}`;
+    carried.set(value, expression);
+    return expression;
+  };
+
+  const input = (name: string, schema: JsonObject): string => {
+    if (!inputs[name]) {
+      inputs[name] = schema;
+      if (schema.default === undefined) required.push(name);
+    }
+    return `$inputs.${name}`;
+  };
+
+  const sent = (value: unknown, key: string | undefined, field = ''): unknown => {
+    if (typeof value === 'string') {
+      if (key !== undefined && value === key) return input('apiKey', ARAZZO_KEY_INPUT);
+      if (SECRET_FIELD.test(field)) {
+        return signupCodes.has(value)
+          ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
+          : input(field, { type: 'string', format: 'password', description: `The \`${field}\` the frontend sent (a secret: never written).` });
+      }
+      const expression = carry(value);
+      if (expression) return expression;
+      sentLiterals.add(value);
+      return value;
+    }
+    if (Array.isArray(value)) return value.map((item) => sent(item, key, field));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sent(v, key, k)]));
+    return value;
+  };
+
+  recording.exchanges.forEach((exchange: RecordedExchange, index) => {
+    const resolved = resolveStepOperation(sources, `$sourceDescriptions.${exchange.source}.${exchange.operationId}`);
+    const operation = typeof resolved === 'string' ? undefined : resolved;
+    const count = (counts.get(exchange.operationId) ?? 0) + 1;
+    counts.set(exchange.operationId, count);
+    const stepId = count === 1 ? exchange.operationId : `${exchange.operationId}${count}`;
+    const mockOnly = exchange.source === 'mockControl';
+    const route = operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${exchange.method}`;
+    const step: JsonObject = {
+      stepId,
+      description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
+      operationId: `$sourceDescriptions.${exchange.source}.${exchange.operationId}`,
+    };
+    if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
+      sends += 1;
+      const reason = guardedReason(exchange.operationId, exchange.method);
+      if (reason) guarded.set(exchange.operationId, reason);
+    }
+    const parameters: JsonObject[] = [];
+    const declared = operation ? [...((operation.pathItem.parameters ?? []) as unknown[]), ...((operation.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(operation.document, p)) : [];
+    // A path or query value as its schema types it (`limit=1` is the integer 1).
+    const typed = (where: string, name: string, value: string): unknown => {
+      const schema = resolveRef(operation?.document, declared.find((p) => p?.in === where && p.name === name)?.schema);
+      const type = schema?.type;
+      if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+      if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+      return value;
+    };
+    for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, name) });
+    for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, name) });
+    for (const [lower, value] of Object.entries(exchange.headers)) {
+      const parameter = declared.find((p) => p?.in === 'header' && String(p.name).toLowerCase() === lower);
+      if (parameter) parameters.push({ name: String(parameter.name), in: 'header', value: sent(value, exchange.key, String(parameter.name)) });
+    }
+    if (exchange.key !== undefined) {
+      input('apiKey', ARAZZO_KEY_INPUT);
+      parameters.push({ name: 'Authorization', in: 'header', value: 'Bearer {$inputs.apiKey}' });
+    }
+    if (parameters.length > 0) step.parameters = parameters;
+    if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key) };
+    const criteria: JsonObject[] = [
+      exchange.operationId === 'waitForEvent' && exchange.status === 408 ? { condition: '$statusCode == 200 || $statusCode == 408' } : { condition: `$statusCode == ${exchange.status}` },
+    ];
+    step.successCriteria = criteria;
+    steps.push(step);
+
+    // The answer: carried values shown again must be equal; new issued values are remembered.
+    let equalities = 0;
+    const asserted = new Set<string>();
+    const answer = parse(exchange.responseText);
+    for (const leaf of leaves(answer)) {
+      if (!RESPECT_POINTER.test(leaf.pointer) || leaf.pointer === '') continue;
+      const expression = carried.get(leaf.value);
+      if (expression) {
+        if (!asserted.has(leaf.value) && equalities < MAX_EQUALITIES && !expression.startsWith(`$steps.${stepId}.`)) {
+          criteria.push({ condition: `$response.body#${leaf.pointer} == ${expression}` });
+          asserted.add(leaf.value);
+          equalities += 1;
+        }
+        continue;
+      }
+      if (exchange.status < 300 && !issued.has(leaf.value) && !sentLiterals.has(leaf.value) && looksIssued(leaf.field, leaf.value)) {
+        const item = /^(.*)\/\d+\/([\w-]+)$/.exec(leaf.pointer);
+        issued.set(leaf.value, { step: index, pointer: leaf.pointer, field: leaf.field, ...(item ? { first: valueAt(answer, `#${item[1]}/0/${item[2]}`) } : {}) });
+      }
+    }
+  });
+
+  const level = guarded.size > 0 ? 'never' : sends > 0 ? 'writes' : 'contract';
+  const workflow: JsonObject = {
+    workflowId: recording.name,
+    summary: `Recorded on the mock: ${recording.exchanges.length} request${recording.exchanges.length === 1 ? '' : 's'}${recording.leftOut > 0 ? `, ${recording.leftOut} more left out past the recorder's bounds` : ''}`,
+    description:
+      'What a frontend did on the mock, in order (numbers-api recording, issue 31). Values the mock issued and the frontend sent back are carried by runtime expressions; steps whose description begins "Mock only" drive the mock\'s control surface and are left out on a deployment.',
+    'x-conformance': {
+      level,
+      ...(level !== 'contract' ? { sends } : {}),
+      reason: level === 'never' ? [...guarded.entries()].map(([op, why]) => `${op}: ${why}`).join('; ') : level === 'writes' ? `${sends} request${sends === 1 ? '' : 's'} that change${sends === 1 ? 's' : ''} something.` : 'Reads only.',
+    },
+    ...(Object.keys(inputs).length > 0 ? { inputs: { type: 'object', ...(required.length > 0 ? { required } : {}), properties: inputs } } : {}),
+    steps,
+  };
+  return {
+    arazzo: '1.0.1',
+    info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
+    sourceDescriptions: [
+      { name: 'numbersApi', url: target.urls?.numbersApi ?? 'openapi.json', type: 'openapi' },
+      { name: 'mockControl', url: target.urls?.mockControl ?? 'mock-control.json', type: 'openapi' },
+    ],
+    workflows: [workflow],
+  };
+}
+
+/** The document as the text a recording file holds (stable: the same recording gives the same bytes). */
+export function recordingText(document: JsonObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

@@ -1,0 +1,146 @@
+// `numbers-api conformance --replay <recording>` under the suite's safety rules: against the mock
+// (it announces itself) every step runs and passes; against a deployment (a proxy that does not
+// announce the mock) a recording that sends or buys runs only at the level and with the --allow
+// that permit it (else nothing is sent, exit 2, each step named with why), its mock-only steps are
+// skipped and said so, and a deployment that drops a value the recording carried fails the step
+// that depends on it, in the console and in the suite's report.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runReplayCli } from '../conformance/replay.js';
+import { createHandlers } from '../src/msw/index.js';
+import { recordingText } from '../src/recording/to-arazzo.js';
+import { checkoutFlow } from './fixtures/recording-frontend.js';
+import type { JsonObject } from './helpers/contract.js';
+import { startRewritingProxy, type LoopbackServer, type ProxiedExchange } from './helpers/respect.js';
+import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+
+const BASE = 'https://recording-replay.example.com';
+let dir: string;
+let file: string;
+let mock: StatefulMock;
+const sentToDeployment: string[] = [];
+
+/** A deployment: the mock behind a proxy that hides its control surface (so it announces nothing). */
+function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<LoopbackServer> {
+  return startRewritingProxy(mock.url, (x) => {
+    if (x.pathname.startsWith('/__mock/')) {
+      x.status = 404;
+      x.body = { error: 'Not found' };
+      return;
+    }
+    sentToDeployment.push(`${x.method} ${x.pathname}`);
+    rewrite(x);
+  });
+}
+
+async function replay(argv: string[]): Promise<{ code: number; out: string; err: string; report?: JsonObject }> {
+  let out = '';
+  let err = '';
+  const reportDir = mkdtempSync(path.join(dir, 'report-'));
+  const code = await runReplayCli(['--replay', file, '--api-key', newKey('replay'), '--report-dir', reportDir, ...argv], (t) => void (out += t), (t) => void (err += t), {});
+  let report: JsonObject | undefined;
+  try {
+    report = JSON.parse(readFileSync(path.join(reportDir, 'conformance-report.json'), 'utf8')) as JsonObject;
+  } catch {
+    // no report
+  }
+  return { code, out, err, report };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'recording-replay-'));
+  file = path.join(dir, 'checkout-flow.arazzo.json');
+  const api = createHandlers({ baseUrl: BASE });
+  const server = setupServer(...api.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const key = newKey('rec');
+    api.control.startRecording(key, 'checkout-flow');
+    await checkoutFlow(client(BASE, key));
+    writeFileSync(file, recordingText(api.control.stopRecording(key) as JsonObject));
+  } finally {
+    server.close();
+    api.control.stop();
+  }
+  mock = await startStatefulMock();
+});
+afterAll(async () => {
+  await mock?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('conformance --replay', () => {
+  it('against the mock it was made on: every step passes, the report is written', async () => {
+    const run = await replay(['--base-url', mock.url]);
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.out).toMatch(/pass {2}step mockCompleteCheckout/);
+    expect(run.report?.totals).toMatchObject({ fail: 0, pass: 8 });
+  });
+
+  it('a deployment at the contract level: nothing is sent, each step that may not run is named with why', async () => {
+    const proxy = await deployment();
+    sentToDeployment.length = 0;
+    try {
+      const run = await replay(['--base-url', proxy.url]);
+      expect(run.code).toBe(2);
+      expect(run.err.trim().split('\n')).toHaveLength(1);
+      expect(run.err).toMatch(/step sendMessage \(sendMessage\): it changes something: it runs only at --level writes/);
+      expect(run.err).toMatch(/step createCreditsCheckout \(createCreditsCheckout\): starts a checkout .*--allow createCreditsCheckout/);
+      expect(sentToDeployment).toEqual([]);
+      expect(run.report?.stopped).toMatchObject({ exitCode: 2 });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a deployment at --level writes with --allow: runs, and says which mock-only steps it skipped', async () => {
+    const proxy = await deployment();
+    try {
+      const run = await replay(['--base-url', proxy.url, '--level', 'writes', '--allow', 'createCreditsCheckout']);
+      expect(run.code, run.out + run.err).toBe(0);
+      expect(run.out).toMatch(/skip {2}step mockAdvanceClock \(mock only: the mock's control surface, left out on a deployment\)/);
+      expect(run.out).toMatch(/skip {2}step mockCompleteCheckout \(mock only/);
+      expect(run.out).toMatch(/pass {2}step createCreditsCheckout/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a deployment that drops a value the recording carried fails the step that depends on it', async () => {
+    const proxy = await deployment((x) => {
+      if (x.method === 'POST' && x.pathname === '/api/v1/messages') delete (x.body as JsonObject).phoneNumberId;
+    });
+    try {
+      const run = await replay(['--base-url', proxy.url, '--level', 'writes', '--allow', 'createCreditsCheckout']);
+      expect(run.code).toBe(1);
+      expect(run.out).toMatch(/fail {2}step sendMessage: .*phoneNumberId/);
+      const send = (run.report!.operations as JsonObject[]).find((o) => o.operationId === 'sendMessage')!;
+      expect(send.verdict).toBe('fail');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it.each([
+    [['--level', 'everything'], /--level must be contract or writes/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--base-url', 'not a url'], /base URL/i],
+  ])('%j is one line and exit 2', async (argv, message) => {
+    const run = await replay(['--base-url', 'http://127.0.0.1:9', ...argv].slice(argv[0] === '--base-url' ? 2 : 0));
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(message);
+    expect(run.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a bad recording file is one line and exit 2', async () => {
+    const bad = path.join(dir, 'bad.arazzo.json');
+    writeFileSync(bad, 'not json');
+    let err = '';
+    const code = await runReplayCli(['--replay', bad, '--base-url', mock.url, '--api-key', newKey('x'), '--report-dir', path.join(dir, 'bad-report')], () => {}, (t) => void (err += t), {});
+    expect([code, err.trim().split('\n').length]).toEqual([2, 1]);
+    expect(err).toMatch(/is not JSON/);
+  });
+});
