@@ -3,6 +3,7 @@
 // describes in every sample language (code-block.ts).
 import type { CatalogOperation, CatalogTestValue } from './catalog.js';
 import { inPageMock, type InPageMock } from './in-page-mock.js';
+import { recordControl } from './record.js';
 import { ID, session, type TargetKind } from './session.js';
 import { startingExample } from './starting-example.js';
 import { codeBlock } from './code-block.js';
@@ -122,6 +123,7 @@ export function tryItConsole(op: CatalogOperation): HTMLElement {
       advance.addEventListener('click', () => void mockControl('advance', Number(step.value)));
       controls.push(h('span', { class: 'try-it-mock-controls' }, reset, ' ', advance, ' by ', step, ' ', h('span', { class: 'try-it-clock muted' }, clockText)));
     }
+    if (target === 'page') controls.push(recordControl());
     bar.replaceChildren(
       h('div', { class: 'try-it-targets', role: 'radiogroup', 'aria-label': 'Send to' }, ...radios),
       h('div', { class: 'try-it-row' }, h('label', {}, 'Base URL ', url), h('label', {}, op.public ? 'Key (not needed here) ' : 'Key ', key)),
