@@ -60,7 +60,7 @@ export interface Observed {
 
 /** The control operations that are the recorder's own switch, and the reads that change nothing: never recorded. */
 const NOT_RECORDED = new Set(['mockAbout', 'mockGetClock', 'mockReset', 'mockStartRecording', 'mockGetRecording', 'mockStopRecording']);
-/** Requests without a key are kept under this recording (sign-up), with `--record`. */
+/** Requests without a key are kept under this recording (sign-up), with `--record`, until a sign-up they belong to gives its key (joinSignUp). */
 export const NO_KEY = 'no-key';
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -71,6 +71,23 @@ export const DEFAULT_MAX_RECORDINGS = 1000;
 /** Whether a name can be a recording's (its file name and workflowId). */
 export function isRecordingName(name: unknown): name is string {
   return typeof name === 'string' && NAME.test(name);
+}
+
+function parse(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every string of a JSON value (the values a request sent, or an answer showed). */
+function stringLeaves(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringLeaves);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(stringLeaves);
+  return [];
 }
 
 export class Recorder {
@@ -138,8 +155,46 @@ export class Recorder {
       if (!this.options.all) return;
       if (!this.start(bucket, key === undefined ? NO_KEY : undefined)) return;
     }
-    this.append(this.byKey.get(bucket)!, this.exchange(request, response, source, operationId, params, key));
+    const exchange = this.exchange(request, response, source, operationId, params, key);
+    this.append(this.byKey.get(bucket)!, exchange);
+    if (key === undefined) this.joinSignUp(exchange);
     this.changed();
+  }
+
+  /**
+   * Sign-up (part 3) is keyless until verify or verify-number answers with the account's key:
+   * the requests of that sign-up (the chain of values each sent back from an earlier answer)
+   * leave `no-key` and open the key's recording, so the steps after them carry the key from
+   * that answer (to-arazzo.ts) and the recorded sign-up replays whole.
+   */
+  private joinSignUp(last: RecordedExchange): void {
+    const apiKey = (parse(last.responseText) as { apiKey?: unknown } | undefined)?.apiKey;
+    const noKey = this.byKey.get(NO_KEY);
+    if (last.status >= 300 || typeof apiKey !== 'string' || !noKey || this.byKey.has(apiKey)) return;
+    // Linked by the values the mock issued: a request joins when its answer issued a value the
+    // chain sent, or when it sent such a value too (register-number, beside verify-number). A
+    // value the visitor typed (an email, the code) links nothing.
+    const keyless = noKey.exchanges.filter((exchange) => exchange.source === 'numbersApi');
+    const shown = new Map(keyless.map((exchange) => [exchange, new Set(stringLeaves(parse(exchange.responseText)))]));
+    const issued = new Set([...shown.values()].flatMap((values) => [...values]));
+    const wanted = new Set(stringLeaves(last.body).filter((value) => issued.has(value)));
+    const chain = new Set([last]);
+    for (let i = keyless.length - 1; i >= 0; i--) {
+      const exchange = keyless[i]!;
+      if (chain.has(exchange)) continue;
+      const sent = stringLeaves(exchange.body).filter((value) => issued.has(value));
+      if (![...wanted].some((value) => shown.get(exchange)!.has(value)) && !sent.some((value) => wanted.has(value))) continue;
+      chain.add(exchange);
+      for (const value of sent) wanted.add(value);
+    }
+    const joined = noKey.exchanges.filter((exchange) => chain.has(exchange));
+    noKey.exchanges = noKey.exchanges.filter((exchange) => !chain.has(exchange));
+    // Left with clock moves only (everyone's), `no-key` has nothing of its own.
+    if (noKey.leftOut === 0 && !noKey.exchanges.some((exchange) => exchange.source === 'numbersApi')) this.byKey.delete(NO_KEY);
+    this.counter += 1;
+    const bytes = joined.reduce((sum, e) => sum + (e.responseText?.length ?? 0) + (e.body === undefined ? 0 : JSON.stringify(e.body).length), 0);
+    noKey.bytes -= bytes;
+    this.byKey.set(apiKey, { name: `recording-${this.counter}`, exchanges: joined, leftOut: 0, bytes });
   }
 
   private append(recording: Recording, exchange: RecordedExchange): void {

@@ -3,7 +3,7 @@
 // so recording costs the mock little) and once more when it stops. A file is written whole to a
 // temporary name and renamed over the old one, so a reader never sees half a recording. The
 // descriptions are named relative to the directory, so `redocly respect <file>` finds them.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generatedPath, type GeneratedFile } from '../contract/generated-files.js';
 import type { JsonObject } from '../contract/json-pointer.js';
@@ -49,6 +49,13 @@ export function writeRecordings(recorder: Recorder, dir: string, documents: { do
         if (!failed) warn(`--record: could not write ${file}: ${(error as Error).message}`);
         failed = true;
       }
+    }
+    // A recording that is gone (the `no-key` one once its sign-up got a key) loses its file.
+    const names = new Set(recorder.recordings().map((recording) => recording.name));
+    for (const name of written.keys()) {
+      if (names.has(name)) continue;
+      rmSync(path.join(dir, `${name}${RECORDING_SUFFIX}`), { force: true });
+      written.delete(name);
     }
   };
   const unsubscribe = recorder.onChange(() => {

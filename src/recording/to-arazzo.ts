@@ -8,8 +8,10 @@
 //    has the value's format (an id: present and unspaced; a number: E.164; a time: ISO 8601),
 //    never its literal.
 // 3. Each later answer that shows a carried value must show the same one (equality).
-// 4. The key is the input `apiKey` (`Bearer {$inputs.apiKey}`); a sign-up code is an input whose
-//    default is the contract's documented test value when it was that; nothing secret is written.
+// 4. The key is the input `apiKey` (`Bearer {$inputs.apiKey}`), or, after a recorded sign-up, the
+//    key its verify step answered (`Bearer {$steps.verifyPhoneNumber.outputs.apiKey}`); a sign-up
+//    code is an input whose default is the contract's documented test value when it was that;
+//    nothing secret is written.
 // 5. Success is the recorded status (a long poll that timed out also passes when an event came);
 //    Respect also checks every answer against the contract's schema, and the suite's replay does.
 // 6. The mock's control surface (a clock move, a checkout completed, the wallet) is a mock-only
@@ -144,7 +146,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
 
   const sent = (value: unknown, key: string | undefined, field = ''): unknown => {
     if (typeof value === 'string') {
-      if (key !== undefined && value === key) return input('apiKey', ARAZZO_KEY_INPUT);
+      if (key !== undefined && value === key) return carry(value) ?? input('apiKey', ARAZZO_KEY_INPUT);
       if (SECRET_FIELD.test(field)) {
         return signupCodes.has(value)
           ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
@@ -195,8 +197,10 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       if (parameter) parameters.push({ name: String(parameter.name), in: 'header', value: sent(value, exchange.key, String(parameter.name)) });
     }
     if (exchange.key !== undefined) {
-      input('apiKey', ARAZZO_KEY_INPUT);
-      parameters.push({ name: 'Authorization', in: 'header', value: 'Bearer {$inputs.apiKey}' });
+      // A key the recorded sign-up got (verify or verify-number) is carried from that step.
+      const issuedKey = carry(exchange.key);
+      if (issuedKey === undefined) input('apiKey', ARAZZO_KEY_INPUT);
+      parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${issuedKey ?? '$inputs.apiKey'}}` });
     }
     if (parameters.length > 0) step.parameters = parameters;
     if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key) };

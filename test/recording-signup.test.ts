@@ -1,0 +1,83 @@
+// A sign-up recorded with `--record` (part 3): its four keyless requests leave the `no-key`
+// recording once verify-number answers with the key, and open that key's recording, whose later
+// steps carry the key from that answer (`Bearer {$steps.verifyPhoneNumber.outputs.apiKey}`), so
+// the recorded sign-up replays whole on a fresh mock. Another sign-up going on at the same time
+// (values of its own) stays in `no-key`, and the `no-key` file goes once nothing of its own is left.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replayRecording } from '../src/recording/replay.js';
+import { generatedDir, type JsonObject } from './helpers/contract.js';
+import { client, newKey, startStatefulMock } from './helpers/stateful-mock.js';
+
+const document = JSON.parse(readFileSync(path.join(generatedDir, 'openapi.json'), 'utf8')) as JsonObject;
+const controlDocument = JSON.parse(readFileSync(path.join(generatedDir, 'mock-control.json'), 'utf8')) as JsonObject;
+const signupCode = String(((document['x-test-values'] ?? []) as JsonObject[]).find((t) => t.name === 'signupCode')!.value);
+
+let dir: string;
+const read = (name: string): JsonObject => JSON.parse(readFileSync(path.join(dir, `${name}.arazzo.json`), 'utf8')) as JsonObject;
+const steps = (recording: JsonObject): JsonObject[] => (recording.workflows as JsonObject[])[0]!.steps as JsonObject[];
+let files: string[];
+let keys: { ada: string; grace: string };
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'recording-signup-'));
+  const mock = await startStatefulMock({ recordDir: dir });
+  try {
+    const anonymous = client(mock.url, null);
+    const finish = async (verificationId: string, phoneNumber: string): Promise<string> => {
+      const verified = await anonymous('POST', '/api/v1/auth/verify', { verificationId, code: signupCode });
+      await anonymous('POST', '/api/v1/auth/register-number', { registrationId: verified.body.registrationId, phoneNumber });
+      const done = await anonymous('POST', '/api/v1/auth/verify-number', { registrationId: verified.body.registrationId, code: signupCode });
+      expect(done.status).toBe(200);
+      return done.body.apiKey as string;
+    };
+    // Grace begins signing up; the no-key recording is written; Ada signs up whole and reads her
+    // numbers; then Grace finishes.
+    const grace = await anonymous('POST', '/api/v1/auth/signup', { email: 'grace@example.com' });
+    while (!readdirSync(dir).includes('no-key.arazzo.json')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const ada = await anonymous('POST', '/api/v1/auth/signup', { email: 'ada@example.com' });
+    const adaKey = await finish(ada.body.verificationId, '+14155550123');
+    expect((await client(mock.url, adaKey)('GET', '/api/v1/numbers')).status).toBe(200);
+    keys = { ada: adaKey, grace: await finish(grace.body.verificationId, '+14155550124') };
+  } finally {
+    await mock.close();
+  }
+  files = readdirSync(dir).sort();
+}, 30_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a sign-up recorded with --record', () => {
+  it("joins each sign-up's keyless requests to the key it produced, by the values they carried; no-key goes once empty", () => {
+    expect(files).toEqual(['recording-2.arazzo.json', 'recording-3.arazzo.json']);
+    const ada = steps(read('recording-2'));
+    expect(ada.map((s) => s.stepId)).toEqual(['signUp', 'verifyEmail', 'registerNumber', 'verifyPhoneNumber', 'listNumbers']);
+    expect(ada[0]!.requestBody.payload.email).toBe('ada@example.com');
+    expect(ada[3]!.outputs).toMatchObject({ apiKey: '$response.body#/apiKey' });
+    expect(ada[4]!.parameters).toContainEqual({ name: 'Authorization', in: 'header', value: 'Bearer {$steps.verifyPhoneNumber.outputs.apiKey}' });
+    expect(ada[2]!.requestBody.payload.registrationId).toBe('$steps.verifyEmail.outputs.registrationId');
+    const grace = steps(read('recording-3'));
+    expect(grace.map((s) => s.stepId)).toEqual(['signUp', 'verifyEmail', 'registerNumber', 'verifyPhoneNumber']);
+    expect(grace[0]!.requestBody.payload.email).toBe('grace@example.com');
+    // No key input (the key is the sign-up's own), and no key written.
+    expect(Object.keys((read('recording-2').workflows as JsonObject[])[0]!.inputs?.properties ?? {})).toEqual(['signupCode']);
+    for (const name of files) expect(readFileSync(path.join(dir, name), 'utf8')).not.toMatch(new RegExp(`${keys.ada}|${keys.grace}|sk_live_\\w`));
+  });
+
+  it('replays whole on a fresh mock (its own sign-up, its own key)', async () => {
+    const fresh = await startStatefulMock();
+    try {
+      const result = await replayRecording({ recording: read('recording-2'), document, controlDocument, baseUrl: fresh.url, apiKey: newKey('unused'), isMock: true });
+      expect(result.steps.map((s) => `${s.stepId} ${s.outcome}${s.notes?.length ? `: ${s.notes.join('; ')}` : ''}`)).toEqual([
+        'signUp passed',
+        'verifyEmail passed',
+        'registerNumber passed',
+        'verifyPhoneNumber passed',
+        'listNumbers passed',
+      ]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
