@@ -13,7 +13,7 @@
 // to --report-dir as the suite writes its own (conformance-report.json, junit.xml).
 import { parseArgs } from 'node:util';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import type { JsonObject } from '../src/contract/json-pointer.js';
+import { valueAt, type JsonObject } from '../src/contract/json-pointer.js';
 import { readRecordingFile, RecordingFileError } from '../src/recording/recording-files-read.js';
 import { recordedWorkflow, replayRecording } from '../src/recording/replay.js';
 import { stepOperation } from '../src/workflows/arazzo-runner.js';
@@ -23,7 +23,8 @@ import { describeVerdict } from '../src/contract/verdict.js';
 import { readAnnouncement } from './announcement.js';
 import { DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
-import type { Finding, ScenarioOutcome } from './findings.js';
+import type { AnswerExcerpt, Finding, ScenarioOutcome, SentRequest } from './findings.js';
+import { describeRequest, type AuthMode } from './http.js';
 import { neverSentReason } from './policy.js';
 import { writeReports } from './reporters/files.js';
 import { buildReport, formatSummary, stoppedReport } from './reporters/report.js';
@@ -104,6 +105,69 @@ function parseReplayArgs(argv: string[], env: NodeJS.ProcessEnv): ReplayArgs | '
   };
 }
 
+type ReplayedAnswer = Parameters<NonNullable<Parameters<typeof replayRecording>[0]['onAnswer']>>[0];
+
+/** A replayed request as the suite's findings keep it: a line, the request as data (no key), and the answer cut short. */
+function requestOf(answer: ReplayedAnswer, apiKey: string): { line: string; sent: SentRequest; excerpt: AnswerExcerpt } {
+  const authorization = answer.request.authorization;
+  // The run's key is $CONFORMANCE_API_KEY; a key the recording's own sign-up got is not kept.
+  const auth: AuthMode = authorization === null ? 'none' : authorization === `Bearer ${apiKey}` ? 'valid' : 'scratch';
+  const sent: SentRequest = {
+    method: answer.method.toUpperCase(),
+    target: answer.target,
+    auth,
+    ...(answer.request.body !== undefined ? { body: answer.request.body } : {}),
+    ...(Object.keys(answer.sentHeaders).length > 0 ? { headers: answer.sentHeaders } : {}),
+  };
+  const text = answer.body === undefined ? undefined : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  return {
+    line: describeRequest({ method: sent.method, target: sent.target, auth, requestBody: sent.body }),
+    sent,
+    excerpt: { status: answer.status, ...(answer.headers['content-type'] ? { contentType: answer.headers['content-type'] } : {}), ...(text !== undefined ? { body: text.slice(0, 2000) } : {}) },
+  };
+}
+
+interface Criterion {
+  condition: string;
+  context?: string;
+  type?: string;
+}
+
+/** The step's criteria the runner said were not met (its notes name each by its condition and context). */
+function unmetCriteria(step: JsonObject | undefined, notes: string[]): Criterion[] {
+  const criteria = (step?.successCriteria ?? []) as Criterion[];
+  return criteria.filter((c) => notes.includes(`not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`));
+}
+
+/** The answer's place a criterion reads (`$response.body#/id`), as a JSON pointer. */
+function placeOf(criterion: Criterion): string | undefined {
+  const text = criterion.context ?? criterion.condition;
+  return /^\$response\.body#(\/[^\s]*)/.exec(text)?.[1];
+}
+
+/** The names beside a missing field that look like it (`phone_number_id` for `phoneNumberId`): renamed? */
+function nearNames(body: unknown, pointer: string): string[] {
+  const at = pointer.lastIndexOf('/');
+  const parent = valueAt(body, `#${pointer.slice(0, at)}`);
+  const missing = pointer.slice(at + 1);
+  if (!parent || typeof parent !== 'object' || Array.isArray(parent) || missing in parent) return [];
+  const plain = (name: string): string => name.toLowerCase().replace(/[_\-\s.]/g, '');
+  return Object.keys(parent).filter((name) => plain(name) === plain(missing));
+}
+
+function criterionData(criterion: Criterion, body: unknown): Pick<Finding, 'expected' | 'actual'> {
+  const pointer = placeOf(criterion);
+  const actual = pointer ? valueAt(body, `#${pointer}`) : undefined;
+  return { expected: { criterion: criterion.condition, ...(criterion.context ? { of: criterion.context } : {}) }, actual: pointer ? { at: pointer, value: actual ?? null } : null };
+}
+
+function criterionReason(criterion: Criterion, body: unknown): string {
+  const pointer = placeOf(criterion);
+  const near = pointer ? nearNames(body, pointer) : [];
+  const missing = pointer !== undefined && valueAt(body, `#${pointer}`) === undefined;
+  return `not met: ${criterion.condition}${criterion.context ? ` (of ${criterion.context})` : ''}${missing ? `; the answer has nothing at ${pointer}` : ''}${near.length ? `; near miss: ${near.map((n) => `\`${n}\``).join(', ')} is there instead: renamed?` : ''}`;
+}
+
 /** Why a step may not be sent at this level, or undefined. */
 function refusal(step: { operationId: string; method: string }, args: ReplayArgs): string | undefined {
   const never = neverSentReason(step.operationId, step.method);
@@ -163,30 +227,48 @@ export async function runReplayCli(argv: string[], out: (t: string) => void = (t
   if (refused.length > 0) return stop(`recording ${name}: nothing was sent; ${refused.length} step${refused.length === 1 ? '' : 's'} not allowed at --level ${args.level}: ${refused.join('; ')}`);
   if (!isMock && writes > args.maxSends) return stop(`recording ${name}: nothing was sent; it has ${writes} steps that change something, more than --max-sends ${args.maxSends}`);
 
-  const result = await replayRecording({ recording, document, controlDocument, baseUrl: args.baseUrl, apiKey: args.apiKey, isMock, inputs: args.inputs });
+  // Each answer as it came, in the order the steps were sent: the request as data for a finding's
+  // curl and --rerun, and the answer for its excerpt.
+  const answers: ReplayedAnswer[] = [];
+  const result = await replayRecording({ recording, document, controlDocument, baseUrl: args.baseUrl, apiKey: args.apiKey, isMock, inputs: args.inputs, onAnswer: (answer) => answers.push(answer) });
   const contract = new Map(result.contract.map((c) => [c.stepId, c.verdicts]));
+  const stepsById = new Map(((workflow.steps ?? []) as JsonObject[]).map((step) => [String(step.stepId), step]));
   const outcomes: ScenarioOutcome[] = [];
+  let sent = 0;
   for (const record of result.steps) {
     const operationId = /^(\w+)/.exec(record.runs)?.[1] ?? record.runs;
+    const answer = record.status !== undefined ? answers[sent++] : undefined;
+    const seq = answer ? sent : undefined;
+    const request = answer ? requestOf(answer, args.apiKey) : undefined;
+    const acting = answer !== undefined && answer.source === 'numbersApi' && isWrite(answer.operationId, answer.method);
+    const about = { operationId, ...(record.status !== undefined ? { status: record.status } : {}), ...(request ? { request: request.line, sent: request.sent, answer: request.excerpt, exchange: seq } : {}) };
     const findings: Finding[] = [];
     const verdicts = contract.get(record.stepId) ?? [];
-    if (verdicts.length > 0) findings.push({ check: 'response-schema-conformance', verdict: 'fail', reason: verdicts.map(describeVerdict).join('; '), operationId, ...(record.status !== undefined ? { status: record.status } : {}), verdicts });
-    const criteria = (record.notes ?? []).filter((n) => n.startsWith('not met:'));
-    if (criteria.length > 0) findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${criteria.join('; ')}`, operationId, ...(record.status !== undefined ? { status: record.status } : {}) });
+    // Judged as the suite judges an answer: a documented rule broken fails, an inferred one (x-inferred) is advisory.
+    if (verdicts.length > 0) {
+      const documentedBreaks = verdicts.filter((verdict) => verdict.severity === 'documented');
+      findings.push({ check: 'response-schema-conformance', verdict: documentedBreaks.length > 0 ? 'fail' : 'advisory', reason: (documentedBreaks.length > 0 ? documentedBreaks : verdicts).map(describeVerdict).join('; '), ...about, verdicts });
+    }
+    // One finding per criterion not met: what it expected, what came at its place, a near miss.
+    for (const criterion of unmetCriteria(stepsById.get(record.stepId), record.notes ?? [])) {
+      findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${criterionReason(criterion, answer?.body)}`, ...about, ...criterionData(criterion, answer?.body) });
+    }
     if (record.outcome === 'refused') findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? []).join('; ')}`, operationId });
+    if (record.outcome === 'failed' && findings.length === 0) findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? ['failed']).join('; ')}`, ...about });
     const skipReason = record.outcome === 'skipped' ? (leftOut.get(record.stepId) ?? (record.notes ?? []).join('; ')) : undefined;
     outcomes.push({
       scenarioId: `replay ${name} ${record.stepId}`,
       operationId,
       title: `recording ${name}, step ${record.stepId}`,
       check: 'replay-step',
-      level: 'contract',
-      verdict: findings.some((f) => f.verdict === 'fail') || record.outcome === 'failed' ? 'fail' : skipReason ? 'skip' : 'pass',
+      level: acting ? 'writes' : 'contract',
+      verdict: findings.some((f) => f.verdict === 'fail') ? 'fail' : skipReason ? 'skip' : findings.length > 0 ? 'advisory' : 'pass',
       ...(skipReason ? { skipReason } : {}),
-      findings: record.outcome === 'failed' && findings.length === 0 ? [{ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? ['failed']).join('; ')}`, operationId }] : findings,
-      exchanges: record.status !== undefined ? [{ operationId, status: record.status, request: record.runs }] : [],
+      findings,
+      exchanges: record.status !== undefined ? [{ ...(seq !== undefined ? { seq } : {}), operationId, status: record.status, request: request?.line ?? record.runs }] : [],
       notes: [],
-      sends: [],
+      // A step that changed something: --rerun sends it again only at --level writes.
+      sends: acting && request ? [{ operationId, request: request.line, status: record.status }] : [],
     });
   }
   for (const stepId of result.notRun) {
@@ -200,5 +282,5 @@ export async function runReplayCli(argv: string[], out: (t: string) => void = (t
     lines.push(`  ${o.verdict.padEnd(5)} ${o.title.replace(`recording ${name}, `, '')}${o.skipReason ? ` (${o.skipReason})` : ''}${finding ? `: ${finding.reason.replace(`recording ${name}, step ${o.title.split('step ')[1]}: `, '')}` : ''}`);
   }
   out(`${lines.join('\n')}\n${formatSummary(report)}\n`);
-  return result.passed ? 0 : 1;
+  return outcomes.some((o) => o.verdict === 'fail') ? 1 : 0;
 }

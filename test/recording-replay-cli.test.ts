@@ -9,10 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../conformance/config.js';
 import { runReplayCli } from '../conformance/replay.js';
+import { rerunFinding } from '../conformance/rerun.js';
 import { createHandlers } from '../src/msw/index.js';
 import { recordingText } from '../src/recording/to-arazzo.js';
 import { checkoutFlow } from './fixtures/recording-frontend.js';
+import { renameField, startBreakingProxy } from './helpers/breaking-proxy.js';
 import type { JsonObject } from './helpers/contract.js';
 import { startRewritingProxy, type LoopbackServer, type ProxiedExchange } from './helpers/respect.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
@@ -36,18 +39,18 @@ function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<L
   });
 }
 
-async function replay(argv: string[]): Promise<{ code: number; out: string; err: string; report?: JsonObject }> {
+async function replay(argv: string[], key = newKey('replay')): Promise<{ code: number; out: string; err: string; report?: JsonObject; reportDir: string }> {
   let out = '';
   let err = '';
   const reportDir = mkdtempSync(path.join(dir, 'report-'));
-  const code = await runReplayCli(['--replay', file, '--api-key', newKey('replay'), '--report-dir', reportDir, ...argv], (t) => void (out += t), (t) => void (err += t), {});
+  const code = await runReplayCli(['--replay', file, '--api-key', key, '--report-dir', reportDir, ...argv], (t) => void (out += t), (t) => void (err += t), {});
   let report: JsonObject | undefined;
   try {
     report = JSON.parse(readFileSync(path.join(reportDir, 'conformance-report.json'), 'utf8')) as JsonObject;
   } catch {
     // no report
   }
-  return { code, out, err, report };
+  return { code, out, err, report, reportDir };
 }
 
 beforeAll(async () => {
@@ -119,6 +122,38 @@ describe('conformance --replay', () => {
       expect(run.out).toMatch(/fail {2}step sendMessage: .*phoneNumberId/);
       const send = (run.report!.operations as JsonObject[]).find((o) => o.operationId === 'sendMessage')!;
       expect(send.verdict).toBe('fail');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a deployment that renames a field the recording reads: the suite's findings, with the near miss, a curl with $CONFORMANCE_API_KEY and --rerun", async () => {
+    const proxy = await startBreakingProxy(mock.url);
+    proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+    try {
+      const key = newKey('renamed');
+      const run = await replay(['--base-url', proxy.url], key);
+      expect(run.code).toBe(1);
+      const groups = run.report!.findings as JsonObject[];
+      const criterion = groups.find((g) => g.check === 'replay-step')!;
+      expect(criterion).toMatchObject({ operationId: 'sendMessage', status: 201, expected: { criterion: '$response.body#/phoneNumberId == $steps.listNumbers.outputs.id' }, actual: { at: '/phoneNumberId', value: null } });
+      expect(criterion.title).toMatch(/near miss: `phone_number_id` is there instead: renamed\?/);
+      expect(criterion.example).toMatchObject({ sent: { method: 'POST', target: '/api/v1/messages', auth: 'valid', body: { fromNumberId: expect.stringMatching(/^pn_/) } }, acting: true, level: 'writes' });
+      const schema = groups.find((g) => g.check === 'response-schema-conformance')!;
+      // Message's required list is inferred (x-inferred): advisory, as the suite judges it.
+      expect(schema).toMatchObject({ verdict: 'advisory', operationId: 'sendMessage', at: '/phoneNumberId', nearMiss: ['phone_number_id'] });
+      // The console: the findings grouped as the suite prints them, each with its curl and rerun.
+      expect(run.out).toMatch(/Findings: 1 failing, 1 advisory/);
+      expect(run.out).toContain(`curl -sS -i -X POST '${proxy.url}/api/v1/messages' -H "Authorization: Bearer $CONFORMANCE_API_KEY"`);
+      expect(run.out).toContain(`--rerun ${schema.id}`);
+      expect(run.out).not.toMatch(/sk_live_\w/);
+      // --rerun sends that request again (a write: only at --level writes) and finds it still there.
+      const config = { ...configFromEnv({ CONFORMANCE_BASE_URL: proxy.url, CONFORMANCE_API_KEY: key }), reportDir: run.reportDir };
+      await expect(rerunFinding(config, String(schema.id), () => {})).rejects.toThrow(/pass --level writes/);
+      const lines: string[] = [];
+      const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
+      expect(rerun, lines.join('\n')).toBe(1);
+      expect(lines.join('\n')).toMatch(/Still there/);
     } finally {
       await proxy.close();
     }

@@ -10,7 +10,7 @@ import type { JsonObject } from '../contract/json-pointer.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { resolveStepOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
-import { send, SendError } from '../mcp/send.js';
+import { requestUrl, send, SendError } from '../mcp/send.js';
 import type { ToolParameter } from '../mcp/operation-tools.js';
 import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 
@@ -29,7 +29,19 @@ export interface ReplayOptions {
   /** Why a step may not be sent (the caller's safety rules), or undefined to send it. */
   decide?: (step: { source: string; operationId: string; method: string; path: string }) => string | undefined;
   /** Each answer as it comes (the suite's checks read it). */
-  onAnswer?: (exchange: { source: string; operationId: string; method: string; path: string; request: StepRequest; status: number; headers: Record<string, string>; body: unknown }) => void;
+  onAnswer?: (exchange: {
+    source: string;
+    operationId: string;
+    method: string;
+    path: string;
+    request: StepRequest;
+    /** The path and query as sent (below the base URL), and the header parameters sent (Authorization aside). */
+    target: string;
+    sentHeaders: Record<string, string>;
+    status: number;
+    headers: Record<string, string>;
+    body: unknown;
+  }) => void;
   signal?: AbortSignal;
 }
 
@@ -96,7 +108,11 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
         throw error;
       }
       judged.push(request.source === 'numbersApi' ? validator.response(request.operationId, { status: answer.status, headers: answer.headers, body: answer.body }) : []);
-      options.onAnswer?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path, request, ...answer });
+      if (options.onAnswer) {
+        const url = requestUrl(new URL('http://target.invalid'), { path: operation.path, parameters, values: request.values });
+        const sentHeaders = Object.fromEntries(parameters.filter((p) => p.in === 'header' && request.values[p.name] !== undefined).map((p) => [p.name, String(request.values[p.name])]));
+        options.onAnswer({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path, request, target: `${url.pathname}${url.search}`, sentHeaders, ...answer });
+      }
       return answer;
     },
   });
