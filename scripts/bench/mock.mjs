@@ -10,7 +10,8 @@
 //    stateful mock (`npm start`, its request log on), the same on Prism's own validator in-process
 //    (`--gate prism`, the other gate option), stock `prism mock -v silent` with no front, the
 //    example server (`--stateless`: the pipeline with Prism answering), the stateful mock with `--state` (each
-//    write answered only once it is on disk, issue 21) and a bare node:http server in its own
+//    write answered only once it is on disk, issue 21), the stateful mock with `--record` (every
+//    account recorded as it runs, issue 31; goal: at least 0.8x of without) and a bare node:http server in its own
 //    process answering the same bytes (this machine's ceiling). Goals: GET /api/v1/account at
 //    least 2x stock Prism, POST /api/v1/messages at least 1.5x, p99 under 10 ms for both.
 // 3. CPU per request of each stage of the pipeline: the process's CPU per request from /proc, and
@@ -230,6 +231,12 @@ const SERVERS = [
   { name: 'stateful', label: 'stateful mock (npm start)', start: () => startMockVia(npm, ['start', '--silent']) },
   { name: 'prismGate', label: 'stateful mock, Prism validator in-process (--gate prism)', start: () => startMockVia(...tsxCli('--gate', 'prism')) },
   {
+    // Issue 31: every account's requests recorded as Arazzo, the files written as it runs.
+    name: 'recording',
+    label: 'stateful mock with --record (every account recorded)',
+    start: () => startMockVia(npm, ['start', '--silent', '--', '--record', mkdtempSync(path.join(os.tmpdir(), 'bench-record-'))]),
+  },
+  {
     name: 'durable',
     label: 'stateful mock with --state (a write answered once on disk)',
     start: () => startMockVia(...tsxCli('--state', path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-state-')), 'state.json'))),
@@ -348,6 +355,8 @@ async function main() {
     emit({ metric: `${endpoint.name} stateful mock p99`, value: m.p99, unit: `ms (p50 ${m.p50} ms)`, ...(goal ? { target: `< ${P99_GOAL_MS}`, pass: m.p99 < P99_GOAL_MS } : {}) });
     emit({ metric: `${endpoint.name} stateful mock share of bare node:http`, value: Math.round((m.rps / r.ceiling.rps) * 1000) / 10, unit: '%' });
     emit({ metric: `${endpoint.name} stateful mock on Prism's validator (--gate prism) / stock Prism`, value: Math.round((r.prismGate.rps / r.prism.rps) * 100) / 100, unit: `x (${r.prismGate.rps} req/s, p99 ${r.prismGate.p99} ms)` });
+    const recorded = Math.round((r.recording.rps / m.rps) * 100) / 100;
+    emit({ metric: `${endpoint.name} with --record / without`, value: recorded, unit: `x (${r.recording.rps} req/s, p99 ${r.recording.p99} ms)`, target: '>= 0.8', pass: recorded >= 0.8 });
     emit({ metric: `${endpoint.name} with --state (durable before answered) / without`, value: Math.round((r.durable.rps / m.rps) * 100) / 100, unit: `x (${r.durable.rps} req/s, p99 ${r.durable.p99} ms)` });
     emit({ metric: `${endpoint.name} example server (--stateless) / stock Prism`, value: Math.round((r.stateless.rps / r.prism.rps) * 100) / 100, unit: `x (${r.stateless.rps} req/s, p99 ${r.stateless.p99} ms)` });
     for (const [name, figures] of Object.entries(r)) {

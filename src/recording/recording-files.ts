@@ -1,6 +1,7 @@
 // `--record <dir>` (src/mock/start-mock.ts): each account's recording written to
 // `<dir>/<name>.arazzo.json` as the mock runs, shortly after each change (not on every request,
-// so recording costs the mock little) and once more when it stops. A file is written whole to a
+// and only the recordings that changed; the wait grows with what a write costs, so recording
+// costs the mock little) and once more when it stops. A file is written whole to a
 // temporary name and renamed over the old one, so a reader never sees half a recording. The
 // descriptions are named relative to the directory, so `redocly respect <file>` finds them.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,12 +32,19 @@ export function writeRecordings(recorder: Recorder, dir: string, documents: { do
   mkdirSync(dir, { recursive: true });
   const urls = descriptionUrls(dir);
   const written = new Map<string, string>();
+  /** What each recording was when last written (its length and what it left out): unchanged ones are not turned into Arazzo again. */
+  const seen = new Map<string, string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failed = false;
+  let lastFlushMs = 0;
   const flush = (): void => {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    const started = performance.now();
     for (const recording of recorder.recordings()) {
+      const version = `${recording.exchanges.length}:${recording.leftOut}:${recording.bytes}`;
+      if (seen.get(recording.name) === version && written.has(recording.name)) continue;
+      seen.set(recording.name, version);
       const text = recordingText(recordingToArazzo(recording, { ...documents, urls }));
       if (written.get(recording.name) === text) continue;
       const file = path.join(dir, `${recording.name}${RECORDING_SUFFIX}`);
@@ -56,10 +64,13 @@ export function writeRecordings(recorder: Recorder, dir: string, documents: { do
       if (names.has(name)) continue;
       rmSync(path.join(dir, `${name}${RECORDING_SUFFIX}`), { force: true });
       written.delete(name);
+      seen.delete(name);
     }
+    lastFlushMs = performance.now() - started;
   };
   const unsubscribe = recorder.onChange(() => {
-    timer ??= setTimeout(flush, WRITE_DELAY_MS);
+    // Writing takes at most about a tenth of the mock's time: many long recordings are written less often.
+    timer ??= setTimeout(flush, Math.max(WRITE_DELAY_MS, 10 * lastFlushMs));
     timer.unref?.();
   });
   return {
