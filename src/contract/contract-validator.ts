@@ -22,18 +22,39 @@ const addFormats = ((_addFormats as unknown as { default?: unknown }).default ??
 const AS_WRITTEN = 'urn:numbers-api:contract';
 const DOCUMENTED = 'urn:numbers-api:contract-documented';
 
+/** A break of a self-contained schema, as ajv reports it. */
+export interface SchemaBreak {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A compiled self-contained schema: whether a value holds, and the breaks of the last one that did not. */
+export interface SchemaCheck {
+  (value: unknown): boolean;
+  errors?: SchemaBreak[] | null;
+}
+
+/** What jsonSchemaAjv gives: no ajv type, so none reaches a consumer's declarations. */
+export interface SchemaCompiler {
+  /** Compiles a schema (throws when `strict` and the schema is malformed or has an unknown keyword). */
+  compile(schema: object): SchemaCheck;
+  errorsText(errors?: SchemaBreak[] | null): string;
+}
+
 /**
  * An ajv for self-contained JSON Schema 2020-12 documents that are not the contract itself but
  * derived from it (the MCP tools' input schemas, a client's configuration file), formats checked;
  * `strict` refuses unknown keywords and malformed schemas, as a strict client does. Set up here so
  * the package has one ajv set-up.
  */
-export function jsonSchemaAjv(options: { strict?: boolean } = {}): InstanceType<typeof Ajv2020> {
+export function jsonSchemaAjv(options: { strict?: boolean } = {}): SchemaCompiler {
   const ajv = options.strict
     ? new Ajv2020({ strictSchema: true, strictTypes: false, strictRequired: false, strictTuples: false, validateSchema: true, allErrors: true })
     : new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
-  return ajv;
+  return ajv as unknown as SchemaCompiler;
 }
 
 /** What of a request the validator judges (a SimRequest is one). */

@@ -2,15 +2,14 @@
 // checked) for what the MCP server itself validates: the arguments of a tool called through the
 // compact `call` tool, which no client checks against a schema it never listed, and the mock's
 // announcement. Each schema is compiled once.
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { jsonSchemaAjv } from '../contract/contract-validator.js';
+import { jsonSchemaAjv, type SchemaBreak, type SchemaCheck } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
 
 const ajv = jsonSchemaAjv();
-const compiled = new WeakMap<object, ValidateFunction>();
+const compiled = new WeakMap<object, SchemaCheck>();
 
 /** The validator of a self-contained schema (a tool's `inputSchema`), compiled on first use. */
-export function validatorOf(schema: JsonObject): ValidateFunction {
+export function validatorOf(schema: JsonObject): SchemaCheck {
   let validate = compiled.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
@@ -20,6 +19,6 @@ export function validatorOf(schema: JsonObject): ValidateFunction {
 }
 
 /** ajv's errors as short lines (`/body/to must match pattern ...`), for a tool error. */
-export function errorLines(errors: ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '(the arguments)'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? `: ${String((e.params as { additionalProperty?: string }).additionalProperty)}` : ''}`);
+export function errorLines(errors: SchemaBreak[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => `${e.instancePath || '(the arguments)'} ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? `: ${String(e.params.additionalProperty)}` : ''}`);
 }
