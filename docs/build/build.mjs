@@ -23,6 +23,7 @@ import { buildRedocPage } from './redoc-page.mjs';
 import { buildBrowserBundles } from './browser-bundles.mjs';
 import { contractDocuments, searchIndexScript, sectionDocuments } from './search-index.mjs';
 import { tryItCatalog } from './try-it-catalog.mjs';
+import { workflowPage, workflowsIndexPage } from './workflows-page.mjs';
 
 const buildDir = path.join(repoRoot, 'docs/build');
 const guidesDir = path.join(repoRoot, 'docs/guides');
@@ -159,6 +160,13 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
       await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: guide.title, body: guide.body, toc: guide.toc, scripts: guide.tryIt.length ? ['try-it.js'] : [] }));
     }
     if (guideFiles.size) throw new Error(`docs/guides has guides no page lists (add them to SITE_PAGES in docs/build/layout.mjs): ${[...guideFiles].join(', ')}`);
+
+    // 4b. The workflows: an index and a page per workflow, each with its "Run this workflow".
+    for (const page of [workflowsIndexPage(), ...SITE_PAGES.filter((p) => p.workflow).map((p) => workflowPage(p.workflow, { ...contract, linkOperation }))]) {
+      titles.set(page.file, page.title);
+      guidePages.push({ ...page, body: page.body.replace(/<script[\s\S]*?<\/script>/g, '') });
+      await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: page.title, body: page.body, toc: page.toc, scripts: page.file === 'workflows.html' ? [] : ['try-it.js'] }));
+    }
 
     // 5. What the specification leaves unshown.
     const inferred = inferredPage(contract);
