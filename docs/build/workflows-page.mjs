@@ -9,6 +9,7 @@
 // the site and as Markdown for the committed sources.
 import { readGeneratedJson } from '../../src/contract/generated-files.ts';
 import { stepOperation, workflowsReached } from '../../src/workflows/arazzo-runner.ts';
+import { expressionWords } from '../../src/workflows/expression-words.ts';
 import { operationTable, operationsUsed } from '../../src/workflows/step-request.ts';
 import { escapeHtml, markdownBlock, markdownInline, slug } from './html.mjs';
 
@@ -40,30 +41,6 @@ function operationOf(step, sources) {
 
 /** Cites part 3 (the state tables): `Part 3`, `Parts 2 and 3`, `Parts 3, 6 and 7.2`. */
 const CITES_PART_3 = /\bParts? (?:[\d.]+(?:, | and ))*3(?![.\d])/;
-
-/**
- * A runtime expression in words. `steps` is the workflow's steps, so that a step's output reads
- * with the answer field it was kept from.
- */
-export function expressionWords(expression, steps = []) {
-  const [head, pointer] = String(expression).split('#');
-  const field = pointer ? pointer.replace(/^\//, '') : '';
-  if (head === '$statusCode') return 'the status code';
-  if (head === '$response.body') return field ? `the answer's field ${field}` : 'the answer';
-  if (head.startsWith('$response.header.')) return `the answer's header ${head.slice('$response.header.'.length)}`;
-  const parts = head.split('.');
-  if (parts[0] === '$inputs') return parts[1] === 'apiKey' ? 'the key (input apiKey)' : `input ${parts[1]}${field ? `'s ${field}` : ''}`;
-  if (parts[0] === '$components' && parts[2] === 'apiKey') return 'the key (input apiKey)';
-  if (parts[0] === '$steps' && parts[2] === 'outputs') {
-    const step = steps.find((s) => s.stepId === parts[1]);
-    const origin = step?.outputs?.[parts[3]];
-    const kept = typeof origin === 'string' && origin.startsWith('$response.body#') ? ` (its answer's field ${origin.split('#')[1].replace(/^\//, '')})` : step?.workflowId ? ` (an output of workflow ${step.workflowId})` : '';
-    return `from step ${parts[1]}'s ${parts[3]}${field ? ` ${field}` : ''}${kept}`;
-  }
-  if (parts[0] === '$workflows' && parts[2] === 'outputs') return `from workflow ${parts[1]}'s ${parts[3]}`;
-  if (parts[0] === '$outputs') return `the workflow's output ${parts[1]}`;
-  return expression;
-}
 
 const EXPRESSION = /^\$[A-Za-z]/;
 const EMBEDDED = /\{(\$[^}]+)\}/g;
