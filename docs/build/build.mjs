@@ -164,7 +164,8 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     // 4b. The workflows: an index and a page per workflow, each with its "Run this workflow".
     for (const page of [workflowsIndexPage(), ...SITE_PAGES.filter((p) => p.workflow).map((p) => workflowPage(p.workflow, { ...contract, linkOperation }))]) {
       titles.set(page.file, page.title);
-      guidePages.push({ ...page, body: page.body.replace(/<script[\s\S]*?<\/script>/g, '') });
+      // In the search as `workflow` results, beside (not instead of) the guides that tell the same flows.
+      guidePages.push({ ...page, kind: 'workflow', body: page.body.replace(/<script[\s\S]*?<\/script>/g, '') });
       await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: page.title, body: page.body, toc: page.toc, scripts: page.file === 'workflows.html' ? [] : ['try-it.js'] }));
     }
 
@@ -189,7 +190,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     // 7. The site's scripts (try-it consoles, search) and the search index over every page.
     const bundles = await buildBrowserBundles(out, { catalog: tryItCatalog(dereferenced) });
     const search = searchIndexScript([
-      ...guidePages.flatMap((g) => sectionDocuments(g.file, g.title, g.body)),
+      ...guidePages.flatMap((g) => sectionDocuments(g.file, g.title, g.body, g.kind)),
       ...sectionDocuments('events.html', events.title, events.body, 'events'),
       ...contractDocuments({ openapi, asyncapi }),
     ]);
