@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { anyKeyNotApplicable, readAnnouncement } from './announcement.js';
 import { configFromEnv, DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
-import { planScenarios, scenariosMatching, type Plan } from './plan.js';
+import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js';
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runProxy } from './proxy.js';
@@ -16,7 +16,8 @@ import { SLICE_COUNT } from './suite/slices.js';
 import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
 import { reportFiles, writeReports } from './reporters/files.js';
-import { stoppedReport, type ConformanceReport } from './reporters/report.js';
+import { PROGRESS_LEGEND, stoppedReport, type ConformanceReport } from './reporters/report.js';
+import { rerunFinding } from './rerun.js';
 
 export const USAGE = `Usage:
   numbers-api conformance [options]      test a deployment against the contract
@@ -32,13 +33,22 @@ Options:
                           (test messages, one message and one call to --to, an account change
                           it restores; needs --to). A call is never sent without an Idempotency-Key.
   --to <E.164>            the test number that --level writes messages and calls
+  --second-key <key>      a key of a second account (or CONFORMANCE_SECOND_KEY): every record id
+                          one account reads must answer 404 to the other (part 7)
+  --mock-control-token <token>
+                          against the package's mock under --strict-keys or beyond loopback: its
+                          control token, so that --level writes can complete checkouts on the
+                          accounts it signs up there (or CONFORMANCE_MOCK_CONTROL_TOKEN)
+  --rerun <finding-id>    send the one request a finding of the last run is about again (the id
+                          is in the console and the reports; reads --report-dir), and judge it
   --max-sends <n>         most requests --level writes may send that create or change something
                           (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})
   --event-window <sec>    how long --level writes waits for the events it caused (default 20)
   --concurrency <n>       requests in flight at once (default 4)
   --timeout <seconds>     per request (default 30)
   --retry-budget <sec>    how long a request may wait out 429s before its check is skipped (default 60)
-  --report-dir <dir>      where conformance-report.json and junit.xml go (default ./conformance-report)
+  --report-dir <dir>      where conformance-report.json, junit.xml and conformance-report.html go
+                          (default ./conformance-report)
   -t, --filter <pattern>  only scenarios whose name matches (vitest -t), e.g. -t getUsage
   --shard <i>/<n>         run one shard of the suite (vitest --shard), 1 <= i <= n <= ${SLICE_COUNT}
   --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
@@ -65,6 +75,9 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   level: { type: 'string' },
   to: { type: 'string' },
+  'second-key': { type: 'string' },
+  'mock-control-token': { type: 'string' },
+  rerun: { type: 'string' },
   'max-sends': { type: 'string' },
   'event-window': { type: 'string' },
   concurrency: { type: 'string' },
@@ -87,11 +100,11 @@ const OPTIONS = {
 const suiteConfig = path.join(path.dirname(fileURLToPath(import.meta.url)), 'suite', `vitest.config${path.extname(fileURLToPath(import.meta.url))}`);
 
 /** Filters a stream so the key cannot reach it, whatever prints (vitest, Prism, a stack trace). */
-function guardStream(stream: NodeJS.WriteStream, secret: string): () => void {
+function guardStream(stream: NodeJS.WriteStream, ...secrets: string[]): () => void {
   const original = stream.write.bind(stream);
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk;
-    return (original as (...a: unknown[]) => boolean)(typeof text === 'string' ? redact(text, [secret]) : text, ...rest);
+    return (original as (...a: unknown[]) => boolean)(typeof text === 'string' ? redact(text, secrets) : text, ...rest);
   }) as typeof stream.write;
   return () => {
     stream.write = original as typeof stream.write;
@@ -107,6 +120,8 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     args = args.slice(1);
   }
   const secret = flagValue(args, 'api-key') ?? process.env.CONFORMANCE_API_KEY ?? '';
+  const secondSecret = flagValue(args, 'second-key') ?? process.env.CONFORMANCE_SECOND_KEY ?? '';
+  const controlSecret = flagValue(args, 'mock-control-token') ?? process.env.CONFORMANCE_MOCK_CONTROL_TOKEN ?? '';
   let values: Record<string, string | boolean | undefined>;
   try {
     const parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
@@ -122,8 +137,8 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.proxy) mode = 'proxy';
-  const restoreOut = guardStream(process.stdout, secret);
-  const restoreErr = guardStream(process.stderr, secret);
+  const restoreOut = guardStream(process.stdout, secret, secondSecret, controlSecret);
+  const restoreErr = guardStream(process.stderr, secret, secondSecret, controlSecret);
   try {
     if (mode === 'proxy') return await proxyMode(values);
     return await suiteMode(values);
@@ -169,7 +184,7 @@ function stopReports(dirFlag: string | undefined, values: Record<string, string 
   const level = (values.level as string | undefined) ?? process.env.CONFORMANCE_LEVEL ?? 'contract';
   try {
     const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level, exitCode, message: redact(message, [secret]) }));
-    process.stdout.write(`Reports: ${files.json}, ${files.junit}\n`);
+    process.stdout.write(`Reports: ${files.json}, ${files.junit}, ${files.html}\n`);
   } catch (error) {
     process.stderr.write(`The reports could not be written to ${dir}: ${(error as Error).message}\n`);
   }
@@ -189,6 +204,8 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     ['api-key', 'CONFORMANCE_API_KEY'],
     ['level', 'CONFORMANCE_LEVEL'],
     ['to', 'CONFORMANCE_TO'],
+    ['second-key', 'CONFORMANCE_SECOND_KEY'],
+    ['mock-control-token', 'CONFORMANCE_MOCK_CONTROL_TOKEN'],
     ['max-sends', 'CONFORMANCE_MAX_SENDS'],
     ['event-window', 'CONFORMANCE_EVENT_WINDOW'],
     ['concurrency', 'CONFORMANCE_CONCURRENCY'],
@@ -202,23 +219,27 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     if (typeof value === 'string') process.env[name] = flag === 'report-dir' || flag === 'description' ? path.resolve(value) : value;
   }
   if (values['any-key-valid']) process.env.CONFORMANCE_ANY_KEY_VALID = '1';
+  // Only what the run itself announces counts (the mock's announcement below), never an inherited setting.
+  delete process.env.CONFORMANCE_MOCK;
   const shard = parseShard(values.shard as string | undefined);
   let config = configFromEnv();
   process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);
   process.env.CONFORMANCE_DESCRIPTION = path.resolve(config.descriptionPath);
-  const document = loadDescription(config.descriptionPath);
-  const plan = planScenarios(document, config.level);
-  const filter = typeof values.filter === 'string' ? parseFilter(values.filter, plan, planScenarios(document, 'writes')) : undefined;
-  await probeDeployment(document, config.baseUrl, config.apiKey, config.timeoutMs);
-  if (!config.anyKeyValid) {
-    // Believed only as announced (announcement.ts): an unannounced deployment is judged in full.
-    const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
-    if (announced?.keys === 'any') {
-      process.env.CONFORMANCE_ANY_KEY_VALID = '1';
-      process.env.CONFORMANCE_ANY_KEY_REASON = anyKeyNotApplicable(config.baseUrl, announced);
-      config = configFromEnv();
-    }
+  if (typeof values.rerun === 'string') {
+    return rerunFinding(config, values.rerun, (line) => process.stdout.write(`${line}\n`));
   }
+  const document = loadDescription(config.descriptionPath);
+  const filter = typeof values.filter === 'string' ? parseFilter(values.filter, planScenarios(document, config.level, { mock: true, secondKey: true }), fullPlan(document)) : undefined;
+  await probeDeployment(document, config.baseUrl, config.apiKey, config.timeoutMs);
+  // Believed only as announced (announcement.ts): an unannounced deployment is judged in full.
+  const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
+  if (announced?.keys === 'any' || announced?.keys === 'strict') process.env.CONFORMANCE_MOCK = announced.keys;
+  if (!config.anyKeyValid && announced?.keys === 'any') {
+    process.env.CONFORMANCE_ANY_KEY_VALID = '1';
+    process.env.CONFORMANCE_ANY_KEY_REASON = anyKeyNotApplicable(config.baseUrl, announced);
+  }
+  config = configFromEnv();
+  const plan = planScenarios(document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined });
   if (config.level === 'writes') await checkWritesPreconditions(document, config);
   if (values.workflows) return runWorkflowsCommand(config, document, (text) => process.stdout.write(text));
   const reportDir = path.resolve(config.reportDir);
@@ -228,9 +249,12 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     baseUrl: config.baseUrl,
     level: config.level,
     maxSends: config.level === 'writes' ? config.maxSends : undefined,
+    mock: config.mock !== undefined,
+    secondKey: config.secondKey !== undefined,
     verbose: values.verbose === true,
     progress: (mark) => process.stdout.write(mark),
   });
+  process.stdout.write(`${PROGRESS_LEGEND}\n`);
   const { startVitest } = await import('vitest/node');
   const previousExitCode = process.exitCode;
   const vitest = await startVitest(
@@ -272,7 +296,7 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
   }
   writeReports(reportDir, report);
   const files = reportFiles(reportDir);
-  process.stdout.write(`Reports: ${files.json}, ${files.junit}\n`);
+  process.stdout.write(`Reports: ${files.json}, ${files.junit}, ${files.html}\n`);
   return code;
 }
 

@@ -34,10 +34,26 @@ export interface ConformanceConfig {
   maxSends: number;
   /** How long the `writes` level waits for the events its own actions cause (part 6). */
   eventWindowMs: number;
+  /**
+   * A key of a second account (`--second-key`): every record id one account reads must be 404 for
+   * the other (part 7). Kept out of every output, like the run's own key.
+   */
+  secondKey?: string;
+  /**
+   * The deployment announced itself as the package's mock (GET /__mock/about: `any` or `strict`
+   * keys): the `writes` level then also provokes, on accounts it signs up there, what only the mock
+   * can show (its documented test values, its sign-up code, its control surface).
+   */
+  mock?: 'any' | 'strict';
+  /** The mock's control token (`--mock-control-token`), for its control surface under `--strict-keys` or beyond loopback. */
+  mockControlToken?: string;
 }
 
-/** The `writes` level's flows need 8 sends when every answer conforms (README, Safety). */
-export const DEFAULT_MAX_SENDS = 10;
+/**
+ * The `writes` level needs 8 sends for its flows, and up to 7 more for the answers it provokes on
+ * the account when its state allows (README, Safety): 16 leaves one to spare.
+ */
+export const DEFAULT_MAX_SENDS = 16;
 
 export class UsageError extends Error {}
 
@@ -98,7 +114,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
     maxSends: wholeNumber('--max-sends', env.CONFORMANCE_MAX_SENDS, DEFAULT_MAX_SENDS),
     eventWindowMs: positiveNumber('--event-window', env.CONFORMANCE_EVENT_WINDOW, 20) * 1000,
+    ...(env.CONFORMANCE_SECOND_KEY ? { secondKey: secondKey(env.CONFORMANCE_SECOND_KEY, apiKey) } : {}),
+    ...(env.CONFORMANCE_MOCK === 'any' || env.CONFORMANCE_MOCK === 'strict' ? { mock: env.CONFORMANCE_MOCK } : {}),
+    ...(env.CONFORMANCE_MOCK_CONTROL_TOKEN ? { mockControlToken: env.CONFORMANCE_MOCK_CONTROL_TOKEN } : {}),
   };
+}
+
+function secondKey(value: string, apiKey: string): string {
+  if (value === apiKey) throw new UsageError('--second-key must be the key of another account, not the run\'s own key.');
+  return value;
 }
 
 /** E.164 as the description's own `E164` schema states it (part 8), not restated here. */

@@ -3,6 +3,7 @@
 // not-applicable (the rule does not apply to this deployment, by what it announced or what the
 // user said: the package's own mock accepting any key, see announcement.ts).
 import type { Verdict as ContractVerdict } from '../src/contract/verdict.js';
+import type { AuthMode } from './http.js';
 
 export type Verdict = 'pass' | 'fail' | 'advisory' | 'skip' | 'not-applicable';
 
@@ -24,12 +25,57 @@ export interface Finding {
    * actual. The reason is their rendering; a platform team aggregates on these.
    */
   verdicts?: ContractVerdict[];
+  /** The exchange it is about (Exchange.seq): findings about one answer share one cause. */
+  exchange?: number;
+  /** What a check expected and what came, as data, where it compared values (a status, an id ...). */
+  expected?: unknown;
+  actual?: unknown;
+  /** For a failure or an advisory: the request as data (for its curl and `--rerun`) and the answer it got. */
+  sent?: SentRequest;
+  answer?: AnswerExcerpt;
+}
+
+/** A request as sent, keys left out (`auth` says which one went). */
+export interface SentRequest {
+  method: string;
+  /** Path and query. */
+  target: string;
+  auth: AuthMode;
+  body?: unknown;
+  /** Headers sent besides Authorization. */
+  headers?: Record<string, string>;
+}
+
+/** What came back, cut short: enough to see what a finding is about. */
+export interface AnswerExcerpt {
+  status: number;
+  contentType?: string;
+  /** The body as text, at most 2,000 characters. */
+  body?: string;
 }
 
 export interface ExchangeRecord {
+  /** Exchange.seq: ties the findings about this answer to it. */
+  seq?: number;
   operationId: string;
   status: number;
+  /** The machine code of an error answer (part 7), when it carries one. */
+  code?: string;
   request: string;
+  /** Sent with a key other than the run's own (the second key, or an account the suite signed up on the mock). */
+  auth?: AuthMode;
+}
+
+/**
+ * A documented status (or machine code) a scenario set out to provoke and could not here, with
+ * why and what would let it: the coverage says it instead of leaving the cell blank.
+ */
+export interface NotProvoked {
+  /** `<operationId> <status>` or `<operationId> <status> <code>`. */
+  target: string;
+  reason: string;
+  /** The option or change that would let the suite provoke it (`--second-key`, `--level writes` ...). */
+  unlock?: string;
 }
 
 /** A request of the `writes` level that created or changed something (see sends.ts). */
@@ -65,6 +111,11 @@ export interface ScenarioOutcome {
   notes: string[];
   /** The requests of this scenario that created or changed something (`writes` level). */
   sends: SendRecord[];
+  /** What it set out to provoke and could not here, and why (coverage). */
+  notProvoked?: NotProvoked[];
+  /** The scenario ran only on the package's mock, on accounts it signed up there; and how many requests it sent. */
+  onMock?: true;
+  scratchRequests?: number;
 }
 
 export function overallVerdict(findings: Finding[], skipReason?: string, notApplicable = false): Verdict {

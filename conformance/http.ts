@@ -8,26 +8,41 @@ import type { Operation } from './description.js';
 import { Limiter } from './limiter.js';
 import { redact } from './redact.js';
 
-/** Which Authorization header a request carries (part 5.1). */
-export type AuthMode = 'valid' | 'none' | 'malformed' | 'unknown-key';
+/**
+ * Which Authorization header a request carries (part 5.1): the run's key, none, a malformed or a
+ * well-formed unknown one, the second key (`--second-key`, cross-account checks), or the key of
+ * an account the suite signed up on the package's mock (`scratch`, given in `RequestSpec.key`).
+ */
+export type AuthMode = 'valid' | 'none' | 'malformed' | 'unknown-key' | 'second' | 'scratch';
 
 export interface RequestSpec {
   pathParams?: Record<string, string>;
   query?: Record<string, string | number>;
   body?: unknown;
   auth?: AuthMode;
+  /** The key of `auth: 'scratch'` (an account the suite signed up on the mock). */
+  key?: string;
   headers?: Record<string, string>;
   /** Overrides the per-request timeout (events/wait must answer within its own window). */
   timeoutMs?: number;
+  /**
+   * A 429 is the answer the request is sent to provoke (a limit of part 8): it is returned as it
+   * came instead of being waited out.
+   */
+  expect429?: boolean;
 }
 
 export interface Exchange {
+  /** Numbers the exchanges of a run, so that findings about one answer can be told apart from another's. */
+  seq?: number;
   operationId: string;
   method: string;
   /** Path and query as sent, e.g. `/api/v1/usage?days=45`. */
   target: string;
   auth: AuthMode;
   requestBody?: unknown;
+  /** The headers sent besides Authorization (Accept, Content-Type, Idempotency-Key ...), for the curl of a finding and --rerun. */
+  requestHeaders?: Record<string, string>;
   status: number;
   headers: Record<string, string>;
   bodyText: string;
@@ -51,8 +66,24 @@ export function describeAuth(auth: AuthMode): string {
     none: 'without Authorization',
     malformed: 'with a malformed key (Bearer not-a-key)',
     'unknown-key': 'with a well-formed unknown key (Bearer sk_live_conformance0000invalid…)',
+    second: 'with the second key (--second-key)',
+    scratch: 'with the key of an account the suite signed up on the mock',
   }[auth];
 }
+
+/** The Authorization a copy-paste command sends for `auth`: the keys as environment variables, never their values. */
+export function curlAuthorization(auth: AuthMode): string | undefined {
+  return {
+    valid: 'Bearer $CONFORMANCE_API_KEY',
+    none: undefined,
+    malformed: `Bearer ${MALFORMED_KEY}`,
+    'unknown-key': `Bearer ${UNKNOWN_KEY_PREFIX}0000`,
+    second: 'Bearer $CONFORMANCE_SECOND_KEY',
+    scratch: 'Bearer $SCRATCH_KEY',
+  }[auth];
+}
+
+let exchanges = 0;
 
 /** One line naming the request, for reports: `POST /api/v1/calls {…} (without Authorization)`. */
 export function describeRequest(ex: Pick<Exchange, 'method' | 'target' | 'auth' | 'requestBody'>): string {
@@ -93,12 +124,20 @@ export function withIdempotencyKey(op: Operation, spec: RequestSpec): RequestSpe
 export class ConformanceHttp {
   private readonly limiter: Limiter;
 
-  constructor(private readonly config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs'>, limiter?: Limiter) {
+  private readonly scratchKeys: string[] = [];
+
+  constructor(private readonly config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs'> & { secondKey?: string }, limiter?: Limiter) {
     this.limiter = limiter ?? new Limiter(config.concurrency);
   }
 
-  private secrets(): string[] {
-    return [this.config.apiKey];
+  /** Every key this run holds: kept out of every message it makes. */
+  secrets(): string[] {
+    return [this.config.apiKey, this.config.secondKey, ...this.scratchKeys].filter((k): k is string => Boolean(k));
+  }
+
+  /** A key the suite was issued (an account it signed up on the mock): redacted like the run's own. */
+  addSecret(key: string): void {
+    if (!this.scratchKeys.includes(key)) this.scratchKeys.push(key);
   }
 
   buildTarget(op: Operation, spec: RequestSpec): string {
@@ -113,10 +152,14 @@ export class ConformanceHttp {
     return qs ? `${pathPart}?${qs}` : pathPart;
   }
 
-  private authorization(auth: AuthMode): string | undefined {
+  private authorization(auth: AuthMode, key: string | undefined): string | undefined {
     switch (auth) {
       case 'valid':
         return `Bearer ${this.config.apiKey}`;
+      case 'second':
+        return this.config.secondKey ? `Bearer ${this.config.secondKey}` : undefined;
+      case 'scratch':
+        return key ? `Bearer ${key}` : undefined;
       case 'malformed':
         return `Bearer ${MALFORMED_KEY}`;
       case 'unknown-key':
@@ -139,7 +182,7 @@ export class ConformanceHttp {
     for (;;) {
       const ex = await this.limiter.run(() => this.once(op, target, auth, spec));
       onAnswer?.(ex);
-      if (ex.status !== 429) return ex;
+      if (ex.status !== 429 || spec.expect429) return ex;
       const retryAfter = parseRetryAfter(ex.headers['retry-after']);
       const delay = retryAfter ?? waitMs;
       waitMs = Math.min(waitMs * 2, 30_000);
@@ -156,13 +199,14 @@ export class ConformanceHttp {
 
   private async once(op: Operation, target: string, auth: AuthMode, spec: RequestSpec): Promise<Exchange> {
     const headers: Record<string, string> = { accept: 'application/json', ...spec.headers };
-    const authorization = this.authorization(auth);
+    const authorization = this.authorization(auth, spec.key);
     if (authorization) headers.authorization = authorization;
     let body: string | undefined;
     if (spec.body !== undefined) {
       body = JSON.stringify(spec.body);
       headers['content-type'] = 'application/json';
     }
+    const requestHeaders = { ...headers };
     const started = Date.now();
     const timeoutMs = spec.timeoutMs ?? this.config.timeoutMs;
     let response: Response;
@@ -194,11 +238,13 @@ export class ConformanceHttp {
       }
     }
     return {
+      seq: ++exchanges,
       operationId: op.operationId,
       method: op.method,
       target,
       auth,
       requestBody: spec.body,
+      requestHeaders,
       status: response.status,
       headers: responseHeaders,
       bodyText,

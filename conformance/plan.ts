@@ -10,6 +10,11 @@ import { billingActivityScenarios } from './scenarios/billing-activity.js';
 import { callDurationScenarios } from './scenarios/call-duration.js';
 import { eventsWaitScenarios } from './scenarios/events-wait.js';
 import { historyListScenarios } from './scenarios/history-lists.js';
+import { isolationScenarios } from './scenarios/isolation.js';
+import { mockJourneyScenarios } from './scenarios/mock-journeys.js';
+import { mockSignUpScenarios } from './scenarios/mock-sign-up.js';
+import { contractProvocationScenarios } from './scenarios/provoke-contract.js';
+import { writesProvocationScenarios } from './scenarios/provoke-writes.js';
 import { keyPreviewScenarios } from './scenarios/key-previews.js';
 import { missingHeaderScenarios, negativeDataScenarios } from './scenarios/negative.js';
 import { negativeQueryScenarios } from './scenarios/negative-query.js';
@@ -30,12 +35,21 @@ export interface Plan {
   notSent: NotSent[];
 }
 
-export function planScenarios(document: Json, level: Level): Plan {
+/** What the run has besides the level: the mock announced itself, a second key was given. */
+export interface PlanOptions {
+  /** The package's mock announced itself (GET /__mock/about): the `writes` level also provokes what only it can show, on accounts it signs up there. */
+  mock?: boolean;
+  secondKey?: boolean;
+}
+
+export function planScenarios(document: Json, level: Level, options: PlanOptions = {}): Plan {
   const operations = listOperations(document);
   const notSent: NotSent[] = [];
+  // On the mock, the writes level sends the operations a deployment never gets, on accounts of its own.
+  const onMockAccounts = options.mock === true && level === 'writes';
   const sendable = operations.filter((op) => {
     const reason = neverSentReason(op.operationId, op.method);
-    if (reason) notSent.push({ operationId: op.operationId, method: op.method, path: op.path, reason });
+    if (reason && !onMockAccounts) notSent.push({ operationId: op.operationId, method: op.method, path: op.path, reason });
     return !reason;
   });
   const scenarios: Scenario[] = [];
@@ -57,9 +71,18 @@ export function planScenarios(document: Json, level: Level): Plan {
     ...eventsWaitScenarios(sendable),
     ...keyPreviewScenarios(sendable),
     ...callDurationScenarios(sendable),
+    ...contractProvocationScenarios(sendable),
     ...writeScenarios(sendable),
+    ...writesProvocationScenarios(sendable),
+    ...isolationScenarios(operations, options),
   );
+  if (options.mock) scenarios.push(...mockSignUpScenarios(operations), ...mockJourneyScenarios(operations));
   return { scenarios: scenarios.filter((s) => level === 'writes' || s.level === 'contract'), notSent };
+}
+
+/** Every scenario the suite has, whatever the run: to say of a documented answer not provoked which scenario would, and what it needs. */
+export function fullPlan(document: Json): Plan {
+  return planScenarios(document, 'writes', { mock: true, secondKey: true });
 }
 
 /** The vitest test name of a scenario (define.ts): the check in brackets lets `-t` select by check. */

@@ -8,22 +8,32 @@
 // in one place; scenarios check at run time that each named field still exists (else they skip).
 import type { Json } from './description.js';
 
-/** Never sent, at any level, with or without a key (issue 6). */
+/**
+ * Never sent to a deployment, at any level, with or without a key (issue 6). On the package's own
+ * mock, the `writes` level sends them on accounts it signs up there, never on the run's account
+ * (scenarios/mock-*.ts).
+ */
 export const NEVER_SENT: Readonly<Record<string, string>> = {
   deleteAccount: 'deletes the account and releases every number (part 4.2)',
   createCreditsCheckout: 'starts a checkout (part 4.4)',
   createSubscriptionCheckout: 'starts a checkout (part 4.4)',
   createPaymentMethodSetup: 'starts a setup-mode checkout (part 4.4)',
-  submitTenDlcRegistration: 'charges the one-time 10DLC fee (parts 3 and 8)',
 };
 
-/** DELETE operations the suite may send, and only with an id that cannot exist (404 check). */
-export const DELETE_WITH_UNKNOWN_ID_ONLY: readonly string[] = ['deletePaymentMethod'];
+/**
+ * Sent only to an id that cannot exist on any account (the 401 and unknown-id 404 checks), at any
+ * level: each acts on the record its id names, so an id that names nothing leaves nothing to act
+ * on, even where the deployment wrongly accepts the request.
+ */
+export const UNKNOWN_ID_ONLY: Readonly<Record<string, string>> = {
+  deletePaymentMethod: 'deletes a saved card (part 4.4)',
+  submitTenDlcRegistration: 'charges the one-time 10DLC fee (parts 3 and 8)',
+};
 
 /** Why an operation is never sent, or undefined. Unknown deletions could release numbers. */
 export function neverSentReason(operationId: string, method: string): string | undefined {
   if (NEVER_SENT[operationId]) return NEVER_SENT[operationId];
-  if (method === 'delete' && !DELETE_WITH_UNKNOWN_ID_ONLY.includes(operationId)) {
+  if (method === 'delete' && !UNKNOWN_ID_ONLY[operationId]) {
     return 'a DELETE operation the suite does not know to be harmless (it could release numbers)';
   }
   return undefined;

@@ -5,7 +5,7 @@ import { checkResponse } from './checks/response.js';
 import type { ConformanceConfig, Level } from './config.js';
 import { findOperation, type Json, type Operation } from './description.js';
 import { Fixtures } from './fixtures.js';
-import { overallVerdict, type Finding, type ScenarioOutcome, type SendRecord, type Verdict } from './findings.js';
+import { overallVerdict, type AnswerExcerpt, type Finding, type NotProvoked, type ScenarioOutcome, type SendRecord, type SentRequest, type Verdict } from './findings.js';
 import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
 import { redactDeep } from './redact.js';
 import type { NamedLocks } from './limiter.js';
@@ -28,6 +28,22 @@ export interface Scenario {
    * fall into another's renewal.
    */
   exclusive?: string;
+  /**
+   * The documented answers it sets out to provoke, as `<operationId> <status>` or
+   * `<operationId> <status> <code>` (a machine code of part 7): the coverage says, for each one it
+   * did not see, why (this scenario skipped, its level, what it needs).
+   */
+  provokes?: string[];
+  /**
+   * Runs only against the package's mock, once it has announced itself (GET /__mock/about): it
+   * uses the mock's documented test values, its sign-up code, accounts the suite signs up there,
+   * or its control surface. Why it is never sent to a deployment, in a line (the coverage says it).
+   */
+  mockOnly?: string;
+  /** Per target, a more precise reason than `mockOnly` (a limit part 8 does not publish, a free account it would need ...). */
+  mockOnlyBecause?: Readonly<Record<string, string>>;
+  /** Needs a second account: `--second-key`, or on the mock an account the suite signs up. */
+  secondAccount?: boolean;
   run(ctx: ScenarioContext): Promise<void>;
 }
 
@@ -56,6 +72,9 @@ export class ScenarioContext {
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
   readonly sends: SendRecord[] = [];
+  readonly notProvoked: NotProvoked[] = [];
+  /** Requests to the mock's control surface (not among `exchanges`: its answers are not the service's). */
+  scratchRequests = 0;
   private reserved = 0;
 
   constructor(readonly env: Environment, readonly scenario: Scenario) {}
@@ -78,9 +97,14 @@ export class ScenarioContext {
     } finally {
       for (const ex of seen) {
         this.exchanges.push(ex);
-        this.findings.push(...checkResponse(this.env.document, this.env.validator, op, ex, this.env.config.apiKey));
+        for (const finding of checkResponse(this.env.document, this.env.validator, op, ex, this.env.config.apiKey)) this.findings.push({ ...finding, ...(ex.seq !== undefined ? { exchange: ex.seq } : {}) });
       }
     }
+  }
+
+  /** A documented answer this scenario set out to provoke and cannot here: the coverage gives the reason. */
+  notProvokedHere(target: string, reason: string, unlock?: string): void {
+    this.notProvoked.push({ target, reason, ...(unlock ? { unlock } : {}) });
   }
 
   /**
@@ -108,7 +132,7 @@ export class ScenarioContext {
     return ex;
   }
 
-  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part): void {
+  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part, facts: { expected?: unknown; actual?: unknown } = {}): void {
     const operationId = ex?.operationId ?? this.scenario.operationId;
     // A rule judged on an inferred operation (x-inferred: its path or shape is not shown in the
     // interface specification) cannot fail the run: the deployment may simply not have it.
@@ -124,7 +148,22 @@ export class ScenarioContext {
       operationId,
       request: ex ? describeRequest(ex) : undefined,
       status: ex?.status,
+      ...(ex?.seq !== undefined ? { exchange: ex.seq } : {}),
+      ...facts,
     });
+  }
+
+  /**
+   * A value one answer carried to another (an id, a reference, an amount, a state), compared: a
+   * difference is a failure naming both answers (issue 29: rules across requests are equalities).
+   * `what` names the value, `from` and `to` say where each answer holds it.
+   */
+  same(what: string, from: { ex: Exchange; at: string; value: unknown }, to: { ex: Exchange; at: string; value: unknown }, part = this.scenario.part): boolean {
+    const equal = JSON.stringify(from.value) === JSON.stringify(to.value);
+    const first = `${from.ex.method.toUpperCase()} ${from.ex.target.split('?')[0]} answered ${from.at} ${JSON.stringify(from.value)}`;
+    const second = `${to.ex.method.toUpperCase()} ${to.ex.target.split('?')[0]} answered ${to.at} ${JSON.stringify(to.value)}`;
+    this.record(equal ? 'pass' : 'fail', equal ? `${what}: ${first}, and ${second}.` : `${what} differs across requests: ${first}, but ${second}.`, to.ex, this.scenario.check, part, equal ? {} : { expected: from.value, actual: to.value });
+    return equal;
   }
 
   pass(reason: string, ex?: Exchange): void {
@@ -145,6 +184,20 @@ export class ScenarioContext {
     return ok;
   }
 
+  /**
+   * The answer's status is the one `target` names (`createCall 429 call_limit_reached`), and its
+   * machine code too when the target names one: the provocation's verdict. `why` says what was
+   * sent to provoke it.
+   */
+  expectStatus(ex: Exchange, status: number, why: string, code?: string): boolean {
+    const actualCode = answerCode(ex);
+    const ok = ex.status === status && (code === undefined || actualCode === code);
+    const wanted = `${status}${code ? ` ${code}` : ''}`;
+    const got = `${ex.status}${actualCode ? ` ${actualCode}` : ''}`;
+    this.record(ok ? 'pass' : 'fail', ok ? `${why}: ${got}, as documented.` : `${why}: expected ${wanted}, got ${got}.`, ex, this.scenario.check, this.scenario.part, ok ? {} : { expected: { status, ...(code ? { code } : {}) }, actual: { status: ex.status, ...(actualCode ? { code: actualCode } : {}) } });
+    return ok;
+  }
+
   skip(reason: string): never {
     throw new Skip(reason);
   }
@@ -156,6 +209,26 @@ export class ScenarioContext {
   precondition(reason: string): never {
     throw new PreconditionUnmet(reason);
   }
+}
+
+/** The machine code of an error answer (part 7: a string `code` beside `error`), when it carries one. */
+export function answerCode(ex: Pick<Exchange, 'body'>): string | undefined {
+  const code = (ex.body as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The request of an exchange as data, for a finding's curl and `--rerun`. */
+export function sentRequest(ex: Exchange): SentRequest {
+  const headers = Object.fromEntries(Object.entries(ex.requestHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'authorization'));
+  return { method: ex.method.toUpperCase(), target: ex.target, auth: ex.auth, ...(ex.requestBody !== undefined ? { body: ex.requestBody } : {}), ...(Object.keys(headers).length ? { headers } : {}) };
+}
+
+const EXCERPT = 2000;
+
+/** The answer of an exchange, cut to what a person reads. */
+export function answerExcerpt(ex: Exchange): AnswerExcerpt {
+  const text = ex.bodyText.length > EXCERPT ? `${ex.bodyText.slice(0, EXCERPT)}…` : ex.bodyText;
+  return { status: ex.status, ...(ex.headers['content-type'] ? { contentType: ex.headers['content-type'] } : {}), ...(text ? { body: text } : {}) };
 }
 
 /** What to do about a 402 on a write of the `writes` level, in one line. */
@@ -181,6 +254,19 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
     if (error instanceof PreconditionUnmet) precondition = error.message;
     notApplicable = error instanceof NotApplicable;
   }
+  // A failure or an advisory carries its request and answer, so a person can act on it alone.
+  const byExchange = new Map(ctx.exchanges.filter((ex) => ex.seq !== undefined).map((ex) => [ex.seq as number, ex]));
+  const findings = ctx.findings.map((finding) => {
+    if (finding.verdict === 'pass' || finding.exchange === undefined) return finding;
+    const ex = byExchange.get(finding.exchange);
+    return ex ? { ...finding, sent: sentRequest(ex), answer: answerExcerpt(ex) } : finding;
+  });
+  // What it set out to provoke and did not see: the skip's reason, when it skipped.
+  const seen = new Set(ctx.exchanges.flatMap((ex) => [`${ex.operationId} ${ex.status}`, `${ex.operationId} ${ex.status} ${answerCode(ex) ?? ''}`.trim()]));
+  const notProvoked = [...ctx.notProvoked];
+  if (skipReason !== undefined) {
+    for (const target of scenario.provokes ?? []) if (!seen.has(target) && !notProvoked.some((n) => n.target === target)) notProvoked.push({ target, reason: skipReason });
+  }
   const outcome: ScenarioOutcome = {
     scenarioId: scenario.id,
     operationId: scenario.operationId,
@@ -191,11 +277,17 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
     verdict: overallVerdict(ctx.findings, skipReason, notApplicable),
     skipReason,
     ...(precondition ? { precondition } : {}),
-    findings: ctx.findings,
-    exchanges: ctx.exchanges.map((ex) => ({ operationId: ex.operationId, status: ex.status, request: describeRequest(ex) })),
+    findings,
+    exchanges: ctx.exchanges.map((ex) => {
+      const code = answerCode(ex);
+      return { ...(ex.seq !== undefined ? { seq: ex.seq } : {}), operationId: ex.operationId, status: ex.status, ...(code ? { code } : {}), request: describeRequest(ex), ...(ex.auth === 'second' || ex.auth === 'scratch' ? { auth: ex.auth } : {}) };
+    }),
     notes: ctx.notes,
     level: scenario.level,
     sends: ctx.sends,
+    ...(notProvoked.length ? { notProvoked } : {}),
+    // A scenario that runs only on the mock sends nothing to the run's own account.
+    ...(scenario.mockOnly ? { onMock: true as const, scratchRequests: ctx.exchanges.length + ctx.scratchRequests } : {}),
   };
-  return redactDeep(outcome, [env.config.apiKey]);
+  return redactDeep(outcome, env.http.secrets());
 }

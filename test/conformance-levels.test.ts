@@ -49,15 +49,30 @@ function operationOf(r: RecordedRequest): Operation | undefined {
 
 const withKey = (r: RecordedRequest) => r.headers.authorization === `Bearer ${TEST_KEY}`;
 
+/** --to, the test number the writes level sends to. */
+const TO = '+14155550199';
+
 /**
  * A request that could act on a deployment that honours it: sent with the key, to ids that can
- * exist, with a body its schema accepts. Waiting for an event acts on nothing.
+ * exist, with a body its schema accepts. Not so: waiting for an event; a preview (part 4.4: it
+ * changes and charges nothing); an injection to a number the account does not hold (nothing can
+ * receive it); a subscription operation sent after the billing status showed none to act on.
  */
-function acting(r: RecordedRequest): boolean {
+function acting(r: RecordedRequest, run?: LevelRun): boolean {
   const op = operationOf(r);
-  if (!op || op.method === 'get' || !withKey(r) || r.url.includes('conformance0nonexistent') || op.operationId === 'waitForEvent') return false;
+  if (!op || op.method === 'get' || !withKey(r) || r.url.includes('conformance0nonexistent') || ['waitForEvent', 'previewSubscriptionChange'].includes(op.operationId)) return false;
+  const body = r.body as Record<string, unknown> | undefined;
+  if (op.operationId === 'injectTestInboundMessage' && run && !run.fake.numbers.some((n) => n.number === body?.to)) return false;
+  if (['cancelSubscription', 'resumeSubscription', 'changeSubscriptionInterval'].includes(op.operationId) && run && noSubscriptionBefore(run, r)) return false;
   if (!op.operation.requestBody) return true;
   return r.body !== undefined && validator.accepts(`${op.pointer}/requestBody/content/application~1json/schema`, r.body);
+}
+
+/** The billing status the deployment answered last before `r` showed no subscription (the state read first). */
+function noSubscriptionBefore(run: LevelRun, r: RecordedRequest): boolean {
+  const reads = run.proxy.requests.slice(0, run.proxy.requests.indexOf(r)).filter((x) => x.method === 'GET' && x.url === '/api/v1/billing');
+  const last = reads.at(-1)?.answer as { subscription?: unknown } | undefined;
+  return last !== undefined && last.subscription === null;
 }
 
 /** Never at any level: deleting, releasing, checking out, paying a fee, provisioning a number. */
@@ -65,7 +80,9 @@ function forbidden(r: RecordedRequest): string | undefined {
   const op = operationOf(r);
   if (op && NEVER_SENT[op.operationId]) return `${op.operationId}: ${NEVER_SENT[op.operationId]}`;
   if (r.method === 'DELETE' && !r.url.includes('conformance0nonexistent')) return `DELETE ${r.url} names an id that may exist`;
-  if (/checkout|\/10dlc$/.test(r.url) && r.method === 'POST') return `POST ${r.url}`;
+  if (/checkout/.test(r.url) && r.method === 'POST') return `POST ${r.url}`;
+  // A 10DLC submission only to a number that cannot exist: no fee can be charged.
+  if (/\/10dlc$/.test(r.url) && r.method === 'POST' && !r.url.includes('conformance0nonexistent')) return `POST ${r.url}`;
   if (op?.operationId === 'createNumber' && acting(r)) return 'provisions a number';
   // Any call, valid or not, with the key or without: the README says none goes without one.
   if (op?.operationId === 'createCall' && !r.headers['idempotency-key']) return 'a call without an Idempotency-Key';
@@ -106,19 +123,25 @@ describe.each(['contract', 'writes'] as const)('level %s, as the recording proxy
 
 describe('the contract level', () => {
   it('creates and changes nothing', () => {
-    expect(runs.contract?.proxy.requests.filter(acting)).toEqual([]);
+    expect(runs.contract?.proxy.requests.filter((r) => acting(r, runs.contract))).toEqual([]);
     expect(runs.contract?.report.sends.total).toBe(0);
   });
 });
 
 describe('the writes level', () => {
-  const sent = () => (runs.writes as LevelRun).proxy.requests.filter(acting);
+  const sent = () => (runs.writes as LevelRun).proxy.requests.filter((r) => acting(r, runs.writes));
 
-  it('creates or changes exactly what the Safety table says: 3 injected messages, 1 message and 1 call to --to, 2 account changes', () => {
+  it('creates or changes exactly what the Safety table says: 3 injected messages, 1 message, 2 WhatsApp messages and 1 call to --to, 2 account changes, and the writes that change nothing its state allows', () => {
     const counts: Record<string, number> = {};
     for (const r of sent()) counts[operationOf(r)?.operationId ?? r.url] = (counts[operationOf(r)?.operationId ?? r.url] ?? 0) + 1;
-    expect(counts).toEqual({ injectTestInboundMessage: 3, sendMessage: 1, createCall: 2, updateAccount: 2 });
-    for (const r of sent().filter((x) => ['sendMessage', 'createCall'].includes(operationOf(x)?.operationId ?? ''))) expect((r.body as { to: string }).to).toBe('+14155550199');
+    // This deployment has a default card, a webhook subscription and a ready WhatsApp line, no subscription.
+    expect(counts).toEqual({ injectTestInboundMessage: 3, sendMessage: 3, createCall: 2, updateAccount: 2, updateNumber: 1, setTypingIndicator: 1, setDefaultPaymentMethod: 1, pingWebhook: 1 });
+    for (const r of sent().filter((x) => ['sendMessage', 'createCall', 'setTypingIndicator'].includes(operationOf(x)?.operationId ?? ''))) expect((r.body as { to?: string; toNumber?: string }).to ?? (r.body as { toNumber?: string }).toNumber).toBe(TO);
+    expect(sent().filter((r) => operationOf(r)?.operationId === 'sendMessage' && (r.body as { channel?: string }).channel === 'whatsapp')).toHaveLength(2);
+    // The writes that change nothing carry what the account holds: the number's own cap, a typing indicator cleared.
+    const patch = sent().find((r) => operationOf(r)?.operationId === 'updateNumber');
+    expect(patch?.body).toEqual({ maxCallDurationSeconds: null });
+    expect((sent().find((r) => operationOf(r)?.operationId === 'setTypingIndicator')?.body as { value: boolean }).value).toBe(false);
   });
 
   it('places one call: both attempts carry the same Idempotency-Key, and no call goes without one', () => {
@@ -139,7 +162,7 @@ describe('the writes level', () => {
     const report = runs.writes?.report as ConformanceReport;
     expect(report.sends.total).toBe(sent().length);
     expect(report.sends.total).toBeLessThanOrEqual(report.sends.limit as number);
-    expect(formatSummary(report)).toMatch(/^Sends \(creating or changing something\): 8 of at most 10 \(--max-sends\): /m);
+    expect(formatSummary(report)).toMatch(/^Sends \(creating or changing something\): 14 of at most 16 \(--max-sends\): /m);
   });
 
   it('shows in the coverage table the documented statuses each level reached', () => {

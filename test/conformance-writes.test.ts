@@ -119,7 +119,7 @@ describe('events tie to actions', () => {
     fake.quirks.add('unknown-event');
     const outcome = await runScenarioById(fake, MESSAGE_RECEIVED);
     expect(failedChecks(outcome)).toEqual([]);
-    expect(outcome.findings.find((f) => f.verdict === 'advisory')?.reason).toMatch(/No message.received for message msg_test_\w+ .*; 1 other event\(s\) did, so it may have fired while a wait was being renewed/);
+    expect(outcome.findings.find((f) => f.verdict === 'advisory')?.reason).toMatch(/No message.received arrived through events\/wait .*; 1 event\(s\) of other types did, so it may have fired while a wait was being renewed/);
   });
 
   it('reports a missing message.status_changed as advisory: part 6 gives it no timing', async () => {

@@ -45,6 +45,21 @@ const cases: Array<[string, Case]> = [
     },
   ],
   [
+    // Before: UnknownEvent (more required fields sent) was judged, and the one cause was hidden under `/type must NOT be valid`.
+    'an event of a documented type is judged by the branch its `type` fixes, its one break shown',
+    {
+      given: () => validator.value('#/components/schemas/AnyEvent', { ...event, type: 'message.received', relatedObject: { id: 'msg_1', type: 'message', url: null }, data: { messageId: 42, from: '+14155550123', to: '+14155550142', groupId: null, channel: 'sms', body: 'hi', media: [], replyToId: null, reaction: null, source: 'external' } }, { of: 'response', in: 'body' }),
+      want: [{ keyword: 'type', instancePath: '/data/messageId', branch: expect.objectContaining({ pointer: '#/components/schemas/AnyEvent/oneOf', index: 0, title: 'KnownEvent' }), actual: { type: 'integer', value: 42 } }],
+    },
+  ],
+  [
+    'an event of an unknown type is judged as the open envelope, whatever its data',
+    {
+      given: () => validator.value('#/components/schemas/AnyEvent', { ...event, type: 'number.ported', createdAt: 'yesterday' }, { of: 'response', in: 'body' }),
+      want: [{ keyword: 'format', instancePath: '/createdAt', branch: expect.objectContaining({ pointer: '#/components/schemas/AnyEvent/oneOf', index: 1, title: 'UnknownEvent' }) }],
+    },
+  ],
+  [
     'a required body not sent is its own rule',
     { given: () => validator.request('sendMessage', request(undefined)), want: [{ in: 'body', keyword: 'bodyRequired', field: [], actual: { type: 'missing' } }] },
   ],

@@ -7,10 +7,9 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import _Ajv2020 from 'ajv/dist/2020.js';
-import _addFormats from 'ajv-formats';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonSchemaAjv } from '../src/contract/contract-validator.js';
 import { toolListSize } from '../src/mcp/cli.js';
 import { createMcpService } from '../src/mcp/service.js';
 import { repoRoot, type JsonObject } from './helpers/contract.js';
@@ -18,8 +17,6 @@ import { connectStdio, startHttpMcp, type HttpMcpServer, type McpSession } from 
 import { cliEntry, freePort } from './helpers/mock-process.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
-const Ajv2020 = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
-const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 const section = /^## MCP server for agents\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
@@ -107,8 +104,7 @@ describe("README's MCP client configurations", () => {
   });
 
   it.each(Object.entries(CLIENT_SHAPES))('%s is the shape the client documents', (file, { documented, schema }) => {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
+    const ajv = jsonSchemaAjv();
     const validate = ajv.compile(schema);
     expect(validate(configs.get(file)), `${documented}: ${ajv.errorsText(validate.errors)}`).toBe(true);
   });

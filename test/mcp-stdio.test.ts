@@ -4,18 +4,13 @@
 // until --allow-writes, a failed call is a tool error carrying the contract's Error, the sign-up
 // workflow runs as one tool, and an injected inbound message is waited for. Every expectation is
 // derived from generated/.
-import _Ajv2020 from 'ajv/dist/2020.js';
-import _addFormats from 'ajv-formats';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadOpenApi, type JsonObject } from './helpers/contract.js';
 import { resolveRef } from '../src/contract/json-pointer.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { connectStdio, resultText, type McpSession } from './helpers/mcp-client.js';
-import { contractValidator } from '../src/contract/contract-validator.js';
-
-const Ajv2020 = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
-const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
+import { contractValidator, jsonSchemaAjv } from '../src/contract/contract-validator.js';
 
 const openapi = loadOpenApi();
 const operations = listOperations(openapi);
@@ -25,9 +20,7 @@ const isError = (value: unknown): boolean => contract.accepts('#/components/sche
 
 /** A JSON Schema 2020-12 validator that refuses unknown keywords and checks each schema against the meta-schema. */
 function strictAjv() {
-  const ajv = new Ajv2020({ strictSchema: true, strictTypes: false, strictRequired: false, strictTuples: false, validateSchema: true, allErrors: true });
-  addFormats(ajv);
-  return ajv;
+  return jsonSchemaAjv({ strict: true });
 }
 
 /** The request examples of an operation's JSON body, as documented. */

@@ -141,6 +141,17 @@ describe('idempotency (part 7.2)', () => {
     expect(new Set([a.id, b.id, c.id, (d.body as JsonObject).id]).size).toBe(4);
   });
 
+  it('a duplicate whose original is still running past the wait window answers 409 (part 7.2), by the documented test value, placing nothing', () => {
+    const h = harness();
+    const stillRunning = h.sim.contract.testValues('createCall').find((v) => v.name === 'callStillProcessing')!;
+    const answer = h.place({}, { 'idempotency-key': stillRunning.value });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual(example(h.sim, 'createCall', 409, 'originalStillRunning'));
+    expect(h.events()).toHaveLength(0);
+    // Any other key places the call.
+    expect(h.place({}, { 'idempotency-key': `${stillRunning.value}-not` }).status).toBe(201);
+  });
+
   it('a refused request keeps no key: a retry with it after the cause is gone places the call', () => {
     const h = harness();
     h.account().balance = 0;

@@ -23,6 +23,17 @@ function account(simulator: Simulator, key: string) {
 }
 
 describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
+  it('answers 503 as a deployment without an event stream does (part 7), by the documented test value, holding nothing', () => {
+    const { simulator, wait } = setup();
+    const value = simulator.contract.testValues('waitForEvent').find((v) => v.name === 'eventStreamNotConfigured')!;
+    const answer = wait('sk_live_a', { timeout: 5, filters: { groupId: value.value } });
+    expect(answer.hold).toBeUndefined();
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual(simulator.contract.example('waitForEvent', 503, 'eventStreamNotConfigured'));
+    expect(wait('sk_live_a', { timeout: 5, filters: { groupId: 'grp_other' } }).hold).toBeDefined();
+  });
+
+
   it('holds the request (no answer at once) and answers the next event of the account', () => {
     const { simulator, wait, emit } = setup();
     const answer = wait('sk_live_a');

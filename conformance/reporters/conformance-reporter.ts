@@ -14,6 +14,9 @@ export interface ConformanceReporterOptions {
   level: string;
   /** The `writes` level's --max-sends, shown beside the sends made. */
   maxSends?: number;
+  /** The deployment announced itself as the package's mock; a second key was given. */
+  mock?: boolean;
+  secondKey?: boolean;
   verbose?: boolean;
   /** Receives a progress mark per finished scenario. */
   progress?: (mark: string) => void;
@@ -45,8 +48,8 @@ export class ConformanceReporter implements Reporter {
         else if (test.result().state === 'failed') this.crashed++;
       }
     }
-    const { document, notSent, baseUrl, level, maxSends } = this.options;
-    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, maxSends });
+    const { document, notSent, baseUrl, level, maxSends, mock, secondKey } = this.options;
+    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, maxSends, mock, secondKey });
     const write = this.options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
     write(`\n${formatSummary(this.report, { verbose: this.options.verbose })}\n\n${formatCoverage(this.report)}\n`);
   }

@@ -1,18 +1,21 @@
-// The two report files, written on every exit of a run (exit 2 included), so that a CI step that
-// keeps conformance-report.json and junit.xml always finds them, with the reason a run stopped.
+// The three report files, written on every exit of a run (exit 2 included), so that a CI step that
+// keeps conformance-report.json, junit.xml and conformance-report.html always finds them, with the
+// reason a run stopped.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { formatHtml } from './html.js';
 import { formatJUnit } from './junit.js';
 import type { ConformanceReport } from './report.js';
 
-export function reportFiles(dir: string): { json: string; junit: string } {
-  return { json: path.join(dir, 'conformance-report.json'), junit: path.join(dir, 'junit.xml') };
+export function reportFiles(dir: string): { json: string; junit: string; html: string } {
+  return { json: path.join(dir, 'conformance-report.json'), junit: path.join(dir, 'junit.xml'), html: path.join(dir, 'conformance-report.html') };
 }
 
-export function writeReports(dir: string, report: ConformanceReport): { json: string; junit: string } {
+export function writeReports(dir: string, report: ConformanceReport): { json: string; junit: string; html: string } {
   const files = reportFiles(dir);
   mkdirSync(dir, { recursive: true });
   writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(files.junit, formatJUnit(report));
+  writeFileSync(files.html, formatHtml(report));
   return files;
 }

@@ -33,18 +33,20 @@ export function suiteName(check: string, part?: string): string {
   return part ? `${check} (part ${part})` : check;
 }
 
-function findingText(f: Finding): string {
-  return `[${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n  request: ${f.request}` : ''}`;
+function findingText(f: Finding, report: ConformanceReport): string {
+  // The group the finding belongs to: its id for --rerun, and its curl.
+  const group = report.findings.find((g) => g.check === f.check && g.operationId === f.operationId && g.status === f.status && (g.example.request === f.request || g.title === f.reason));
+  return `[${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n  request: ${f.request}` : ''}${group ? `\n  finding ${group.id}${group.example.curl ? `\n  ${group.example.curl}` : ''}` : ''}`;
 }
 
-function scenarioCase(s: ScenarioOutcome): Case {
+function scenarioCase(s: ScenarioOutcome, report: ConformanceReport): Case {
   const failed = s.findings.filter((f) => f.verdict === 'fail');
   const properties = [
     ...s.findings.filter((f) => f.verdict === 'advisory').map((f) => ({ name: 'advisory', value: `${f.check}: ${f.reason}${f.request ? ` (${f.request})` : ''}` })),
     ...s.notes.map((n) => ({ name: 'restored', value: n })),
   ];
   const c: Case = { name: `${s.operationId}: ${s.title}`, seconds: (s.durationMs ?? 0) / 1000, properties };
-  if (failed.length) c.failure = { message: failed[0]!.reason, text: failed.map(findingText).join('\n') };
+  if (failed.length) c.failure = { message: failed[0]!.reason, text: failed.map((f) => findingText(f, report)).join('\n') };
   else if (s.verdict === 'skip' || s.verdict === 'not-applicable') c.skipped = `${s.verdict === 'not-applicable' ? 'not applicable: ' : ''}${s.skipReason ?? 'skipped'}`;
   return c;
 }
@@ -84,7 +86,7 @@ export function formatJUnit(report: ConformanceReport): string {
   }
   for (const op of report.operations) {
     if (op.verdict === 'not sent') add('never sent (safety policy)', { name: `${op.operationId}: never sent: ${op.notSentReason}`, seconds: 0, skipped: op.notSentReason, properties: [] });
-    for (const s of op.scenarios) add(suiteName(s.check, s.part), scenarioCase(s));
+    for (const s of op.scenarios) add(suiteName(s.check, s.part), scenarioCase(s, report));
   }
   const all = [...suites.values()].flat();
   const count = (pick: (c: Case) => unknown) => all.filter(pick).length;

@@ -1,9 +1,13 @@
-// The report model: outcomes grouped by operation, totals, and the coverage table (which
-// operations and which documented status codes the run exercised). Pure functions, so the
-// console, JSON and tests all read the same thing.
+// The report model: outcomes grouped by operation, totals, the findings grouped as a person acts on
+// them (finding-groups.ts), and the coverage matrix (coverage.ts: every documented status and
+// code, provoked or why not). Pure functions, so the console, JSON, JUnit, HTML and tests all read
+// the same thing.
 import { documentedStatuses, listOperations, type Json } from '../description.js';
 import type { Finding, ScenarioOutcome, SendRecord, Verdict } from '../findings.js';
-import type { NotSent } from '../plan.js';
+import { fullPlan, type NotSent } from '../plan.js';
+import { catalogCodes, codeCoverage, coverageCells, type CodeCoverage, type CoverageCell } from './coverage.js';
+import { authNote } from './explain.js';
+import { groupFindings, type FindingGroup } from './finding-groups.js';
 
 export interface OperationReport {
   operationId: string;
@@ -28,6 +32,17 @@ export interface CoverageRow {
   seenOnlyAtWrites: string[];
   /** Statuses answered that the operation does not document. */
   undocumentedSeen: string[];
+  /** Each documented status, and each code of part 7 its answers carry: provoked (and held or not), or why not. */
+  cells: CoverageCell[];
+}
+
+/** The coverage in figures: statuses provoked by level, and part 7's codes provoked or explained. */
+export interface CoverageSummary {
+  statuses: number;
+  provoked: number;
+  failed: number;
+  byLevel: { contract: number; writes: number; mock: number };
+  codes: { total: number; provoked: number; explained: number };
 }
 
 export interface ConformanceReport {
@@ -40,6 +55,15 @@ export interface ConformanceReport {
   restored: string[];
   /** What the `writes` level created or changed, against its --max-sends. */
   sends: SendSummary;
+  /** The failures and advisories, one cause one finding, identical ones grouped with a count. */
+  findings: FindingGroup[];
+  /** Part 7's machine codes: where each was provoked, or why not. */
+  codes: CodeCoverage[];
+  coverageSummary: CoverageSummary;
+  /** The options and states that would let the suite provoke more, and what each unlocks. */
+  unlocks: Array<{ unlock: string; what: string[] }>;
+  /** On the package's mock: what the suite sent on accounts it signed up there (never the run's own). */
+  mockAccounts?: { scenarios: number; requests: number };
   /**
    * Set when the run stopped instead of judging (exit 2): a usage error, a base URL that is not
    * this API, a key it refuses, or an account the `writes` level cannot run on; `message` says
@@ -62,6 +86,16 @@ function operationVerdict(verdicts: Verdict[]): Verdict {
   return 'not-applicable';
 }
 
+/**
+ * An operation no scenario of its own judges, sent by scenarios of others (a sign-up or a billing
+ * journey): its verdict is what was found about its answers there.
+ */
+function exercisedElsewhere(outcomes: readonly ScenarioOutcome[], operationId: string): Verdict | 'not run' {
+  const findings = outcomes.flatMap((o) => o.findings.filter((f) => f.operationId === operationId));
+  if (!findings.length) return 'not run';
+  return findings.some((f) => f.verdict === 'fail') ? 'fail' : findings.some((f) => f.verdict === 'advisory') ? 'advisory' : 'pass';
+}
+
 const noTotals = (): Record<Verdict, number> => ({ pass: 0, fail: 0, advisory: 0, skip: 0, 'not-applicable': 0 });
 
 /** The report of a run that stopped before judging anything (exit 2): the reason, and nothing else. */
@@ -75,6 +109,10 @@ export function stoppedReport(input: { baseUrl?: string; level?: string; exitCod
     coverage: [],
     restored: [],
     sends: { total: 0, byOperation: {}, requests: [] },
+    findings: [],
+    codes: [],
+    coverageSummary: { statuses: 0, provoked: 0, failed: 0, byLevel: { contract: 0, writes: 0, mock: 0 }, codes: { total: 0, provoked: 0, explained: 0 } },
+    unlocks: [],
     stopped: { exitCode: input.exitCode, message: input.message },
   };
 }
@@ -84,7 +122,36 @@ function statusMatches(documented: string, status: number): boolean {
   return documented === code || documented.toUpperCase() === `${code[0]}XX`;
 }
 
-export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]; notSent: NotSent[]; baseUrl: string; level: string; maxSends?: number }): ConformanceReport {
+export interface ReportInput {
+  document: Json;
+  outcomes: ScenarioOutcome[];
+  notSent: NotSent[];
+  baseUrl: string;
+  level: string;
+  maxSends?: number;
+  /** The deployment announced itself as the package's mock. */
+  mock?: boolean;
+  /** A second key was given (--second-key). */
+  secondKey?: boolean;
+}
+
+/** What the suite offers a person to provoke more: each option with what it unlocks. */
+function unlocksOf(coverage: CoverageRow[], run: { secondKey: boolean; mock: boolean }): Array<{ unlock: string; what: string[] }> {
+  const by = new Map<string, string[]>();
+  for (const row of coverage) {
+    for (const cell of row.cells) {
+      if (cell.state !== 'not-provoked' || !cell.unlock) continue;
+      by.set(cell.unlock, [...(by.get(cell.unlock) ?? []), `${row.operationId} ${cell.status}${cell.code ? ` ${cell.code}` : ''}`]);
+    }
+  }
+  if (!run.secondKey && !run.mock) {
+    const byId = coverage.filter((row) => row.path.includes('{')).map((row) => row.operationId);
+    by.set('--second-key', [`cross-account isolation (part 7: 404 for another account's record) on ${byId.join(', ')}`, ...(by.get('--second-key') ?? [])]);
+  }
+  return [...by].map(([unlock, what]) => ({ unlock, what }));
+}
+
+export function buildReport(input: ReportInput): ConformanceReport {
   const operations = listOperations(input.document);
   const totals = noTotals();
   for (const o of input.outcomes) totals[o.verdict]++;
@@ -96,11 +163,14 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
       method: op.method.toUpperCase(),
       path: op.path,
       source: op.source,
-      verdict: notSent ? 'not sent' : scenarios.length ? operationVerdict(scenarios.map((s) => s.verdict)) : 'not run',
+      verdict: notSent ? 'not sent' : scenarios.length ? operationVerdict(scenarios.map((s) => s.verdict)) : exercisedElsewhere(input.outcomes, op.operationId),
       notSentReason: notSent?.reason,
       scenarios,
     };
   });
+  const full = fullPlan(input.document);
+  const run = { level: input.level, mock: input.mock === true, secondKey: input.secondKey === true };
+  const known = new Set(catalogCodes(input.document).map((c) => c.code));
   const coverage: CoverageRow[] = operations.map((op) => {
     const statuses = new Set<number>();
     const atContract = new Set<number>();
@@ -125,11 +195,16 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
       seen,
       seenOnlyAtWrites,
       undocumentedSeen,
+      cells: coverageCells({ document: input.document, op, outcomes: input.outcomes, full, run, codes: known }),
     };
   });
   const requests = input.outcomes.flatMap((o) => o.sends ?? []);
   const byOperation: Record<string, number> = {};
   for (const r of requests) byOperation[r.operationId] = (byOperation[r.operationId] ?? 0) + 1;
+  const codes = codeCoverage(input.document, new Map(coverage.map((row) => [row.operationId, row.cells])));
+  const statusCells = coverage.flatMap((row) => row.cells.filter((cell) => cell.code === undefined));
+  const part7 = codes.filter((c) => !c.inferred);
+  const onMock = input.outcomes.filter((o) => o.onMock);
   return {
     baseUrl: input.baseUrl,
     level: input.level,
@@ -139,16 +214,65 @@ export function buildReport(input: { document: Json; outcomes: ScenarioOutcome[]
     coverage,
     restored: input.outcomes.flatMap((o) => o.notes),
     sends: { limit: input.maxSends, total: requests.length, byOperation, requests },
+    findings: groupFindings(input.document, input.outcomes, input.baseUrl),
+    codes,
+    coverageSummary: {
+      statuses: statusCells.length,
+      provoked: statusCells.filter((c) => c.state !== 'not-provoked').length,
+      failed: statusCells.filter((c) => c.state === 'failed').length,
+      byLevel: {
+        contract: statusCells.filter((c) => c.level === 'contract').length,
+        writes: statusCells.filter((c) => c.level === 'writes').length,
+        mock: statusCells.filter((c) => c.level === 'mock').length,
+      },
+      codes: { total: part7.length, provoked: part7.filter((c) => c.provokedAt.length).length, explained: part7.filter((c) => !c.provokedAt.length).length },
+    },
+    unlocks: unlocksOf(coverage, run),
+    ...(onMock.length ? { mockAccounts: { scenarios: onMock.length, requests: onMock.reduce((n, o) => n + (o.scratchRequests ?? 0), 0) } } : {}),
   };
 }
 
 const MARKS: Record<string, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not-applicable': 'N/A', 'not sent': 'NOT SENT', 'not run': 'NOT RUN' };
 
+/** The progress line's marks, one per scenario as it ends: said once before the first. */
+export const PROGRESS_LEGEND = 'Progress, one mark per scenario: . passed  F failed  a advisory  s skipped  - does not apply here  E error in the suite itself';
+
 function findingLine(f: Finding): string {
   return `      ${MARKS[f.verdict]} [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n        request: ${f.request}` : ''}`;
 }
 
-/** The console summary: by operation, each scenario's verdict with the reasons and requests. */
+/** How a person sends a finding's request again: the one command, as it runs from the repository and once installed. */
+export function rerunCommand(id: string): string {
+  return `npm run conformance -- --rerun ${id}   (installed: npx numbers-api conformance --rerun ${id})`;
+}
+
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 160 ? `${text.slice(0, 157)}...` : text;
+}
+
+/** A finding group as the console shows it: the rule, where, expected and actual, the contract, the request, a curl and the rerun. */
+export function formatFinding(group: FindingGroup): string[] {
+  const times = group.count > 1 ? `  (${group.count} times${group.requests > 1 ? `, in ${group.requests} requests` : ''})` : '';
+  const lines = [`${MARKS[group.verdict]} [${group.check}${group.part ? `, part ${group.part}` : ''}] ${group.title}${times}  finding ${group.id}`];
+  const where = [`${group.operationId}${group.status !== undefined ? ` answered ${group.status}` : ''}`];
+  if (group.at) where.push(`at ${group.at}`);
+  if (group.rule?.schema) where.push(`rule ${group.rule.schema.pointer}/${group.rule.keyword}${group.rule.schema.component ? ` (${group.rule.schema.component})` : ''}`);
+  lines.push(`    ${where.join('  ')}`);
+  if (group.expected !== undefined || group.actual !== undefined) lines.push(`    expected ${show(group.expected)}; actual ${show(group.actual)}`);
+  if (group.nearMiss?.length) lines.push(`    near miss: ${group.nearMiss.map((n) => `\`${n}\``).join(', ')} is present where \`${group.at?.split('/').pop()}\` is missing: renamed?`);
+  if (group.branch) lines.push(`    ${group.branch.words}; only that branch's breaks are shown`);
+  for (const also of group.also.slice(0, 3)) lines.push(`    also, from the same answer: ${also}`);
+  if (group.also.length > 3) lines.push(`    also, from the same answer: ${group.also.length - 3} more`);
+  if (group.example.request) lines.push(`    request: ${group.example.request}`);
+  const note = authNote(group.example.sent);
+  if (note) lines.push(`    (${note})`);
+  else if (group.example.curl) lines.push(`    ${group.example.curl}`);
+  if (group.example.sent && !note) lines.push(`    rerun: ${rerunCommand(group.id)}`);
+  return lines;
+}
+
+/** The console summary: by operation, each scenario's verdict, then the findings grouped by rule. */
 export function formatSummary(report: ConformanceReport, options: { verbose?: boolean } = {}): string {
   const lines: string[] = [`Conformance of ${report.baseUrl} (level ${report.level})`, ''];
   for (const op of report.operations) {
@@ -158,9 +282,15 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
       // Skips are summarised once at the end (one reason often covers many operations).
       if ((s.verdict === 'pass' || s.verdict === 'skip' || s.verdict === 'not-applicable') && !options.verbose) continue;
       lines.push(`    ${MARKS[s.verdict]} ${s.title}${s.skipReason ? `: ${s.skipReason}` : ''}`);
-      for (const f of s.findings) if (f.verdict === 'fail' || f.verdict === 'advisory' || options.verbose) lines.push(findingLine(f));
+      if (options.verbose) for (const f of s.findings) lines.push(findingLine(f));
       for (const n of s.notes) lines.push(`      NOTE ${n}`);
     }
+  }
+  if (report.findings.length) {
+    const failures = report.findings.filter((g) => g.verdict === 'fail');
+    const seen = report.findings.reduce((n, g) => n + g.count, 0);
+    lines.push('', `Findings: ${failures.length} failing, ${report.findings.length - failures.length} advisory (${seen} occurrences, grouped by rule; one cause, one finding)`);
+    for (const group of report.findings) lines.push('', ...formatFinding(group));
   }
   const skips = new Map<string, string[]>();
   for (const op of report.operations) {
@@ -182,6 +312,9 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
     for (const n of report.restored) lines.push(`  - ${n}`);
   }
   if (report.sends.limit !== undefined) lines.push('', formatSends(report.sends));
+  if (report.mockAccounts) {
+    lines.push(`On the mock, on accounts the suite signed up there (never yours): ${report.mockAccounts.requests} requests in ${report.mockAccounts.scenarios} scenarios`);
+  }
   const t = report.totals;
   lines.push('', `Scenarios: ${t.pass} passed, ${t.fail} failed, ${t.advisory} advisory, ${t.skip} skipped${t['not-applicable'] ? `, ${t['not-applicable']} not applicable` : ''}`);
   return lines.join('\n');
@@ -193,27 +326,55 @@ export function formatSends(sends: SendSummary): string {
   return `Sends (creating or changing something): ${sends.total} of at most ${sends.limit} (--max-sends)${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
-/** The coverage table: operations and documented status codes exercised. */
+/** A cell's mark in the table: `*` provoked, `+` provoked only at the writes level (or on the mock's accounts), `!` provoked and failed. */
+function mark(cell: CoverageCell): string {
+  if (cell.state === 'not-provoked') return '';
+  return `${cell.level === 'contract' ? '*' : '+'}${cell.state === 'failed' ? '!' : ''}`;
+}
+
+/** The coverage: the table of operations and statuses, the codes, what was not provoked and why, and what would unlock more. */
 export function formatCoverage(report: ConformanceReport): string {
-  const rows = report.coverage.map((c) => [
-    c.operationId,
-    `${c.method} ${c.path}`,
-    c.exercised ? 'yes' : c.notSentReason ? 'never sent' : 'no',
-    c.documented.map((d) => (c.seenOnlyAtWrites.includes(d) ? `${d}+` : c.seen.includes(d) ? `${d}*` : d)).join(' '),
-    c.undocumentedSeen.join(' '),
-  ]);
-  const header = ['operation', 'request', 'exercised', 'documented statuses (* = seen, + = seen only at level writes)', 'undocumented seen'];
+  const rows = report.coverage.map((c) => {
+    const status = (d: string) => c.cells.find((cell) => cell.status === d && cell.code === undefined);
+    return [
+      c.operationId,
+      `${c.method} ${c.path}`,
+      c.exercised ? 'yes' : c.notSentReason ? 'never sent' : 'no',
+      c.documented.map((d) => `${d}${status(d) ? mark(status(d)!) : ''}`).join(' '),
+      c.cells.filter((cell) => cell.code !== undefined).map((cell) => `${cell.status} ${cell.code}${mark(cell)}`).join(', '),
+      c.undocumentedSeen.join(' '),
+    ];
+  });
+  const header = ['operation', 'request', 'exercised', 'documented statuses (* = provoked, + = only at level writes, ! = its answer failed)', 'part 7 codes', 'undocumented seen'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const fmt = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const exercised = report.coverage.filter((c) => c.exercised).length;
-  const statuses = report.coverage.reduce((n, c) => n + c.documented.length, 0);
-  const seen = report.coverage.reduce((n, c) => n + c.seen.length, 0);
-  const onlyAtWrites = report.coverage.reduce((n, c) => n + c.seenOnlyAtWrites.length, 0);
-  return [
+  const sum = report.coverageSummary;
+  const lines = [
     'Coverage',
     fmt(header),
     ...rows.map(fmt),
     '',
-    `Operations exercised: ${exercised}/${report.coverage.length} (${report.coverage.filter((c) => c.notSentReason).length} never sent by design); documented statuses seen: ${seen}/${statuses}${report.level === 'writes' ? ` (${onlyAtWrites} of them only at level writes)` : ''}`,
-  ].join('\n');
+    `Operations exercised: ${exercised}/${report.coverage.length} (${report.coverage.filter((c) => c.notSentReason).length} never sent by design); documented statuses provoked: ${sum.provoked}/${sum.statuses} ` +
+      `(${sum.byLevel.contract} at level contract, ${sum.byLevel.writes} at level writes${sum.byLevel.mock ? `, ${sum.byLevel.mock} on accounts the suite signed up on the mock` : ''}${sum.failed ? `; ${sum.failed} answered wrongly` : ''})`,
+    `Part 7 codes: ${sum.codes.provoked} of ${sum.codes.total} provoked, ${sum.codes.explained} explained`,
+  ];
+  for (const code of report.codes.filter((c) => !c.inferred && !c.provokedAt.length)) lines.push(`  - ${code.code} (${code.status}): not provoked: ${code.reason}`);
+  const notProvoked = new Map<string, string[]>();
+  for (const row of report.coverage) {
+    for (const cell of row.cells) {
+      if (cell.state !== 'not-provoked' || cell.code !== undefined) continue;
+      const reason = cell.reason ?? 'not provoked';
+      notProvoked.set(reason, [...(notProvoked.get(reason) ?? []), `${row.operationId} ${cell.status}`]);
+    }
+  }
+  if (notProvoked.size) {
+    lines.push('', `Not provoked (${sum.statuses - sum.provoked}), and why:`);
+    for (const [reason, which] of notProvoked) lines.push(`  - ${reason}: ${which.join(', ')}`);
+  }
+  if (report.unlocks.length) {
+    lines.push('', 'What would let the suite provoke more:');
+    for (const { unlock, what } of report.unlocks) lines.push(`  ${unlock}: ${what.length > 6 ? `${what.slice(0, 6).join(', ')} and ${what.length - 6} more` : what.join(', ')}`);
+  }
+  return lines.join('\n');
 }

@@ -60,6 +60,7 @@ export function accountFlowScenarios(operations: Operation[]): Scenario[] {
       level: 'writes',
       exclusive: WRITES_LOCK,
       title: 'the account cap is set, answered and read back, then restored to its original value (part 4.2)',
+      provokes: ['updateAccount 200'],
       async run(ctx) {
         await ctx.env.locks.run('account', async () => {
           const before = await ctx.send(read, {});

@@ -5,7 +5,7 @@ import type { Operation } from '../description.js';
 import { describeAuth, type AuthMode } from '../http.js';
 import { NEGATIVE_BODIES, NOT_AN_OBJECT, SIGNUP_BODIES } from '../policy.js';
 import type { Scenario } from '../scenario.js';
-import { buildPolicyBody, hasRequestBody, nonexistentPathParams, exampleQuery } from './shared.js';
+import { buildPolicyBody, hasRequestBody, nonexistentPathParams, exampleQuery, provokes } from './shared.js';
 
 const NEGATIVE_AUTH: AuthMode[] = ['none', 'malformed', 'unknown-key'];
 
@@ -18,6 +18,7 @@ export function authRequiredScenarios(op: Operation): Scenario[] {
     part: '5.1',
     level: 'contract' as const,
     title: `answers 401 ${describeAuth(auth)} (part 5.1)`,
+    provokes: provokes(op, 401),
     async run(ctx) {
       if (auth === 'unknown-key' && ctx.config.anyKeyValid) {
         return ctx.notApplicable(
@@ -47,6 +48,7 @@ export function signupNeedsNoKeyScenarios(op: Operation): Scenario[] {
       part: '4.1, 5.1',
       level: 'contract',
       title: 'needs no key: an invalid body without a key answers 400, not 401 (parts 4.1, 5.1)',
+      provokes: provokes(op, 400),
       async run(ctx) {
         if (!policy) return ctx.skip(`No harmless invalid body is known for ${op.operationId}; it is not sent.`);
         const body = buildPolicyBody(ctx, op, policy);

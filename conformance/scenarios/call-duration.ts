@@ -57,6 +57,7 @@ export function callDurationScenarios(operations: Operation[]): Scenario[] {
       part: '4.2, 8',
       level: 'contract',
       title: '`maxCallDurationSeconds` outside 60..3600 is rejected on the account; state read first and restored if accepted (parts 4.2, 8)',
+      provokes: ['updateAccount 400'],
       async run(ctx) {
         // One account change at a time (the writes level's read-your-write check changes it too).
         await ctx.env.locks.run('account', async () => {
@@ -77,6 +78,7 @@ export function callDurationScenarios(operations: Operation[]): Scenario[] {
       part: '4.5, 8',
       level: 'contract',
       title: '`maxCallDurationSeconds` outside 60..3600 is rejected on a number; state read first and restored if accepted (parts 4.5, 8)',
+      provokes: ['updateNumber 400'],
       async run(ctx) {
         const number = await ctx.env.fixtures.firstNumber();
         if (!number) return ctx.skip('The account lists no number to try the update on.');

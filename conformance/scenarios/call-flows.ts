@@ -28,6 +28,7 @@ export function callFlowScenarios(operations: Operation[]): Scenario[] {
       level: 'writes',
       exclusive: WRITES_LOCK,
       title: 'a call with an Idempotency-Key answers 201; the same key again answers 200 with the same id, and the call is listed once (part 7.2)',
+      provokes: ['createCall 201', 'createCall 200'],
       async run(ctx) {
         needFields(ctx, call, ['to', 'fromNumberId', 'outboundInstruction', 'maxCallDurationSeconds']);
         const number = await senderNumber(ctx);
@@ -46,7 +47,7 @@ export function callFlowScenarios(operations: Operation[]): Scenario[] {
         const firstId = idOf(first.body);
         if (!firstId) return ctx.advisory('The call carries no `id` (an inferred field), so the replay and the list cannot be compared by it.', first);
         const replayId = idOf(replay.body);
-        ctx.expect(replayId === firstId, `The replay returns call ${JSON.stringify(replayId)}; the original is ${firstId}.`, replay);
+        ctx.same('The call a replay returns (part 7.2: the original)', { ex: first, at: 'id', value: firstId }, { ex: replay, at: 'id', value: replayId }, '7');
         if (!listCalls) return;
         const ex = await ctx.send(listCalls, {});
         if (!ctx.expect(ex.status === 200, `The calls list answered ${ex.status} (200 required).`, ex)) return;

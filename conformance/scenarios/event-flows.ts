@@ -6,6 +6,7 @@
 // - a wait whose filter matches nothing holds for its timeout, then answers 408.
 // The wait is a long poll, not a queue (whether an event between two waits is kept is not shown),
 // so the suite opens a wait before it acts and keeps one open until the event or the window ends.
+import { randomUUID } from 'node:crypto';
 import { findOperation, type Json, type Operation } from '../description.js';
 import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Exchange } from '../http.js';
@@ -115,6 +116,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
     level: 'writes',
     exclusive: WRITES_LOCK,
     title: 'an injected inbound message arrives through events/wait as `message.received`, with the listed `messageId` and `source` internal (part 6)',
+    provokes: ['injectTestInboundMessage 201', 'waitForEvent 200'],
     async run(ctx) {
       if (!(await testHelperAvailable(ctx, inject)) || !inject) {
         return ctx.skip('The deployment has no test helper to inject an inbound message with (POST /api/v1/test/messages/inbound is inferred); the suite cannot cause an inbound message otherwise.');
@@ -123,14 +125,14 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       const number = await senderNumber(ctx);
       if (!number.number) return ctx.skip('The listed number has no `number` to inject to.');
       ctx.reserveSends(1, 'message.received (one injected test message)');
+      // A text of its own, so that its event is known by what it carries even if its ids differ.
+      const text = `${MESSAGE_BODY} (event ${randomUUID().slice(0, 8)})`;
+      const about = (e: Json, id: string | undefined) => e.type === 'message.received' && ((id !== undefined && (e.data?.messageId === id || e.relatedObject?.id === id)) || e.data?.body === text);
       const polled = await pollAround(
         ctx,
         wait,
-        () => ctx.write(inject, { body: { to: number.number, from: ctx.config.to, body: `${MESSAGE_BODY} (event)` } }),
-        (ex) => {
-          const id = idOf(ex.body);
-          return id ? (e) => e.type === 'message.received' && e.data?.messageId === id : undefined;
-        },
+        () => ctx.write(inject, { body: { to: number.number, from: ctx.config.to, body: text } }),
+        (ex) => (ex.status === 201 ? (e) => about(e, idOf(ex.body)) : undefined),
       );
       const injected = polled.result;
       const id = idOf(injected.body);
@@ -139,14 +141,30 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       if (polled.stoppedBy) return ctx.skip(stoppedReason(polled.stoppedBy));
       const { found } = polled;
       if (!found) {
-        // With other events arriving, ours may have fired while a wait was being renewed: the long
-        // poll is not a queue (part 6 does not say it keeps events), so that is only advisory.
+        const ofKind = polled.events.filter((s) => s.event.type === 'message.received');
+        if (ofKind.length > 0) {
+          // Events of the awaited kind came, and none is about this message: they name other ids.
+          const named = ofKind.map((s) => String(s.event.data?.messageId)).join(', ');
+          return ctx.fail(
+            `POST /api/v1/test/messages/inbound answered the message ${id}, but the ${ofKind.length} message.received that arrived through events/wait ${polled.ended} name ${named}, and none carries its text; part 6: it fires once per inbound message, with its messageId.`,
+            ofKind[0]!.ex,
+          );
+        }
+        // None of the kind at all: with other events arriving, ours may have fired while a wait was
+        // being renewed (the long poll is not a queue; part 6 does not say it keeps events).
         const others = polled.events.length;
-        const reason = `No message.received for message ${id} arrived through events/wait ${polled.ended}`;
+        const reason = `No message.received arrived through events/wait ${polled.ended}`;
         if (others === 0) return ctx.fail(`${reason}, and no other event did; part 6: it fires once per inbound message.`, polled.lastWait);
-        return ctx.advisory(`${reason}; ${others} other event(s) did, so it may have fired while a wait was being renewed (the long poll is not a queue).`, polled.lastWait);
+        return ctx.advisory(`${reason}; ${others} event(s) of other types did, so it may have fired while a wait was being renewed (the long poll is not a queue).`, polled.lastWait);
       }
       ctx.pass(`message.received for ${id} arrived through events/wait.`, found.ex);
+      // What the injection answered and what its event carries: the same message (part 6).
+      const message = injected.body as Json;
+      ctx.same('The message id', { ex: injected, at: 'id', value: id }, { ex: found.ex, at: 'data.messageId', value: found.event.data?.messageId }, '6');
+      ctx.same('The message the event is about', { ex: injected, at: 'id', value: id }, { ex: found.ex, at: 'relatedObject.id', value: found.event.relatedObject?.id }, '6');
+      for (const field of ['from', 'to', 'body', 'channel'] as const) {
+        if (message?.[field] !== undefined) ctx.same(`The message's ${field}`, { ex: injected, at: field, value: message[field] }, { ex: found.ex, at: `data.${field}`, value: found.event.data?.[field] }, '6');
+      }
       const source = found.event.data?.source;
       ctx.expect(source === 'internal', `Its data.source is ${JSON.stringify(source)} (internal required for injected test traffic, part 6).`, found.ex);
       if (!listMessages) return;
@@ -154,7 +172,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       const records = listRecords(list.body)?.records;
       if (list.status !== 200 || !records) return ctx.advisory(`The messages list could not be read (${list.status}) to compare the messageId with.`, list);
       const listed = records.some((r) => r.id === found.event.data?.messageId);
-      ctx.expect(listed, listed ? `Its messageId ${id} is the id in the messages list.` : `Its messageId ${id} is not in the messages list (part 6: it matches the id in the list).`, list);
+      ctx.expect(listed, listed ? `Its messageId ${id} is the id in the messages list.` : `Its messageId ${String(found.event.data?.messageId)} is not in the messages list (part 6: it matches the id in the list).`, list);
     },
   });
 
@@ -167,6 +185,7 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       level: 'writes',
       exclusive: WRITES_LOCK,
       title: 'a message to --to answers 201, and its `message.status_changed` names it (parts 4.5, 6; the data fields are inferred: advisory)',
+      provokes: ['sendMessage 201'],
       async run(ctx) {
         needFields(ctx, send, ['to', 'fromNumberId', 'body']);
         const number = await senderNumber(ctx);
@@ -213,8 +232,10 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
     operationId: wait.operationId,
     check: 'event-wait-no-match-408',
     part: '4.5, 6, 8',
-    level: 'writes',
+    // Waiting changes nothing: the contract level has it.
+    level: 'contract',
     title: 'a wait whose filter matches nothing holds for its timeout, then answers 408 (parts 4.5, 6, 8)',
+    provokes: ['waitForEvent 408'],
     async run(ctx) {
       const filters = resolveRef(ctx.env.document, requestProperties(ctx.env.document, wait).get('filters'));
       const groupId = resolveRef(ctx.env.document, filters?.properties?.groupId);

@@ -16,6 +16,7 @@ export function eventsWaitScenarios(operations: Operation[]): Scenario[] {
       part: '6, 8',
       level: 'contract',
       title: '`timeout` 1 answers 408 or a valid event envelope (parts 6, 8)',
+      provokes: ['waitForEvent 408', 'waitForEvent 200'],
       async run(ctx) {
         const ex = await ctx.send(op, { body: { timeout: 1 }, timeoutMs: 15_000 });
         if (ex.status === 408) ctx.pass('408: no event within 1 second.', ex);
@@ -31,6 +32,7 @@ export function eventsWaitScenarios(operations: Operation[]): Scenario[] {
       part: '8',
       level: 'contract',
       title: 'a `timeout` outside 1..60 is rejected (part 8)',
+      provokes: ['waitForEvent 400'],
       async run(ctx) {
         for (const timeout of [0, 61]) {
           // A deployment that wrongly accepts 61 would hold the request open: 10 s is enough to tell.

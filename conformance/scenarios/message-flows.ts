@@ -45,6 +45,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
       level: 'writes',
       exclusive: WRITES_LOCK,
       title: 'two messages answer 201 with ids, then list newest first by those ids: the second before the first (parts 4.5, 8)',
+      provokes: ['injectTestInboundMessage 201', 'sendMessage 201', 'listMessages 200'],
       async run(ctx) {
         const viaHelper = await testHelperAvailable(ctx, inject);
         const number = await senderNumber(ctx);
@@ -88,6 +89,14 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
             : `Not newest first: the second message (${second.id}) is listed at ${i2}, after the first (${first.id}) at ${i1} (part 8).`,
           ex,
         );
+        // What each creation answered is what the list holds for it (part 4.5): the same message.
+        for (const c of created) {
+          const answered = c.ex.body as Record<string, unknown>;
+          const record = records[at(c.id)]!;
+          for (const field of ['body', 'from', 'to', 'channel']) {
+            if (answered?.[field] !== undefined) ctx.same(`Message ${c.id}'s ${field}`, { ex: c.ex, at: field, value: answered[field] }, { ex, at: `the record ${c.id}'s ${field}`, value: record[field] }, '4.5');
+          }
+        }
         if (viaHelper) {
           for (const c of created) {
             const source = records[at(c.id)]?.source;

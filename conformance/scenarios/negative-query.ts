@@ -5,7 +5,7 @@
 import { type Json, type Operation } from '../description.js';
 import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Scenario } from '../scenario.js';
-import { exampleQuery, pathParamNames } from './shared.js';
+import { exampleQuery, pathParamNames, provokes } from './shared.js';
 
 /** A value the schema should refuse, or undefined when the schema does not constrain strings. */
 function invalidValue(schema: Json): string | undefined {
@@ -26,6 +26,7 @@ export function negativeQueryScenarios(document: Json, op: Operation): Scenario[
       part: '7',
       level: 'contract' as const,
       title: `a \`${param.name}\` its schema refuses is rejected`,
+      provokes: provokes(op, 400),
       async run(ctx) {
         const value = invalidValue(resolveRef(ctx.env.document, param.schema)) as string;
         if (ctx.env.validator.accepts(param.schema, value)) return ctx.skip(`The schema of \`${param.name}\` accepts "${value}".`);

@@ -3,7 +3,7 @@
 import type { Operation } from '../description.js';
 import { NEGATIVE_BODIES } from '../policy.js';
 import type { Scenario } from '../scenario.js';
-import { buildPolicyBody, exampleQuery, nonexistentPathParams } from './shared.js';
+import { buildPolicyBody, exampleQuery, nonexistentPathParams, provokes } from './shared.js';
 
 export function negativeDataScenarios(op: Operation): Scenario[] {
   const policy = NEGATIVE_BODIES[op.operationId];
@@ -16,6 +16,7 @@ export function negativeDataScenarios(op: Operation): Scenario[] {
       part: '7',
       level: 'contract',
       title: `a body that breaks the schema is rejected (${policy.violation})`,
+      provokes: provokes(op, 400),
       async run(ctx) {
         const body = buildPolicyBody(ctx, op, policy);
         const ex = await ctx.send(op, { body, pathParams: nonexistentPathParams(ctx.env.document, op) });

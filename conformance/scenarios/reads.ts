@@ -3,7 +3,7 @@
 import { parameterExample, requestExample, type Operation } from '../description.js';
 import { NOT_AN_OBJECT } from '../policy.js';
 import type { Scenario, ScenarioContext } from '../scenario.js';
-import { documents, exampleQuery, hasRequestBody, isSuccess, nonexistentPathParams, pathParamNames } from './shared.js';
+import { documents, exampleQuery, hasRequestBody, isSuccess, nonexistentPathParams, pathParamNames, provokes, successStatus } from './shared.js';
 
 /** Real ids for path parameters, from the deployment's own data; undefined when none is known. */
 async function realPathParams(ctx: ScenarioContext, op: Operation): Promise<Record<string, string> | undefined> {
@@ -29,6 +29,7 @@ export function readScenarios(op: Operation): Scenario[] {
       part: '4, 7.1',
       level: 'contract',
       title: 'a read with the key succeeds and its answer matches the description',
+      provokes: provokes(op, successStatus(op) ?? 200),
       async run(ctx) {
         let pathParams: Record<string, string> | undefined = {};
         if (pathParamNames(op).length) {
@@ -61,6 +62,7 @@ export function unknownResourceScenarios(op: Operation, safe: boolean): Scenario
       part: '7',
       level: 'contract',
       title: 'an id that cannot exist on the account answers 404 (part 7)',
+      provokes: provokes(op, 404),
       async run(ctx) {
         // The id cannot exist, so the documented example body has nothing to apply to.
         const body = hasRequestBody(op) ? (requestExample(ctx.env.document, op) ?? NOT_AN_OBJECT) : undefined;

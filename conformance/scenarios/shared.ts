@@ -71,6 +71,16 @@ export function buildPolicyBody(ctx: ScenarioContext, op: Operation, policy: Neg
   return policy.build(requestExample(ctx.env.document, op));
 }
 
+/** `<operationId> <status>` when the operation documents the status: what a scenario provokes (coverage). */
+export function provokes(op: Operation, ...statuses: number[]): string[] {
+  return statuses.filter((status) => documents(op, status)).map((status) => `${op.operationId} ${status}`);
+}
+
+/** The operation's first documented success status (200 or 201). */
+export function successStatus(op: Operation): number | undefined {
+  return Object.keys(op.operation.responses ?? {}).map(Number).filter((status) => status >= 200 && status < 300).sort()[0];
+}
+
 export function documents(op: Operation, status: number): boolean {
   const responses = op.operation.responses ?? {};
   return String(status) in responses || `${String(status)[0]}XX` in responses;

@@ -38,7 +38,7 @@ function shared(): Shared {
   if (!holder[SHARED]) {
     const config = configFromEnv();
     const env = createEnvironment(config);
-    holder[SHARED] = { env, plan: planScenarios(env.document, config.level) };
+    holder[SHARED] = { env, plan: planScenarios(env.document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined }) };
   }
   return holder[SHARED];
 }

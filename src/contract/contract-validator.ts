@@ -22,6 +22,20 @@ const addFormats = ((_addFormats as unknown as { default?: unknown }).default ??
 const AS_WRITTEN = 'urn:numbers-api:contract';
 const DOCUMENTED = 'urn:numbers-api:contract-documented';
 
+/**
+ * An ajv for self-contained JSON Schema 2020-12 documents that are not the contract itself but
+ * derived from it (the MCP tools' input schemas, a client's configuration file), formats checked;
+ * `strict` refuses unknown keywords and malformed schemas, as a strict client does. Set up here so
+ * the package has one ajv set-up.
+ */
+export function jsonSchemaAjv(options: { strict?: boolean } = {}): InstanceType<typeof Ajv2020> {
+  const ajv = options.strict
+    ? new Ajv2020({ strictSchema: true, strictTypes: false, strictRequired: false, strictTuples: false, validateSchema: true, allErrors: true })
+    : new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv;
+}
+
 /** What of a request the validator judges (a SimRequest is one). */
 export interface JudgedRequest {
   query: URLSearchParams;

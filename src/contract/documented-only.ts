@@ -9,14 +9,15 @@
 // - documented: as written, except that properties marked inferred are no longer required;
 // - inferred (a node marked x-inferred, an inferred response or operation, and everything written
 //   inline inside one): its own assertions go (type, required, enum, the shape of a list
-//   envelope ...), but what it applies to its parts stays, so a documented record inside an
-//   inferred envelope (a message in the inferred messages list, an event in an inferred answer)
-//   is still judged;
-// - under inferred (a documented component reached from inside something inferred): its values
-//   are judged as documented (a message's `channel` is one of part 2's, `source` external or
-//   internal), but the fields it requires are not (whether a record inside an assumed shape
-//   carries every field is itself the assumption), and a `oneOf` becomes `anyOf`, since branches
-//   told apart only by what they require would otherwise all match.
+//   envelope ...), but what it applies to its parts stays, and a documented component it holds is
+//   judged as documented, also for the fields it requires: a phone number in the inferred numbers
+//   list lacking `createdAt` fails, as it does inside `GET /api/v1/usage` (issue 29);
+// - assumed (a documented component that is itself the whole answer of an inferred success
+//   response, such as the message record "assumed" as the answer to a send whose response fields
+//   part 4.5 does not show): its values are judged as documented (a `channel` of part 2), but not
+//   the fields it requires, since that the answer is such a record at all is the assumption; a
+//   `oneOf` becomes `anyOf`, since branches told apart only by what they require would otherwise
+//   all match. An error answer is part 7's `Error` whatever its status, so it is never "assumed".
 import type { JsonNode as Json } from './json-pointer.js';
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
@@ -27,43 +28,73 @@ const ASSERTING_SINGLE = ['not', 'if', 'then', 'else', 'contains'];
 /** Keywords that only annotate: kept everywhere. */
 const ANNOTATIONS = ['title', 'description', '$comment', 'examples', 'example', 'default', 'deprecated', 'readOnly', 'writeOnly', 'x-inferred', 'x-inferred-reason'];
 
-type Mode = 'documented' | 'under-inferred' | 'inferred';
+type Mode = 'documented' | 'assumed' | 'inferred';
 
 const COMPONENT = '#/components/schemas/';
-/** The name of a component's "under inferred" variant in the documented-only copy. */
-const UNDER_INFERRED = '.underInferred';
+/** The name of a component's "assumed" variant in the documented-only copy. */
+const ASSUMED = '.assumed';
+
+/** A `$ref` to a component, pointed at its "assumed" variant. */
+function assumedRef(ref: string): string {
+  return ref.startsWith(COMPONENT) && !ref.endsWith(ASSUMED) ? `${ref}${ASSUMED}` : ref;
+}
 
 function isInferred(node: Json): boolean {
   return node !== null && typeof node === 'object' && node['x-inferred'] === true;
 }
 
-/** A `$ref` to a component, pointed at its "under inferred" variant. */
-function underInferredRef(ref: string): string {
-  return ref.startsWith(COMPONENT) && !ref.endsWith(UNDER_INFERRED) ? `${ref}${UNDER_INFERRED}` : ref;
+/**
+ * The JSON types a documented component asserts (`object` for a phone number), so that the other
+ * branches of a union read as inferred do not swallow a record it documents; undefined for an
+ * inferred component or one without a type.
+ */
+export type ComponentTypes = (ref: string) => string[] | undefined;
+
+/**
+ * A union read as inferred: its inline branches lose their assertions, so each would accept any
+ * value, and a documented component beside them would never be judged (`subscription` is
+ * `anyOf: [Subscription, null]`, with the field itself inferred). They keep out of the types the
+ * component branches claim: an object there is judged as a Subscription; anything else is what
+ * the inferred part allows.
+ */
+function relaxUnion(branches: Json[], mode: Mode, types?: ComponentTypes): Json[] {
+  const relaxed = branches.map((branch) => relaxSchema(branch, mode, types));
+  if (mode !== 'inferred' || !types) return relaxed;
+  const claimed = [...new Set(branches.flatMap((branch) => (typeof branch?.$ref === 'string' ? (types(branch.$ref) ?? []) : [])))];
+  if (claimed.length === 0) return relaxed;
+  return relaxed.map((branch, i) => {
+    if (typeof branches[i]?.$ref === 'string') return branch;
+    const guard = { not: { type: claimed.length === 1 ? claimed[0] : claimed } };
+    return branch === true ? guard : branch === false ? false : { ...branch, ...guard };
+  });
 }
 
-/** A schema read in `mode` (returns a new object; input untouched). */
-export function relaxSchema(schema: Json, mode: Mode = 'documented'): Json {
+/** A schema read in `mode` (returns a new object; input untouched). `types`: see ComponentTypes. */
+export function relaxSchema(schema: Json, mode: Mode = 'documented', types?: ComponentTypes): Json {
   if (typeof schema === 'boolean') return mode === 'inferred' ? true : schema;
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
   if (isInferred(schema)) mode = 'inferred';
   const child = mode; // inline parts share their parent's mode (an inferred node's parts are inferred)
   const out: Json = {};
   for (const [key, value] of Object.entries<Json>(schema)) {
-    if (key === '$ref') out.$ref = mode === 'documented' ? value : underInferredRef(value);
+    if (key === '$ref') out.$ref = mode === 'assumed' ? assumedRef(value) : value;
     else if (SUBSCHEMA_MAPS.includes(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries<Json>(value).map(([k, v]) => [k, relaxSchema(v, child)]));
-    } else if (key === 'allOf' || key === 'anyOf' || key === 'prefixItems') {
-      if (Array.isArray(value)) out[key] = value.map((v) => relaxSchema(v, child));
+      out[key] = Object.fromEntries(Object.entries<Json>(value).map(([k, v]) => [k, relaxSchema(v, child, types)]));
+    } else if (key === 'allOf' || key === 'prefixItems') {
+      if (Array.isArray(value)) out[key] = value.map((v) => relaxSchema(v, child, types));
+    } else if (key === 'anyOf') {
+      if (Array.isArray(value)) out.anyOf = relaxUnion(value, child, types);
     } else if (key === 'oneOf') {
-      if (Array.isArray(value)) out[mode === 'documented' ? 'oneOf' : 'anyOf'] = value.map((v) => relaxSchema(v, child));
+      // Relaxed inline branches no longer tell themselves apart: any of them will do.
+      if (Array.isArray(value)) out[mode === 'documented' ? 'oneOf' : 'anyOf'] = relaxUnion(value, child, types);
     } else if (APPLICATORS_SINGLE.includes(key)) {
       // `additionalProperties: false` closes the inferred node itself: gone with its other assertions.
-      if (!(mode === 'inferred' && typeof value === 'boolean')) out[key] = relaxSchema(value, child);
+      if (!(mode === 'inferred' && typeof value === 'boolean')) out[key] = relaxSchema(value, child, types);
     } else if (ASSERTING_SINGLE.includes(key)) {
       // Kept as written where the node's rules hold: a condition relaxed would change its meaning.
       if (mode !== 'inferred') out[key] = value;
     } else if (key === 'required' || key === 'dependentRequired' || key === 'minProperties') {
+      // What a record requires holds as documented, also under an inferred envelope; not where the record itself is the assumption.
       if (mode === 'documented') {
         out[key] = key === 'required' && Array.isArray(value) && schema.properties ? value.filter((name: string) => !isInferred(schema.properties[name])) : value;
       }
@@ -75,43 +106,63 @@ export function relaxSchema(schema: Json, mode: Mode = 'documented'): Json {
   return out;
 }
 
-function relaxMediaMap(content: Json, mode: Mode): Json {
+function relaxMediaMap(content: Json, mode: Mode, types: ComponentTypes): Json {
   if (!content || typeof content !== 'object') return content;
   return Object.fromEntries(
-    Object.entries<Json>(content).map(([type, media]) => [type, media?.schema ? { ...media, schema: relaxSchema(media.schema, mode) } : media]),
+    Object.entries<Json>(content).map(([type, media]) => [type, media?.schema ? { ...media, schema: relaxSchema(media.schema, mode, types) } : media]),
   );
 }
 
-function relaxHeaders(headers: Json, mode: Mode = 'documented'): Json {
+function relaxHeaders(headers: Json, types: ComponentTypes, mode: Mode = 'documented'): Json {
   if (!headers || typeof headers !== 'object') return headers;
   return Object.fromEntries(
-    Object.entries<Json>(headers).map(([name, h]) => [name, h?.schema ? { ...h, schema: relaxSchema(h.schema, isInferred(h) ? 'inferred' : mode) } : h]),
+    Object.entries<Json>(headers).map(([name, h]) => [name, h?.schema ? { ...h, schema: relaxSchema(h.schema, isInferred(h) ? 'inferred' : mode, types) } : h]),
   );
 }
 
-/** A response read as documented, or as inferred (the response or its operation is x-inferred). */
-function relaxResponse(response: Json, inferred: boolean): Json {
+/**
+ * A response read as documented, or as inferred (the response or its operation is x-inferred).
+ * The documented component that is the whole of an inferred success answer is read as assumed.
+ */
+function relaxResponse(response: Json, inferred: boolean, types: ComponentTypes, success: boolean): Json {
   if (!response || typeof response !== 'object' || response.$ref) return response;
   const mode: Mode = inferred || isInferred(response) ? 'inferred' : 'documented';
-  return { ...response, content: relaxMediaMap(response.content, mode), headers: relaxHeaders(response.headers, mode) };
+  let content = relaxMediaMap(response.content, mode, types);
+  if (mode === 'inferred' && success && content && typeof content === 'object') {
+    content = Object.fromEntries(
+      Object.entries<Json>(content).map(([type, media]) => [type, typeof media?.schema?.$ref === 'string' ? { ...media, schema: { ...media.schema, $ref: assumedRef(media.schema.$ref) } } : media]),
+    );
+  }
+  return { ...response, content, headers: relaxHeaders(response.headers, types, mode) };
+}
+
+/** ComponentTypes read from the description as written. */
+function componentTypes(document: Json): ComponentTypes {
+  return (ref) => {
+    if (!ref.startsWith(COMPONENT)) return undefined;
+    const schema = document.components?.schemas?.[ref.slice(COMPONENT.length)];
+    if (!schema || typeof schema !== 'object' || isInferred(schema) || schema.type === undefined) return undefined;
+    return [schema.type].flat();
+  };
 }
 
 /** The description with every inferred part relaxed, at every place a schema can sit. */
 export function documentedOnly(document: Json): Json {
   const doc = structuredClone(document);
+  const types = componentTypes(document);
   const components = (doc.components ??= {});
   const schemas: Record<string, Json> = {};
   for (const [name, schema] of Object.entries<Json>(components.schemas ?? {})) {
-    schemas[name] = relaxSchema(schema, 'documented');
-    schemas[`${name}${UNDER_INFERRED}`] = relaxSchema(schema, 'under-inferred');
+    schemas[name] = relaxSchema(schema, 'documented', types);
+    schemas[`${name}${ASSUMED}`] = relaxSchema(schema, 'assumed', types);
   }
   components.schemas = schemas;
-  for (const [name, response] of Object.entries<Json>(components.responses ?? {})) components.responses[name] = relaxResponse(response, false);
-  components.headers = relaxHeaders(components.headers);
+  for (const [name, response] of Object.entries<Json>(components.responses ?? {})) components.responses[name] = relaxResponse(response, false, types, false);
+  components.headers = relaxHeaders(components.headers, types);
   for (const item of Object.values<Json>(doc.paths ?? {})) {
     for (const op of Object.values<Json>(item ?? {})) {
       if (!op || typeof op !== 'object' || !op.responses) continue;
-      for (const [code, response] of Object.entries<Json>(op.responses)) op.responses[code] = relaxResponse(response, isInferred(op));
+      for (const [code, response] of Object.entries<Json>(op.responses)) op.responses[code] = relaxResponse(response, isInferred(op), types, code.startsWith('2'));
     }
   }
   return doc;

@@ -2,17 +2,11 @@
 // checked) for what the MCP server itself validates: the arguments of a tool called through the
 // compact `call` tool, which no client checks against a schema it never listed, and the mock's
 // announcement. Each schema is compiled once.
-import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import _addFormats from 'ajv-formats';
+import { jsonSchemaAjv } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
 
-// CommonJS modules with a `default` export: under NodeNext the default import is the module object.
-const Ajv2020 = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
-const addFormats = ((_addFormats as unknown as { default?: unknown }).default ?? _addFormats) as unknown as typeof _addFormats.default;
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+const ajv = jsonSchemaAjv();
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** The validator of a self-contained schema (a tool's `inputSchema`), compiled on first use. */

@@ -60,6 +60,10 @@ export type Break =
   | 'account-cap-not-stored' // PATCH /account answers the new cap but does not keep it
   | 'echo-key' // the ids of created messages and calls contain the caller's key
   | 'message-ids-repeat' // every created message is answered the same id
+  | 'event-message-id-mismatch' // message.received names another messageId (and relatedObject) than the injection answered
+  | 'subscription-ops-accepted' // cancel, resume, change and preview answer 200 without a subscription
+  | 'inject-anywhere' // the test helper injects to any number, the account's or not
+  | 'whatsapp-spacing-ignored' // two WhatsApp messages inside a second are both sent
   // Documented values (part 2, 3, 6) broken inside an inferred envelope: failures all the same.
   | 'message-channel-unknown' // the messages list's records say channel "telegram"
   | 'message-source-unknown' // the messages list's records say source "carrier"
@@ -115,6 +119,12 @@ function firstExample(document: Json, media: Json): Json | undefined {
   return undefined;
 }
 
+/** A named example of a documented answer. */
+function findExample(document: Json, op: Operation, status: number, name: string): Json {
+  const example = documentedResponse(document, op, status)?.response?.content?.['application/json']?.examples?.[name];
+  return structuredClone(resolveRef(document, example)?.value);
+}
+
 function responseExample(document: Json, op: Operation, status: number): Json | undefined {
   return firstExample(document, documentedResponse(document, op, status)?.response?.content?.['application/json']);
 }
@@ -141,7 +151,10 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
   const byId = (id: string) => operations.find((o) => o.operationId === id) as Operation;
   const state = {
     account: responseExample(document, byId('getAccount'), 200),
-    numbers: responseExample(document, byId('listNumbers'), 200) as Json[],
+    // The listed numbers, then a WhatsApp line bought warmed (the createNumber example).
+    numbers: [...(responseExample(document, byId('listNumbers'), 200) as Json[]), findExample(document, byId('createNumber'), 201, 'whatsappReadyNumber')],
+    /** Number id → when it last sent on WhatsApp (part 8: at least a second between two). */
+    whatsappLastAt: new Map<string, number>(),
     messages: (responseExample(document, byId('listMessages'), 200) ?? []) as Json[],
     /** Calls by Idempotency-Key. */
     byKey: new Map<string, Json>(),
@@ -358,6 +371,21 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         if (b.has('full-key-in-message')) list = list.map((m, i) => (i === 0 ? { ...m, body: `your key is ${OTHER_ACCOUNT_KEY}` } : m));
         return send(res, 200, fake.quirks.has('messages-wrapped') ? { data: list } : list);
       }
+      // Sign-up steps on a verification or registration the deployment never issued (part 4.1).
+      case 'verifyEmail':
+        if (!knownIds.has(String((body as Json)?.verificationId))) return error(res, 401, 'Invalid or expired code');
+        return send(res, success, example());
+      case 'registerNumber':
+      case 'verifyPhoneNumber':
+        if (!knownIds.has(String((body as Json)?.registrationId))) return error(res, 409, 'Registration not found or already complete.');
+        return send(res, success, example());
+      // The billing status shows no subscription (its payAsYouGo example): nothing to act on (part 4.4).
+      case 'cancelSubscription':
+      case 'resumeSubscription':
+      case 'changeSubscriptionInterval':
+      case 'previewSubscriptionChange':
+        if (b.has('subscription-ops-accepted')) return send(res, 200, { ok: true });
+        return error(res, 409, 'No active subscription');
       case 'listCalls':
         return send(res, 200, b.has('call-termination-unknown') ? state.callList.map((c) => ({ ...c, terminationType: 'exploded' })) : state.callList);
       case 'listGroups':
@@ -424,6 +452,11 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         if (b.has('no-credit') || b.has('wallet-empty')) return error(res, 402, 'Insufficient credit. Top up your wallet to continue.');
         const request = body as Json;
         const number = state.numbers.find((n) => n.id === request.fromNumberId) ?? state.numbers[0];
+        if (request.channel === 'whatsapp' && !bodyInvalid()) {
+          const last = state.whatsappLastAt.get(number.id);
+          if (last !== undefined && Date.now() - last < 1000 && !b.has('whatsapp-spacing-ignored')) return send(res, 429, { error: 'Too many requests', code: 'rate_limited' }, { 'retry-after': '1' });
+          state.whatsappLastAt.set(number.id, Date.now());
+        }
         const message = { ...example(), id: newId('msg_'), phoneNumberId: number?.id, to: request.to, from: number?.number, body: request.body ?? '', source: 'external' };
         // A body accepted only because of 'negative-accepted' is answered, not kept: the list stays valid for later checks.
         if (!bodyInvalid()) storeMessage(message);
@@ -437,6 +470,7 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
       }
       case 'injectTestInboundMessage': {
         const request = body as Json;
+        if (!state.numbers.some((n) => n.number === request.to) && !b.has('inject-anywhere')) return error(res, 404, 'No such number on this account.');
         const number = state.numbers.find((n) => n.number === request.to) ?? state.numbers[0];
         const message = {
           ...(state.messages[0] ?? {}),
@@ -455,7 +489,8 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         if (!b.has('injected-not-listed')) storeMessage(message);
         send(res, 201, message);
         const { id: messageId, phoneNumberId: _line, ...rest } = message;
-        const received = envelope('message.received', { id: messageId, type: 'message', url: null }, { messageId, ...rest, source: b.has('event-source-external') ? 'external' : 'internal' });
+        const named = b.has('event-message-id-mismatch') ? `msg_other_${randomUUID().slice(0, 8)}` : messageId;
+        const received = envelope('message.received', { id: named, type: 'message', url: null }, { messageId: named, ...rest, source: b.has('event-source-external') ? 'external' : 'internal' });
         emit(b.has('no-message-received-event') ? undefined : received);
         return;
       }

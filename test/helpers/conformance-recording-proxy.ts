@@ -11,8 +11,9 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, or the raw text when it is not JSON. */
   body?: unknown;
-  /** The upstream's answer. */
+  /** The upstream's answer: its status, and its body when JSON. */
   status?: number;
+  answer?: unknown;
 }
 
 export interface RecordingProxy {
@@ -45,6 +46,15 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
         (answer) => {
           recorded.status = answer.statusCode;
           res.writeHead(answer.statusCode ?? 502, answer.headers);
+          const parts: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => parts.push(chunk));
+          answer.on('end', () => {
+            try {
+              recorded.answer = JSON.parse(Buffer.concat(parts).toString('utf8'));
+            } catch {
+              recorded.answer = undefined;
+            }
+          });
           answer.pipe(res);
         },
       );

@@ -83,6 +83,10 @@ function saveCursor(account: AccountState, name: string, seq: number): void {
 }
 
 function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
+  // Part 7: 503 when the event stream is not configured on the deployment. The mock's always is;
+  // its documented test value reaches the answer, and nothing is held.
+  const notConfigured = ctx.testValue(['eventStreamNotConfigured']);
+  if (notConfigured) return notConfigured;
   const { account } = ctx;
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
