@@ -17,6 +17,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
+import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
 import type { JsonObject } from '../src/contract/json-pointer.js';
 import { isWrite } from '../src/mcp/policy.js';
 import { expressionsSent, expressionWords } from '../src/workflows/expression-words.js';
@@ -27,7 +28,9 @@ import type { ConformanceConfig, Level } from './config.js';
 import { redact, redactDeep } from './redact.js';
 import { listOperations, type Json, type Operation } from './description.js';
 import type { Finding, Verdict } from './findings.js';
-import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type RequestSpec } from './http.js';
+import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
+import { curlOf } from './reporters/explain.js';
+import { answerExcerpt, sentRequest } from './scenario.js';
 import { neverSentReason } from './policy.js';
 import { SendBudget } from './sends.js';
 
@@ -104,8 +107,15 @@ function carriedLines(workflow: JsonObject, step: JsonObject, record: StepRecord
   return expressionsSent(step).map(({ at, expression }) => `${at} = ${JSON.stringify(sentValue(at))}, ${expressionWords(expression, steps)}`);
 }
 
+/** A finding's request: as sent, with its curl data and answer (http.ts's exchange), else as the step describes it. */
+function requestFields(sent: Exchange | string | undefined, op: Operation | undefined, record: StepRecord): Pick<Finding, 'request' | 'sent' | 'answer'> {
+  if (typeof sent === 'string') return { request: sent };
+  if (sent) return { request: describeRequest(sent), sent: sentRequest(sent), answer: answerExcerpt(sent) };
+  return op ? { request: describeRequest({ method: op.method, target: op.path, auth: 'valid', requestBody: record.request?.body }) } : {};
+}
+
 /** The findings of a run: one per failing or refused step (a sub-workflow's steps under their own workflow). */
-function findingsOf(arazzo: JsonObject, workflowId: string, records: StepRecord[], operations: Map<string, Operation>, requests: Map<string, string>): Finding[] {
+function findingsOf(arazzo: JsonObject, workflowId: string, records: StepRecord[], operations: Map<string, Operation>, requests: Map<string, Exchange | string>): Finding[] {
   const workflow = ((arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === workflowId)!;
   return records.flatMap((record): Finding[] => {
     const step = ((workflow.steps ?? []) as JsonObject[]).find((s) => s.stepId === record.stepId.split(' → ')[0]);
@@ -122,15 +132,16 @@ function findingsOf(arazzo: JsonObject, workflowId: string, records: StepRecord[
         verdict: record.outcome === 'refused' ? 'skip' : 'fail',
         reason: `workflow ${workflowId}, step ${record.stepId} (${record.runs}): ${(record.notes ?? []).join('; ')}${carried.length > 0 ? `. It carried ${carried.join('; ')}` : ''}`,
         operationId: target?.operationId ?? String(step.operationId ?? ''),
-        ...(requests.has(`${workflowId}/${record.stepId}`) ? { request: requests.get(`${workflowId}/${record.stepId}`) } : op ? { request: describeRequest({ method: op.method, target: op.path, auth: 'valid', requestBody: record.request?.body }) } : {}),
+        ...requestFields(requests.get(`${workflowId}/${record.stepId}`), op, record),
         ...(record.status !== undefined ? { status: record.status } : {}),
+        ...(record.outcome === 'failed' ? { expected: ((step.successCriteria ?? []) as JsonObject[]).map((c) => String(c.condition)), actual: { status: record.status, ...(record.notes ? { notMet: record.notes } : {}) } } : {}),
       },
     ];
   });
 }
 
 export interface WorkflowRunOptions {
-  config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'level' | 'to' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs' | 'maxSends'>;
+  config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'level' | 'to' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs' | 'maxSends' | 'mockControlToken'>;
   document: Json;
   arazzo?: JsonObject;
   /** Only these workflows (by id), of those the level allows. */
@@ -159,14 +170,15 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       continue;
     }
     const sends: WorkflowOutcome['sends'] = [];
-    const requests = new Map<string, string>();
+    const requests = new Map<string, Exchange | string>();
     let writesLeft = entry.sends;
     const call = async (step: StepRequest): Promise<Answer | { refused: string }> => {
       if (step.source === 'mockControl') {
         const route = controlTable.mockControl?.[step.operationId];
         // The runner leaves these out unless the target is the mock; a reset is never sent (it would start the whole mock over).
         if (!options.isMock || !route || step.operationId === 'mockReset') return { refused: `${step.operationId} is the mock's, and not sent here` };
-        const answer = await readAnswer(await fetch(stepFetchRequest(config.baseUrl, route, step), { signal: AbortSignal.timeout(config.timeoutMs) }));
+        const token = config.mockControlToken ? { [CONTROL_TOKEN_HEADER.toLowerCase()]: config.mockControlToken } : {};
+        const answer = await readAnswer(await fetch(stepFetchRequest(config.baseUrl, route, step, token), { signal: AbortSignal.timeout(config.timeoutMs) }));
         requests.set(`${step.workflowId}/${step.stepId}`, `${route.method.toUpperCase()} ${route.path} (mock only)`);
         return answer;
       }
@@ -194,7 +206,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       if (writes) writesLeft -= 1;
       try {
         const exchange = await http.send(op, spec);
-        requests.set(`${step.workflowId}/${step.stepId}`, describeRequest(exchange));
+        requests.set(`${step.workflowId}/${step.stepId}`, exchange);
         if (writes) sends.push({ operationId: op.operationId, request: describeRequest(exchange), status: exchange.status });
         return { status: exchange.status, headers: exchange.headers, body: exchange.body ?? (exchange.bodyText === '' ? undefined : exchange.bodyText) };
       } catch (error) {
@@ -237,7 +249,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
 }
 
 /** The console summary: one line per workflow, each failing step's finding under it, the sends. */
-export function formatWorkflowsReport(report: WorkflowsReport, arazzo: JsonObject = readGeneratedJson('workflows.arazzo.json')): string {
+export function formatWorkflowsReport(report: WorkflowsReport, baseUrl?: string, arazzo: JsonObject = readGeneratedJson('workflows.arazzo.json')): string {
   const label: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not-applicable': 'NOT RUN' };
   const lines = [`Workflows (--level ${report.level}): ${report.totals.pass} passed, ${report.totals.fail} failed, ${report.totals.skip} skipped, ${report.totals['not-applicable']} not run`];
   for (const outcome of report.workflows) {
@@ -245,7 +257,11 @@ export function formatWorkflowsReport(report: WorkflowsReport, arazzo: JsonObjec
     const count = (steps: StepRecord[]): number => steps.reduce((n, s) => n + (s.steps ? count(s.steps) : s.outcome === 'passed' ? 1 : 0), 0);
     const detail = outcome.verdict === 'not-applicable' || outcome.verdict === 'skip' ? outcome.reason : `${count(outcome.steps)} steps passed${reached > 0 ? ` (with ${reached} sub-workflows)` : ''}`;
     lines.push(`  ${label[outcome.verdict].padEnd(8)} ${outcome.workflowId} [${outcome.level}]: ${detail}`);
-    for (const finding of outcome.findings) lines.push(`           ${finding.reason}${finding.request ? `\n           request: ${finding.request}` : ''}`);
+    for (const finding of outcome.findings) {
+      lines.push(`           ${finding.reason}`);
+      if (finding.request) lines.push(`           request: ${finding.request}${finding.answer ? ` → ${finding.answer.status}` : ''}`);
+      if (finding.sent && baseUrl) lines.push(`           again: ${curlOf(baseUrl, finding.sent)}`);
+    }
   }
   if (report.level === 'writes') lines.push(`Sends (creating or changing something): ${report.sendsSpent} of at most ${report.maxSends}`);
   return lines.join('\n');
@@ -261,7 +277,7 @@ export const WORKFLOWS_REPORT_FILE = 'workflows-report.json';
 export async function runWorkflowsCommand(config: ConformanceConfig, document: Json, out: (text: string) => void): Promise<number> {
   const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
   const report = await runWorkflows({ config, document, isMock: announced !== undefined });
-  out(`${redact(formatWorkflowsReport(report), [config.apiKey])}\n`);
+  out(`${redact(formatWorkflowsReport(report, config.baseUrl), [config.apiKey])}\n`);
   const dir = path.resolve(config.reportDir);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, WORKFLOWS_REPORT_FILE), `${JSON.stringify(redactDeep({ baseUrl: config.baseUrl, ...report }, [config.apiKey]), null, 2)}\n`);

@@ -151,6 +151,11 @@ describe('findings, budget and deployments, in process', () => {
       expect(finding!.reason).toMatch(/Idempotency-Key = "call-after-call_\w+", from step recentCalls's newestCallId \(its answer's field 0\/id\)/);
       expect(finding!.reason).toMatch(/body\.fromNumberId = "pn_\w+", from step callLine's fromNumberId \(its answer's field 0\/id\)/);
       expect(finding!.request).toMatch(/^POST \/api\/v1\/calls \{/);
+      // As data too (issue 29's findings): the request for its curl and --rerun, the answer, what was expected and what came.
+      expect(finding!.sent).toMatchObject({ method: 'POST', target: '/api/v1/calls', auth: 'valid', headers: { 'idempotency-key': expect.stringMatching(/^call-after-call_/) } });
+      expect(finding!.answer?.status).toBe(201);
+      expect(finding!.expected).toEqual(['$statusCode == 200', '$response.body#/id == $steps.placeCall.outputs.callId']);
+      expect(finding!.actual).toEqual({ status: 201, notMet: ['not met: $statusCode == 200'] });
     } finally {
       await proxy.close();
     }
