@@ -11,6 +11,7 @@ import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runProxy } from './proxy.js';
+import { runWorkflowsCommand } from './workflows.js';
 import { SLICE_COUNT } from './suite/slices.js';
 import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
@@ -52,6 +53,9 @@ Options:
   --shard <i>/<n>         run one shard of the suite (vitest --shard), 1 <= i <= n <= ${SLICE_COUNT}
   --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
   --verbose               also list passing scenarios and every finding
+  --workflows             replay the contract's Arazzo workflows instead of the scenarios: those
+                          whose x-conformance level the run's --level allows (the rest listed as
+                          not run, with why), under the same safety; writes workflows-report.json
   --any-key-valid         the deployment accepts any well-formed key (a mock without accounts,
                           such as numbers-api mock --stateless): the unknown-key 401 checks of
                           part 5.1 are reported as not applicable. Not needed for numbers-api
@@ -86,6 +90,7 @@ const OPTIONS = {
   shard: { type: 'string' },
   description: { type: 'string' },
   verbose: { type: 'boolean' },
+  workflows: { type: 'boolean' },
   'any-key-valid': { type: 'boolean' },
   proxy: { type: 'boolean' },
   port: { type: 'string' },
@@ -240,6 +245,7 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
   config = configFromEnv();
   const plan = planScenarios(document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined });
   if (config.level === 'writes') await checkWritesPreconditions(document, config);
+  if (values.workflows) return runWorkflowsCommand(config, document, (text) => process.stdout.write(text));
   const reportDir = path.resolve(config.reportDir);
   const reporter = new ConformanceReporter({
     document,

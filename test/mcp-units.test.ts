@@ -141,7 +141,7 @@ describe('the workflow runner', () => {
     const run = await new WorkflowRunner({ arazzo: document, operations: operationsBySource, call: answering(calls), isMock: true, hiddenInputs: { apiKey: 'sk_live_hidden' } }).run('flow', {});
     expect(run.passed).toBe(true);
     expect(run.outputs).toEqual({ id: 'msg_1' });
-    expect(calls[1]).toEqual({ source: 'numbersApi', operationId: 'sendMessage', values: {}, body: { to: '+14155550123', body: 'Hello' }, authorization: 'Bearer sk_live_hidden' });
+    expect(calls[1]).toEqual({ source: 'numbersApi', operationId: 'sendMessage', values: {}, body: { to: '+14155550123', body: 'Hello' }, authorization: 'Bearer sk_live_hidden', stepId: 'send', workflowId: 'flow' });
     expect(calls.filter((c) => c.operationId === 'listMessages').length).toBe(3);
   });
 

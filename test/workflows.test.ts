@@ -213,6 +213,19 @@ describe('the breaking-change diff (npm run diff) reports the workflows a contra
     expect(broken.every((c) => c.classification === 'breaking' && c.document === 'workflows')).toBe(true);
   });
 
+  it('an operation a workflow uses, removed: each workflow that runs it is named, step by step', () => {
+    const current = release();
+    delete current.openapi.paths['/api/v1/billing/activity'].get;
+    const broken = diffContracts(release(), current).changes.filter((c) => c.code === 'workflow-broken');
+    const steps = (arazzo.workflows as JsonObject[]).flatMap((w) => (w.steps as JsonObject[]).filter((s) => s.operationId === '$sourceDescriptions.numbersApi.listBillingActivity').map((s) => `${w.workflowId}/${s.stepId}`));
+    expect(steps.length).toBeGreaterThan(0);
+    for (const at of steps) {
+      const [workflowId, stepId] = at.split('/');
+      expect(broken.map((c) => c.message), at).toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^workflow ${workflowId}, step ${stepId}, .*listBillingActivity`))]));
+    }
+    expect(broken.every((c) => c.affects.every((a) => /^workflow \w+$/.test(a)))).toBe(true);
+  });
+
   it('an unchanged contract breaks no workflow; one without workflows is compared as before', () => {
     expect(diffContracts(release(), release()).changes).toEqual([]);
     expect(diffContracts({ openapi: loadOpenApi() }, { openapi: loadOpenApi() }).changes).toEqual([]);

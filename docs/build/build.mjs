@@ -23,6 +23,7 @@ import { buildRedocPage } from './redoc-page.mjs';
 import { buildBrowserBundles } from './browser-bundles.mjs';
 import { contractDocuments, searchIndexScript, sectionDocuments } from './search-index.mjs';
 import { tryItCatalog } from './try-it-catalog.mjs';
+import { workflowPage, workflowsIndexPage } from './workflows-page.mjs';
 
 const buildDir = path.join(repoRoot, 'docs/build');
 const guidesDir = path.join(repoRoot, 'docs/guides');
@@ -160,6 +161,14 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     }
     if (guideFiles.size) throw new Error(`docs/guides has guides no page lists (add them to SITE_PAGES in docs/build/layout.mjs): ${[...guideFiles].join(', ')}`);
 
+    // 4b. The workflows: an index and a page per workflow, each with its "Run this workflow".
+    for (const page of [workflowsIndexPage(), ...SITE_PAGES.filter((p) => p.workflow).map((p) => workflowPage(p.workflow, { ...contract, linkOperation }))]) {
+      titles.set(page.file, page.title);
+      // In the search as `workflow` results, beside (not instead of) the guides that tell the same flows.
+      guidePages.push({ ...page, kind: 'workflow', body: page.body.replace(/<script[\s\S]*?<\/script>/g, '') });
+      await writeFile(path.join(out, page.file), pageHtml({ file: page.file, title: page.title, body: page.body, toc: page.toc, scripts: page.file === 'workflows.html' ? [] : ['try-it.js'] }));
+    }
+
     // 5. What the specification leaves unshown.
     const inferred = inferredPage(contract);
     await writeFile(path.join(out, 'unshown.html'), pageHtml({ file: 'unshown.html', title: inferred.title, body: inferred.body, toc: tocOf(inferred.body) }));
@@ -181,7 +190,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     // 7. The site's scripts (try-it consoles, search) and the search index over every page.
     const bundles = await buildBrowserBundles(out, { catalog: tryItCatalog(dereferenced) });
     const search = searchIndexScript([
-      ...guidePages.flatMap((g) => sectionDocuments(g.file, g.title, g.body)),
+      ...guidePages.flatMap((g) => sectionDocuments(g.file, g.title, g.body, g.kind)),
       ...sectionDocuments('events.html', events.title, events.body, 'events'),
       ...contractDocuments({ openapi, asyncapi }),
     ]);

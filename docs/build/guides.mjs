@@ -19,6 +19,8 @@
 //   servers                 the servers of the OpenAPI description
 //   test-values             the mock's documented test values (x-test-values)
 //   mock-control            the mock's control surface (generated/mock-control.json)
+//   workflow placeCallWithReplay   one Arazzo workflow's steps (generated/workflows.arazzo.json),
+//                           linked to its page (docs/build/workflows-page.mjs)
 //
 // A line `Try it: \`POST /api/v1/auth/signup\`, ...` becomes a try-it console for each operation it
 // names. A code span naming an operation (`POST /api/v1/calls`) becomes a link to it in the
@@ -35,6 +37,7 @@ import { listOperations } from './contract.mjs';
 import { errorCodeCatalog } from './error-codes.mjs';
 import { SITE_PAGES } from './layout.mjs';
 import { partMarkdown, partsIndexMarkdown } from './parts.mjs';
+import { workflowRegionHtml, workflowRegionMarkdown } from './workflows-page.mjs';
 
 /** A generated region: its block name, optional argument, and the Markdown between the markers. */
 const REGION = /^<!-- generated:start ([a-z-]+)(?: ([A-Za-z0-9_-]+))? \(npm run guides\) -->\n([\s\S]*?)^<!-- generated:end -->$/gm;
@@ -100,6 +103,7 @@ function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOper
           return `<tr><td><code>${escapeHtml(server.url)}</code></td><td><code>${escapeHtml(url)}</code></td><td>${markdownInline(server.description ?? '')}</td></tr>`;
         })
         .join('')}</tbody></table>`,
+    workflow: async (workflowId) => workflowRegionHtml(workflowId, { openapi, mockControl, linkOperation }),
     part: async (number) => guideMarked(linkOperation).parse(partMarkdown({ openapi, asyncapi }, number)),
     parts: async () => guideMarked(linkOperation).parse(partsIndexMarkdown({ openapi, asyncapi })),
     'event-types': async () =>
@@ -182,6 +186,7 @@ function markdownBlocks({ openapi, dereferenced, asyncapi, mockControl }) {
         }),
       ),
     'event-types': () => documentedEventTypes(asyncapi).map(({ type, description }) => `- \`${type}\`: ${description}`).join('\n'),
+    workflow: (workflowId) => workflowRegionMarkdown(workflowId, { openapi, mockControl, linkOperation: () => null }),
     part: (number) => partMarkdown({ openapi, asyncapi }, number),
     parts: () => partsIndexMarkdown({ openapi, asyncapi }),
   };

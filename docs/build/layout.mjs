@@ -1,6 +1,7 @@
 // The shared page shell: one navigation bar across every page of the site (the generated pages,
 // the guides and, through docs/build/templates/redoc.hbs, the two Redoc pages).
 import { escapeHtml } from './html.mjs';
+import { workflowPageEntries } from './workflows-page.mjs';
 
 /**
  * Every page of the site, in navigation order. `file` is relative to the site root (the site is
@@ -15,6 +16,7 @@ export const SITE_PAGES = [
   { file: 'state-machines.html', guide: 'state-machines.md', nav: 'States', group: 'Guides', summary: 'Every state table of part 3 as a diagram.' },
   { file: 'errors.html', guide: 'errors.md', nav: 'Errors', group: 'Guides', summary: 'The error shape, each status, and what a client should do for each machine code.' },
   { file: 'retries-and-idempotency.html', guide: 'retries-and-idempotency.md', nav: 'Retries', group: 'Guides', summary: 'Which requests are safe to send again, and placing a call exactly once (part 7).' },
+  { file: 'workflows.html', title: 'Workflows', nav: 'Workflows', group: 'Guides', summary: 'The multi-step jobs of the contract as Arazzo workflows: each step, what flows between them, and a button that runs one against the mock in the page.' },
   { file: 'limits.html', guide: 'limits.md', nav: 'Limits', group: 'Guides', summary: 'Call caps, free-account limits, messaging and lookup limits, and the values left unpublished (part 8).' },
   { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning', group: 'Guides', summary: 'Interface version 1, the base and legacy base addresses (part 9).' },
   { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', group: 'Guides', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
@@ -26,6 +28,8 @@ export const SITE_PAGES = [
   { file: 'interface-specification.html', guide: 'interface-specification.md', nav: 'Parts', group: 'Reference', summary: 'The nine parts of the interface specification, each on a page of what the contract says where it cites the part: where every "part N" citation of the package points.' },
   // One page per part, reached from the Parts page and from citations (listed in the menu only on itself).
   ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => ({ file: `part-${n}.html`, guide: `part-${n}.md`, nav: `Part ${n}`, group: 'Reference', hidden: true })),
+  // One page per workflow (docs/build/workflows-page.mjs), reached from the Workflows page and the guides.
+  ...workflowPageEntries(),
 ];
 
 /** The menu's groups, in order. */

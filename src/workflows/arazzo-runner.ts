@@ -27,6 +27,9 @@ export interface StepRequest {
   body?: unknown;
   /** The step's `Authorization` header, or null when the step sends none. */
   authorization: string | null;
+  /** The step that sends it, and its workflow (for a player that shows or records each step). */
+  stepId?: string;
+  workflowId?: string;
 }
 
 export type StepCall = (request: StepRequest) => Promise<Answer | { refused: string }>;
@@ -175,7 +178,7 @@ export class WorkflowRunner {
         passed = false;
         break;
       }
-      const record = await this.runStep(step, scope);
+      const record = await this.runStep(step, scope, workflowId);
       records.push(record);
       if (record.outcome === 'skipped') {
         index += 1;
@@ -227,7 +230,7 @@ export class WorkflowRunner {
     return { workflowId, passed, outputs, steps: records };
   }
 
-  private async runStep(step: JsonObject, scope: Scope): Promise<StepRecord> {
+  private async runStep(step: JsonObject, scope: Scope, workflowId: string): Promise<StepRecord> {
     const stepId = String(step.stepId);
     const described = step.description ? { description: String(step.description) } : {};
     const evaluate = evaluator(scope, this.results, this.options.arazzo);
@@ -264,7 +267,7 @@ export class WorkflowRunner {
     }
     const body = step.requestBody ? resolveValue((step.requestBody as JsonObject).payload, evaluate) : undefined;
     const request = { ...(Object.keys(values).length > 0 ? { values } : {}), ...(body !== undefined ? { body } : {}) };
-    const answer = await this.options.call({ source: target.source, operationId: target.operationId, values, ...(body !== undefined ? { body } : {}), authorization });
+    const answer = await this.options.call({ source: target.source, operationId: target.operationId, values, ...(body !== undefined ? { body } : {}), authorization, stepId, workflowId });
     if ('refused' in answer) return { stepId, ...described, runs, outcome: 'refused', request, notes: [answer.refused] };
     scope.answer = answer;
     const after = evaluator(scope, this.results, this.options.arazzo);

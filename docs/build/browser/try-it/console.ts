@@ -12,7 +12,7 @@ import { requestUrl, type SentRequest } from './snippets.js';
 type Attrs = Record<string, string | boolean | undefined>;
 
 /** A DOM element: `h('button', { class: 'x' }, 'Send')`. */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Array<Node | string | null | undefined>): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Array<Node | string | null | undefined>): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;

@@ -7,6 +7,7 @@ import { inPageMock } from './in-page-mock.js';
 import { followOperationOnScreen } from './on-screen.js';
 import { session } from './session.js';
 import css from './style.css';
+import { mountWorkflowRun } from './workflow-run.js';
 
 function mountGuideConsoles(): void {
   for (const mount of document.querySelectorAll<HTMLElement>('[data-try-it]')) {
@@ -73,11 +74,12 @@ function start(): void {
   style.textContent = css;
   document.head.append(style);
   if (document.querySelector('[data-try-it]')) mountGuideConsoles();
+  for (const mount of document.querySelectorAll<HTMLElement>('[data-run-workflow]')) mountWorkflowRun(mount);
   if (document.body.dataset.page === 'reference.html' || document.getElementById('redoc')) mountReferenceDrawer();
   // The in-page mock starts with the page, so the first answer does not wait for it.
   const follow = async (): Promise<void> => {
     if (session.data.target === 'page') await (await inPageMock()).pause(false);
-    else if (document.querySelector('.try-it')) {
+    else if (document.querySelector('.try-it:not(.workflow-run-box)')) {
       // Another target: the service worker must let requests to 127.0.0.1:4010 through.
       const mock = await inPageMock();
       await mock.pause(true);

@@ -1,0 +1,286 @@
+// `numbers-api conformance --workflows`: the contract's Arazzo workflows (generated/workflows.arazzo.json)
+// replayed against a deployment by the package's one runner (src/workflows/arazzo-runner.ts), under
+// the suite's own safety:
+// - a workflow runs only where the run's level allows its `x-conformance` level (`contract` at
+//   every level, `writes` at --level writes, `never` nowhere: listed as not run, with its reason);
+// - every step passes the policy before it is sent (policy.ts): an operation never sent is refused
+//   at any level, a write (anything but a read or a POST that only reads) at --level contract, a
+//   call without an Idempotency-Key always; a workflow's declared sends are taken from the run's
+//   --max-sends budget (sends.ts) all at once before its first step, or it is not run;
+// - steps on the mock's control surface (the workflows say which run only on the mock) are left
+//   out on a deployment; they run only on a target that announces itself as this package's mock
+//   (GET /__mock/about, announcement.ts), and only those the workflows name (moving its clock);
+// - every request goes through the suite's one HTTP client (http.ts: 429s waited out within the
+//   retry budget, the key redacted from everything it reports).
+// A failing step becomes a finding that names the workflow and the step, the criteria that did not
+// hold, and each value the step carried with where it came from ("from step X's Y").
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readGeneratedJson } from '../src/contract/generated-files.js';
+import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
+import type { JsonObject } from '../src/contract/json-pointer.js';
+import { isWrite } from '../src/mcp/policy.js';
+import { expressionsSent, expressionWords } from '../src/workflows/expression-words.js';
+import { operationTable, readAnswer, stepFetchRequest } from '../src/workflows/step-request.js';
+import { WorkflowRunner, stepOperation, workflowsReached, type Answer, type StepRecord, type StepRequest } from '../src/workflows/arazzo-runner.js';
+import { readAnnouncement } from './announcement.js';
+import type { ConformanceConfig, Level } from './config.js';
+import { redact, redactDeep } from './redact.js';
+import { listOperations, type Json, type Operation } from './description.js';
+import type { Finding, Verdict } from './findings.js';
+import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
+import { curlOf } from './reporters/explain.js';
+import { answerExcerpt, sentRequest } from './scenario.js';
+import { neverSentReason } from './policy.js';
+import { SendBudget } from './sends.js';
+
+/** Which workflow levels each run level replays. */
+const LEVELS_RUN: Record<Level, readonly string[]> = { contract: ['contract'], writes: ['contract', 'writes'] };
+
+export interface WorkflowPlanEntry {
+  workflowId: string;
+  summary: string;
+  /** The workflow's `x-conformance` level. */
+  level: string;
+  /** How many of its requests create or change something (`x-conformance.sends`). */
+  sends: number;
+  run: boolean;
+  /** Why it is not run, when it is not. */
+  notRun?: string;
+  /** Its steps, in order, and the workflows it runs. */
+  steps: string[];
+}
+
+/** Every workflow, and whether a run at `level` replays it. */
+export function planWorkflows(arazzo: JsonObject, level: Level): WorkflowPlanEntry[] {
+  return ((arazzo.workflows ?? []) as JsonObject[]).map((workflow) => {
+    const conformance = (workflow['x-conformance'] ?? {}) as JsonObject;
+    const own = String(conformance.level ?? 'never');
+    const run = LEVELS_RUN[level].includes(own);
+    const notRun =
+      own === 'never' ? `never on a deployment: ${conformance.reason ?? 'x-conformance never'}` : !run ? `needs --level ${own} (${conformance.reason ?? ''})`.replace(/ \(\)$/, '') : undefined;
+    return {
+      workflowId: String(workflow.workflowId),
+      summary: String(workflow.summary ?? ''),
+      level: own,
+      sends: Number(conformance.sends ?? 0),
+      run,
+      ...(notRun ? { notRun } : {}),
+      steps: ((workflow.steps ?? []) as JsonObject[]).map((s) => String(s.stepId)),
+    };
+  });
+}
+
+export interface WorkflowOutcome {
+  workflowId: string;
+  level: string;
+  verdict: Verdict;
+  /** Why it was not run (not-applicable) or skipped. */
+  reason?: string;
+  steps: StepRecord[];
+  findings: Finding[];
+  /** The requests that created or changed something. */
+  sends: Array<{ operationId: string; request: string; status?: number }>;
+}
+
+export interface WorkflowsReport {
+  level: Level;
+  maxSends?: number;
+  sendsSpent: number;
+  workflows: WorkflowOutcome[];
+  totals: Record<Verdict, number>;
+}
+
+/** The part a step cites (`Part 4.5: ...`, `Parts 3 and 6 ...`), for its finding. */
+function partOf(description: unknown): string | undefined {
+  return /\bParts? ([\d.]+)/.exec(String(description ?? ''))?.[1];
+}
+
+/** The values a failing step sent by runtime expression, each with where it came from. */
+function carriedLines(workflow: JsonObject, step: JsonObject, record: StepRecord): string[] {
+  const steps = (workflow.steps ?? []) as JsonObject[];
+  const sentValue = (at: string): unknown => {
+    const [root, ...rest] = at.split('.');
+    if (root === 'body') return rest.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as JsonObject)[key] : undefined), record.request?.body);
+    return record.request?.values?.[at];
+  };
+  return expressionsSent(step).map(({ at, expression }) => `${at} = ${JSON.stringify(sentValue(at))}, ${expressionWords(expression, steps)}`);
+}
+
+/** A finding's request: as sent, with its curl data and answer (http.ts's exchange), else as the step describes it. */
+function requestFields(sent: Exchange | string | undefined, op: Operation | undefined, record: StepRecord): Pick<Finding, 'request' | 'sent' | 'answer'> {
+  if (typeof sent === 'string') return { request: sent };
+  if (sent) return { request: describeRequest(sent), sent: sentRequest(sent), answer: answerExcerpt(sent) };
+  return op ? { request: describeRequest({ method: op.method, target: op.path, auth: 'valid', requestBody: record.request?.body }) } : {};
+}
+
+/** The findings of a run: one per failing or refused step (a sub-workflow's steps under their own workflow). */
+function findingsOf(arazzo: JsonObject, workflowId: string, records: StepRecord[], operations: Map<string, Operation>, requests: Map<string, Exchange | string>): Finding[] {
+  const workflow = ((arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === workflowId)!;
+  return records.flatMap((record): Finding[] => {
+    const step = ((workflow.steps ?? []) as JsonObject[]).find((s) => s.stepId === record.stepId.split(' → ')[0]);
+    if (record.steps && step?.workflowId) return findingsOf(arazzo, String(step.workflowId), record.steps, operations, requests);
+    if (record.outcome === 'passed' || record.outcome === 'skipped' || !step) return [];
+    const target = stepOperation(step);
+    const op = target ? operations.get(target.operationId) : undefined;
+    const carried = carriedLines(workflow, step, record);
+    const part = partOf(step.description);
+    return [
+      {
+        check: 'workflow-step',
+        ...(part ? { part } : {}),
+        verdict: record.outcome === 'refused' ? 'skip' : 'fail',
+        reason: `workflow ${workflowId}, step ${record.stepId} (${record.runs}): ${(record.notes ?? []).join('; ')}${carried.length > 0 ? `. It carried ${carried.join('; ')}` : ''}`,
+        operationId: target?.operationId ?? String(step.operationId ?? ''),
+        ...requestFields(requests.get(`${workflowId}/${record.stepId}`), op, record),
+        ...(record.status !== undefined ? { status: record.status } : {}),
+        ...(record.outcome === 'failed' ? { expected: ((step.successCriteria ?? []) as JsonObject[]).map((c) => String(c.condition)), actual: { status: record.status, ...(record.notes ? { notMet: record.notes } : {}) } } : {}),
+      },
+    ];
+  });
+}
+
+export interface WorkflowRunOptions {
+  config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'level' | 'to' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs' | 'maxSends' | 'mockControlToken'>;
+  document: Json;
+  arazzo?: JsonObject;
+  /** Only these workflows (by id), of those the level allows. */
+  only?: string[];
+  /** The target announced itself as this package's mock: its control steps run (else they are left out). */
+  isMock?: boolean;
+}
+
+/** Replays the workflows the run's level allows, one after another; lists the rest as not run. */
+export async function runWorkflows(options: WorkflowRunOptions): Promise<WorkflowsReport> {
+  const { config, document } = options;
+  const arazzo = options.arazzo ?? readGeneratedJson('workflows.arazzo.json');
+  const operations = new Map(listOperations(document).map((op) => [op.operationId, op]));
+  const http = new ConformanceHttp({ ...config, concurrency: 1 });
+  const controlTable = operationTable({ mockControl: readGeneratedJson('mock-control.json') });
+  const budget = new SendBudget(config.level === 'writes' ? config.maxSends : 0);
+  const outcomes: WorkflowOutcome[] = [];
+  for (const entry of planWorkflows(arazzo, config.level)) {
+    if (options.only && !options.only.includes(entry.workflowId)) continue;
+    if (!entry.run) {
+      outcomes.push({ workflowId: entry.workflowId, level: entry.level, verdict: 'not-applicable', reason: entry.notRun, steps: [], findings: [], sends: [] });
+      continue;
+    }
+    if (entry.sends > 0 && !budget.take(entry.sends)) {
+      outcomes.push({ workflowId: entry.workflowId, level: entry.level, verdict: 'skip', reason: `its ${entry.sends} sends do not fit in what is left of --max-sends ${config.maxSends} (${budget.spent} spent); not sent in part`, steps: [], findings: [], sends: [] });
+      continue;
+    }
+    const sends: WorkflowOutcome['sends'] = [];
+    const requests = new Map<string, Exchange | string>();
+    let writesLeft = entry.sends;
+    const call = async (step: StepRequest): Promise<Answer | { refused: string }> => {
+      if (step.source === 'mockControl') {
+        const route = controlTable.mockControl?.[step.operationId];
+        // The runner leaves these out unless the target is the mock; a reset is never sent (it would start the whole mock over).
+        if (!options.isMock || !route || step.operationId === 'mockReset') return { refused: `${step.operationId} is the mock's, and not sent here` };
+        const token = config.mockControlToken ? { [CONTROL_TOKEN_HEADER.toLowerCase()]: config.mockControlToken } : {};
+        const answer = await readAnswer(await fetch(stepFetchRequest(config.baseUrl, route, step, token), { signal: AbortSignal.timeout(config.timeoutMs) }));
+        requests.set(`${step.workflowId}/${step.stepId}`, `${route.method.toUpperCase()} ${route.path} (mock only)`);
+        return answer;
+      }
+      const op = operations.get(step.operationId);
+      if (step.source !== 'numbersApi' || !op) return { refused: `${step.operationId} is no operation of the description under test` };
+      const never = neverSentReason(op.operationId, op.method);
+      if (never) return { refused: `${op.operationId} is never sent by the suite: ${never}` };
+      const writes = isWrite(op.operationId, op.method);
+      if (writes && config.level !== 'writes') return { refused: `${op.operationId} creates or changes something: only at --level writes` };
+      if (writes && writesLeft <= 0) return { refused: `${op.operationId} would send more than the ${entry.sends} sends the workflow declares (x-conformance.sends)` };
+      const spec: RequestSpec = { auth: step.authorization === null ? 'none' : 'valid', pathParams: {}, query: {}, headers: {} };
+      for (const parameter of op.parameters as JsonObject[]) {
+        const value = step.values[String(parameter.name)];
+        if (value === undefined) continue;
+        if (parameter.in === 'path') spec.pathParams![parameter.name] = String(value);
+        else if (parameter.in === 'query') spec.query![parameter.name] = typeof value === 'number' ? value : String(value);
+        else if (parameter.in === 'header' && String(parameter.name).toLowerCase() !== 'authorization') spec.headers![String(parameter.name).toLowerCase()] = String(value);
+      }
+      // Part 7.4: each call without a key places another call; the suite never sends one.
+      if (op.operationId === 'createCall' && !spec.headers!['idempotency-key']) return { refused: 'a call without an Idempotency-Key is never sent' };
+      if (step.body !== undefined) spec.body = step.body;
+      // events/wait answers within its own window (part 8): give it that and a margin.
+      const waitSeconds = op.operationId === 'waitForEvent' ? Number((step.body as JsonObject | undefined)?.timeout ?? 0) : 0;
+      if (waitSeconds > 0) spec.timeoutMs = Math.max(config.timeoutMs, (waitSeconds + 10) * 1000);
+      if (writes) writesLeft -= 1;
+      try {
+        const exchange = await http.send(op, spec);
+        requests.set(`${step.workflowId}/${step.stepId}`, exchange);
+        if (writes) sends.push({ operationId: op.operationId, request: describeRequest(exchange), status: exchange.status });
+        return { status: exchange.status, headers: exchange.headers, body: exchange.body ?? (exchange.bodyText === '' ? undefined : exchange.bodyText) };
+      } catch (error) {
+        if (error instanceof RateLimited || error instanceof NoResponse) {
+          if (writes) sends.push({ operationId: op.operationId, request: `${op.method.toUpperCase()} ${op.path} (no answer)` });
+          return { refused: error.message };
+        }
+        throw error;
+      }
+    };
+    const runner = new WorkflowRunner({
+      arazzo,
+      operations: { numbersApi: new Map([...operations].map(([id, op]) => [id, { method: op.method, path: op.path }])) },
+      call,
+      isMock: options.isMock === true,
+      hiddenInputs: { apiKey: config.apiKey },
+    });
+    const given = config.to ? { to: config.to } : {};
+    const run = await runner.run(entry.workflowId, given);
+    const findings = findingsOf(arazzo, entry.workflowId, run.steps, operations, requests);
+    const verdict: Verdict = run.passed ? 'pass' : findings.some((f) => f.verdict === 'fail') ? 'fail' : 'skip';
+    outcomes.push(
+      redactDeep(
+        {
+          workflowId: entry.workflowId,
+          level: entry.level,
+          verdict,
+          ...(verdict === 'skip' ? { reason: findings.map((f) => f.reason).join(' ') || 'a step could not be sent' } : {}),
+          steps: run.steps,
+          findings,
+          sends,
+        },
+        [config.apiKey],
+      ),
+    );
+  }
+  const totals: Record<Verdict, number> = { pass: 0, fail: 0, advisory: 0, skip: 0, 'not-applicable': 0 };
+  for (const outcome of outcomes) totals[outcome.verdict] += 1;
+  return { level: config.level, ...(config.level === 'writes' ? { maxSends: config.maxSends } : {}), sendsSpent: budget.spent, workflows: outcomes, totals };
+}
+
+/** The console summary: one line per workflow, each failing step's finding under it, the sends. */
+export function formatWorkflowsReport(report: WorkflowsReport, baseUrl?: string, arazzo: JsonObject = readGeneratedJson('workflows.arazzo.json')): string {
+  const label: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not-applicable': 'NOT RUN' };
+  const lines = [`Workflows (--level ${report.level}): ${report.totals.pass} passed, ${report.totals.fail} failed, ${report.totals.skip} skipped, ${report.totals['not-applicable']} not run`];
+  for (const outcome of report.workflows) {
+    const reached = workflowsReached(arazzo, outcome.workflowId).length - 1;
+    const count = (steps: StepRecord[]): number => steps.reduce((n, s) => n + (s.steps ? count(s.steps) : s.outcome === 'passed' ? 1 : 0), 0);
+    const detail = outcome.verdict === 'not-applicable' || outcome.verdict === 'skip' ? outcome.reason : `${count(outcome.steps)} steps passed${reached > 0 ? ` (with ${reached} sub-workflows)` : ''}`;
+    lines.push(`  ${label[outcome.verdict].padEnd(8)} ${outcome.workflowId} [${outcome.level}]: ${detail}`);
+    for (const finding of outcome.findings) {
+      lines.push(`           ${finding.reason}`);
+      if (finding.request) lines.push(`           request: ${finding.request}${finding.answer ? ` → ${finding.answer.status}` : ''}`);
+      if (finding.sent && baseUrl) lines.push(`           again: ${curlOf(baseUrl, finding.sent)}`);
+    }
+  }
+  if (report.level === 'writes') lines.push(`Sends (creating or changing something): ${report.sendsSpent} of at most ${report.maxSends}`);
+  return lines.join('\n');
+}
+
+/** The file `--workflows` writes beside the suite's reports. */
+export const WORKFLOWS_REPORT_FILE = 'workflows-report.json';
+
+/**
+ * `conformance --workflows` after the probe and the level's preconditions: runs, prints the summary,
+ * writes `workflows-report.json` to the report directory. Exit 1 when a workflow failed, else 0.
+ */
+export async function runWorkflowsCommand(config: ConformanceConfig, document: Json, out: (text: string) => void): Promise<number> {
+  const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
+  const report = await runWorkflows({ config, document, isMock: announced !== undefined });
+  out(`${redact(formatWorkflowsReport(report, config.baseUrl), [config.apiKey])}\n`);
+  const dir = path.resolve(config.reportDir);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, WORKFLOWS_REPORT_FILE), `${JSON.stringify(redactDeep({ baseUrl: config.baseUrl, ...report }, [config.apiKey]), null, 2)}\n`);
+  out(`Report: ${path.join(dir, WORKFLOWS_REPORT_FILE)}\n`);
+  return report.totals.fail > 0 ? 1 : 0;
+}
