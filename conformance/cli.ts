@@ -11,7 +11,7 @@ import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runProxy } from './proxy.js';
-import { runWorkflowsCommand } from './workflows.js';
+import { runWorkflowsCommand, workflowsMatching } from './workflows.js';
 import { SLICE_COUNT } from './suite/slices.js';
 import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
@@ -49,13 +49,15 @@ Options:
   --retry-budget <sec>    how long a request may wait out 429s before its check is skipped (default 60)
   --report-dir <dir>      where conformance-report.json, junit.xml and conformance-report.html go
                           (default ./conformance-report)
-  -t, --filter <pattern>  only scenarios whose name matches (vitest -t), e.g. -t getUsage
+  -t, --filter <pattern>  only scenarios whose name matches (vitest -t), e.g. -t getUsage; with
+                          --workflows, only the workflows whose id matches
   --shard <i>/<n>         run one shard of the suite (vitest --shard), 1 <= i <= n <= ${SLICE_COUNT}
   --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
   --verbose               also list passing scenarios and every finding
   --workflows             replay the contract's Arazzo workflows instead of the scenarios: those
                           whose x-conformance level the run's --level allows (the rest listed as
-                          not run, with why), under the same safety; writes workflows-report.json
+                          not run, with why), under the same safety; each workflow is a
+                          scenario of the same reports
   --any-key-valid         the deployment accepts any well-formed key (a mock without accounts,
                           such as numbers-api mock --stateless): the unknown-key 401 checks of
                           part 5.1 are reported as not applicable. Not needed for numbers-api
@@ -233,7 +235,10 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
     return rerunFinding(config, values.rerun, (line) => process.stdout.write(`${line}\n`));
   }
   const document = loadDescription(config.descriptionPath);
-  const filter = typeof values.filter === 'string' ? parseFilter(values.filter, planScenarios(document, config.level, { mock: true, secondKey: true }), fullPlan(document)) : undefined;
+  if (values.workflows && values.shard !== undefined) throw new UsageError('--shard splits the scenarios; it does not apply to --workflows (select workflows with -t).');
+  // Under --workflows, -t selects workflows by id; else scenarios by name.
+  const onlyWorkflows = values.workflows && typeof values.filter === 'string' ? workflowsMatching(values.filter) : undefined;
+  const filter = typeof values.filter === 'string' && !values.workflows ? parseFilter(values.filter, planScenarios(document, config.level, { mock: true, secondKey: true }), fullPlan(document)) : undefined;
   await probeDeployment(document, config.baseUrl, config.apiKey, config.timeoutMs);
   // Believed only as announced (announcement.ts): an unannounced deployment is judged in full.
   const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
@@ -245,7 +250,9 @@ async function suiteMode(values: Record<string, string | boolean | undefined>): 
   config = configFromEnv();
   const plan = planScenarios(document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined });
   if (config.level === 'writes') await checkWritesPreconditions(document, config);
-  if (values.workflows) return runWorkflowsCommand(config, document, (text) => process.stdout.write(text));
+  if (values.workflows) {
+    return runWorkflowsCommand(config, document, (text) => process.stdout.write(text), { only: onlyWorkflows, notSent: plan.notSent, verbose: values.verbose === true, isMock: announced !== undefined });
+  }
   const reportDir = path.resolve(config.reportDir);
   const reporter = new ConformanceReporter({
     document,

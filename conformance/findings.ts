@@ -116,6 +116,17 @@ export interface ScenarioOutcome {
   /** The scenario ran only on the package's mock, on accounts it signed up there; and how many requests it sent. */
   onMock?: true;
   scratchRequests?: number;
+  /** A workflow's steps as run (`--workflows`): its checks, each with its outcome. */
+  steps?: WorkflowStepLine[];
+}
+
+/** One step of a workflow scenario: what it ran, how it ended, its status, and the criteria not met or why it did not run. */
+export interface WorkflowStepLine {
+  stepId: string;
+  runs: string;
+  outcome: 'passed' | 'failed' | 'skipped' | 'refused';
+  status?: number;
+  notes?: string[];
 }
 
 export function overallVerdict(findings: Finding[], skipReason?: string, notApplicable = false): Verdict {

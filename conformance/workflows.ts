@@ -13,8 +13,8 @@
 // - every request goes through the suite's one HTTP client (http.ts: 429s waited out within the
 //   retry budget, the key redacted from everything it reports).
 // A failing step becomes a finding that names the workflow and the step, the criteria that did not
-// hold, and each value the step carried with where it came from ("from step X's Y").
-import { mkdirSync, writeFileSync } from 'node:fs';
+// hold, and each value the step carried with where it came from ("from step X's Y"). Each workflow
+// is a scenario of the suite's one report (workflowScenario): console, JSON, JUnit and HTML.
 import path from 'node:path';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
@@ -22,15 +22,16 @@ import type { JsonObject } from '../src/contract/json-pointer.js';
 import { isWrite } from '../src/mcp/policy.js';
 import { expressionsSent, expressionWords } from '../src/workflows/expression-words.js';
 import { operationTable, readAnswer, stepFetchRequest } from '../src/workflows/step-request.js';
-import { WorkflowRunner, stepOperation, workflowsReached, type Answer, type StepRecord, type StepRequest } from '../src/workflows/arazzo-runner.js';
-import { readAnnouncement } from './announcement.js';
-import type { ConformanceConfig, Level } from './config.js';
+import { WorkflowRunner, stepOperation, type Answer, type StepRecord, type StepRequest } from '../src/workflows/arazzo-runner.js';
+import { UsageError, type ConformanceConfig, type Level } from './config.js';
 import { redact, redactDeep } from './redact.js';
 import { listOperations, type Json, type Operation } from './description.js';
-import type { Finding, Verdict } from './findings.js';
+import type { ExchangeRecord, Finding, ScenarioOutcome, Verdict } from './findings.js';
 import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
-import { curlOf } from './reporters/explain.js';
-import { answerExcerpt, sentRequest } from './scenario.js';
+import { writeReports } from './reporters/files.js';
+import { buildReport, formatSummary } from './reporters/report.js';
+import { answerCode, answerExcerpt, sentRequest } from './scenario.js';
+import type { NotSent } from './plan.js';
 import { neverSentReason } from './policy.js';
 import { SendBudget } from './sends.js';
 
@@ -81,6 +82,9 @@ export interface WorkflowOutcome {
   findings: Finding[];
   /** The requests that created or changed something. */
   sends: Array<{ operationId: string; request: string; status?: number }>;
+  /** Every answer of the service (not the mock's control surface), for the coverage matrix. */
+  exchanges: ExchangeRecord[];
+  durationMs?: number;
 }
 
 export interface WorkflowsReport {
@@ -162,14 +166,16 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   for (const entry of planWorkflows(arazzo, config.level)) {
     if (options.only && !options.only.includes(entry.workflowId)) continue;
     if (!entry.run) {
-      outcomes.push({ workflowId: entry.workflowId, level: entry.level, verdict: 'not-applicable', reason: entry.notRun, steps: [], findings: [], sends: [] });
+      outcomes.push({ workflowId: entry.workflowId, level: entry.level, verdict: 'not-applicable', reason: entry.notRun, steps: [], findings: [], sends: [], exchanges: [] });
       continue;
     }
     if (entry.sends > 0 && !budget.take(entry.sends)) {
-      outcomes.push({ workflowId: entry.workflowId, level: entry.level, verdict: 'skip', reason: `its ${entry.sends} sends do not fit in what is left of --max-sends ${config.maxSends} (${budget.spent} spent); not sent in part`, steps: [], findings: [], sends: [] });
+      outcomes.push({ workflowId: entry.workflowId, level: entry.level, verdict: 'skip', reason: `its ${entry.sends} sends do not fit in what is left of --max-sends ${config.maxSends} (${budget.spent} spent); not sent in part`, steps: [], findings: [], sends: [], exchanges: [] });
       continue;
     }
+    const started = Date.now();
     const sends: WorkflowOutcome['sends'] = [];
+    const exchanges: ExchangeRecord[] = [];
     const requests = new Map<string, Exchange | string>();
     let writesLeft = entry.sends;
     const call = async (step: StepRequest): Promise<Answer | { refused: string }> => {
@@ -207,6 +213,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       try {
         const exchange = await http.send(op, spec);
         requests.set(`${step.workflowId}/${step.stepId}`, exchange);
+        const code = answerCode(exchange);
+        exchanges.push({ ...(exchange.seq !== undefined ? { seq: exchange.seq } : {}), operationId: op.operationId, status: exchange.status, ...(code ? { code } : {}), request: describeRequest(exchange) });
         if (writes) sends.push({ operationId: op.operationId, request: describeRequest(exchange), status: exchange.status });
         return { status: exchange.status, headers: exchange.headers, body: exchange.body ?? (exchange.bodyText === '' ? undefined : exchange.bodyText) };
       } catch (error) {
@@ -238,6 +246,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
           steps: run.steps,
           findings,
           sends,
+          exchanges,
+          durationMs: Date.now() - started,
         },
         [config.apiKey],
       ),
@@ -248,39 +258,95 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
   return { level: config.level, ...(config.level === 'writes' ? { maxSends: config.maxSends } : {}), sendsSpent: budget.spent, workflows: outcomes, totals };
 }
 
-/** The console summary: one line per workflow, each failing step's finding under it, the sends. */
-export function formatWorkflowsReport(report: WorkflowsReport, baseUrl?: string, arazzo: JsonObject = readGeneratedJson('workflows.arazzo.json')): string {
-  const label: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', advisory: 'ADVISORY', skip: 'SKIP', 'not-applicable': 'NOT RUN' };
-  const lines = [`Workflows (--level ${report.level}): ${report.totals.pass} passed, ${report.totals.fail} failed, ${report.totals.skip} skipped, ${report.totals['not-applicable']} not run`];
-  for (const outcome of report.workflows) {
-    const reached = workflowsReached(arazzo, outcome.workflowId).length - 1;
-    const count = (steps: StepRecord[]): number => steps.reduce((n, s) => n + (s.steps ? count(s.steps) : s.outcome === 'passed' ? 1 : 0), 0);
-    const detail = outcome.verdict === 'not-applicable' || outcome.verdict === 'skip' ? outcome.reason : `${count(outcome.steps)} steps passed${reached > 0 ? ` (with ${reached} sub-workflows)` : ''}`;
-    lines.push(`  ${label[outcome.verdict].padEnd(8)} ${outcome.workflowId} [${outcome.level}]: ${detail}`);
-    for (const finding of outcome.findings) {
-      lines.push(`           ${finding.reason}`);
-      if (finding.request) lines.push(`           request: ${finding.request}${finding.answer ? ` → ${finding.answer.status}` : ''}`);
-      if (finding.sent && baseUrl) lines.push(`           again: ${curlOf(baseUrl, finding.sent)}`);
-    }
+/** The first operation of the description a workflow sends (through its sub-workflows), in step order. */
+function firstOperation(arazzo: JsonObject, workflowId: string, operations: Map<string, Operation>): string | undefined {
+  const workflow = ((arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === workflowId);
+  for (const step of (workflow?.steps ?? []) as JsonObject[]) {
+    const found = step.workflowId ? firstOperation(arazzo, String(step.workflowId), operations) : stepOperation(step)?.operationId;
+    if (found && operations.has(found)) return found;
   }
-  if (report.level === 'writes') lines.push(`Sends (creating or changing something): ${report.sendsSpent} of at most ${report.maxSends}`);
-  return lines.join('\n');
+  return undefined;
 }
 
-/** The file `--workflows` writes beside the suite's reports. */
-export const WORKFLOWS_REPORT_FILE = 'workflows-report.json';
+/** A workflow's steps as run, sub-workflows' steps flattened under theirs (`stepId → sub/step`). */
+function stepLines(records: StepRecord[], prefix = ''): NonNullable<ScenarioOutcome['steps']> {
+  return records.flatMap((r) => [
+    { stepId: `${prefix}${r.stepId}`, runs: r.runs, outcome: r.outcome, ...(r.status !== undefined ? { status: r.status } : {}), ...(r.notes?.length ? { notes: r.notes } : {}) },
+    ...stepLines(r.steps ?? [], `${prefix}${r.stepId}/`),
+  ]);
+}
+
+/** The steps a run ended before (a step failed and nothing said go on), listed as replay lists them. */
+function notReached(workflow: JsonObject | undefined, records: StepRecord[]): NonNullable<ScenarioOutcome['steps']> {
+  const reached = new Set(records.map((r) => r.stepId.split(' → ')[0]));
+  if (records.every((r) => r.outcome === 'passed' || r.outcome === 'skipped')) return [];
+  return ((workflow?.steps ?? []) as JsonObject[])
+    .filter((step) => !reached.has(String(step.stepId)))
+    .map((step) => ({ stepId: String(step.stepId), runs: step.workflowId ? `workflow ${String(step.workflowId)}` : (stepOperation(step)?.operationId ?? String(step.operationId ?? '')), outcome: 'skipped' as const, notes: ['not run: a step before it failed'] }));
+}
 
 /**
- * `conformance --workflows` after the probe and the level's preconditions: runs, prints the summary,
- * writes `workflows-report.json` to the report directory. Exit 1 when a workflow failed, else 0.
+ * A workflow as a scenario of the suite's report (report.ts), so that `--workflows` writes the
+ * same conformance-report.json, junit.xml and HTML as every run: its steps as its checks, its
+ * failing steps as findings, not run with its reason. It is filed under the operation its first
+ * failing step sent, else the first operation it sends: the report lists scenarios by operation.
  */
-export async function runWorkflowsCommand(config: ConformanceConfig, document: Json, out: (text: string) => void): Promise<number> {
-  const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
-  const report = await runWorkflows({ config, document, isMock: announced !== undefined });
-  out(`${redact(formatWorkflowsReport(report, config.baseUrl), [config.apiKey])}\n`);
-  const dir = path.resolve(config.reportDir);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, WORKFLOWS_REPORT_FILE), `${JSON.stringify(redactDeep({ baseUrl: config.baseUrl, ...report }, [config.apiKey]), null, 2)}\n`);
-  out(`Report: ${path.join(dir, WORKFLOWS_REPORT_FILE)}\n`);
+export function workflowScenario(outcome: WorkflowOutcome, arazzo: JsonObject, operations: Map<string, Operation>): ScenarioOutcome {
+  const workflow = ((arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === outcome.workflowId);
+  const failing = outcome.findings.find((f) => f.verdict === 'fail' && operations.has(f.operationId))?.operationId;
+  const notRun = outcome.verdict === 'not-applicable' || outcome.verdict === 'skip';
+  return {
+    scenarioId: `workflow ${outcome.workflowId}`,
+    operationId: failing ?? firstOperation(arazzo, outcome.workflowId, operations) ?? outcome.workflowId,
+    title: `workflow ${outcome.workflowId}${workflow?.summary ? `: ${String(workflow.summary)}` : ''}`,
+    check: 'workflow',
+    ...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+    level: outcome.level === 'writes' ? 'writes' : 'contract',
+    verdict: outcome.verdict,
+    ...(notRun ? { skipReason: `workflow ${outcome.workflowId} not run: ${outcome.reason ?? 'a step could not be sent'}` } : {}),
+    findings: outcome.findings,
+    exchanges: outcome.exchanges,
+    notes: [],
+    sends: outcome.sends,
+    steps: notRun ? [] : [...stepLines(outcome.steps), ...notReached(workflow, outcome.steps)],
+  };
+}
+
+/** `-t <pattern>` under --workflows: the workflows whose id matches, or a usage error naming them all. */
+export function workflowsMatching(raw: string, arazzo: JsonObject = readGeneratedJson('workflows.arazzo.json')): string[] {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(raw, 'i');
+  } catch (error) {
+    throw new UsageError(`-t "${raw}" is not a regular expression: ${(error as Error).message}.`);
+  }
+  const ids = ((arazzo.workflows ?? []) as JsonObject[]).map((w) => String(w.workflowId));
+  const matched = ids.filter((id) => pattern.test(id));
+  if (matched.length === 0) throw new UsageError(`-t "${raw}" matches no workflow. With --workflows, -t selects workflows by id: ${ids.join(', ')}.`);
+  return matched;
+}
+
+export interface WorkflowsCommandOptions {
+  /** The workflows `-t` selected (workflowsMatching); all when absent. */
+  only?: string[];
+  /** The operations the suite never sends, for the report's table. */
+  notSent?: NotSent[];
+  verbose?: boolean;
+  isMock?: boolean;
+}
+
+/**
+ * `conformance --workflows` after the probe and the level's preconditions: runs, then reports as
+ * every run does (report.ts: the console summary; conformance-report.json, junit.xml and the HTML
+ * in the report directory). Exit 1 when a workflow failed, else 0.
+ */
+export async function runWorkflowsCommand(config: ConformanceConfig, document: Json, out: (text: string) => void, options: WorkflowsCommandOptions = {}): Promise<number> {
+  const arazzo = readGeneratedJson('workflows.arazzo.json');
+  const result = await runWorkflows({ config, document, arazzo, only: options.only, isMock: options.isMock });
+  const operations = new Map(listOperations(document).map((op) => [op.operationId, op]));
+  const outcomes = result.workflows.map((w) => workflowScenario(w, arazzo, operations));
+  const report = buildReport({ document, outcomes, notSent: options.notSent ?? [], baseUrl: config.baseUrl, level: config.level, maxSends: result.maxSends, mock: options.isMock });
+  const files = writeReports(path.resolve(config.reportDir), redactDeep(report, [config.apiKey]));
+  out(`${redact(formatSummary(report, { verbose: options.verbose }), [config.apiKey])}\nReports: ${files.json}, ${files.junit}, ${files.html}\n`);
   return report.totals.fail > 0 ? 1 : 0;
 }

@@ -16,9 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SENDS } from '../conformance/config.js';
 import { loadDescription } from '../conformance/description.js';
 import { NEVER_SENT } from '../conformance/policy.js';
-import { planWorkflows, runWorkflows, WORKFLOWS_REPORT_FILE, type WorkflowsReport } from '../conformance/workflows.js';
+import type { ScenarioOutcome } from '../conformance/findings.js';
+import type { ConformanceReport } from '../conformance/reporters/report.js';
+import { planWorkflows, runWorkflows } from '../conformance/workflows.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { repoRoot, type JsonObject } from './helpers/contract.js';
+import { startBreakingProxy, type BreakingProxy } from './helpers/breaking-proxy.js';
 import { startRecordingProxy, type RecordedRequest, type RecordingProxy } from './helpers/conformance-recording-proxy.js';
 import { startRewritingProxy, type LoopbackServer } from './helpers/respect.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
@@ -34,14 +37,20 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
-  report?: WorkflowsReport;
+  /** The suite's own reports, as every run writes them. */
+  report?: ConformanceReport;
+  junit: string;
+  html: string;
+  /** Each workflow's scenario, by workflow id. */
+  workflows: Map<string, ScenarioOutcome>;
   requests: RecordedRequest[];
 }
 
 let mock: StatefulMock;
+let breaking: BreakingProxy;
 
-async function runCli(args: string[]): Promise<Run> {
-  const proxy: RecordingProxy = await startRecordingProxy(mock.url);
+async function runCli(args: string[], upstream = mock.url): Promise<Run> {
+  const proxy: RecordingProxy = await startRecordingProxy(upstream);
   const reportDir = mkdtempSync(path.join(reportRoot, 'run-'));
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
@@ -51,13 +60,18 @@ async function runCli(args: string[]): Promise<Run> {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       ),
     );
-    let report: WorkflowsReport | undefined;
-    try {
-      report = JSON.parse(readFileSync(path.join(reportDir, WORKFLOWS_REPORT_FILE), 'utf8')) as WorkflowsReport;
-    } catch {
-      // none written: stdout and stderr say why
-    }
-    return { code, stdout, stderr, report, requests: [...proxy.requests] };
+    const read = (file: string): string => {
+      try {
+        return readFileSync(path.join(reportDir, file), 'utf8');
+      } catch {
+        return ''; // none written: stdout and stderr say why
+      }
+    };
+    const json = read('conformance-report.json');
+    const report = json ? (JSON.parse(json) as ConformanceReport) : undefined;
+    const scenarios = (report?.operations ?? []).flatMap((o) => o.scenarios);
+    const workflows = new Map(scenarios.filter((s) => s.scenarioId.startsWith('workflow ')).map((s) => [s.scenarioId.slice('workflow '.length), s]));
+    return { code, stdout, stderr, report, junit: read('junit.xml'), html: read('conformance-report.html'), workflows, requests: [...proxy.requests] };
   } finally {
     await proxy.close();
   }
@@ -77,14 +91,27 @@ function operationOf(request: RecordedRequest): string {
 
 let contractRun: Run;
 let writesRun: Run;
+let brokenRun: Run;
 beforeAll(async () => {
   mock = await startStatefulMock();
-  [contractRun, writesRun] = await Promise.all([
+  breaking = await startBreakingProxy(mock.url);
+  // Part 4.4 broken: the page after `starting_after` holds an item newer than the cursor.
+  breaking.rules.push({
+    on: 'GET /api/v1/billing/activity',
+    answer: (answer, request) => {
+      const body = answer.body as { items?: JsonObject[] } | undefined;
+      if (!request.url.includes('starting_after=') || !body?.items?.length) return undefined;
+      return { ...answer, body: { ...body, items: [{ ...body.items[0], occurredAt: '2999-01-01T00:00:00.000Z' }, ...body.items.slice(1)] } };
+    },
+  });
+  [contractRun, writesRun, brokenRun] = await Promise.all([
     runCli(['--api-key', newKey('wfcontract')]),
     runCli(['--api-key', newKey('wfwrites'), '--level', 'writes', '--to', TO]),
+    runCli(['--api-key', newKey('wfbrokenpaging'), '-t', 'billingActivityPaging'], breaking.url),
   ]);
 }, 200_000);
 afterAll(async () => {
+  await breaking?.close();
   await mock?.close();
   rmSync(reportRoot, { recursive: true, force: true });
 });
@@ -92,11 +119,16 @@ afterAll(async () => {
 describe('conformance --workflows --level contract, against the mock behind a recording proxy', () => {
   it('passes the contract workflows and lists every other as not run, with why', () => {
     expect(contractRun.code, contractRun.stdout + contractRun.stderr).toBe(0);
-    const outcomes = new Map(contractRun.report!.workflows.map((w) => [w.workflowId, w]));
+    const outcomes = contractRun.workflows;
+    expect([...outcomes.keys()].sort()).toEqual([...levelOf.keys()].sort());
     for (const id of byLevel('contract')) expect(outcomes.get(id)?.verdict, id).toBe('pass');
-    for (const id of byLevel('writes')) expect(outcomes.get(id)?.reason, id).toMatch(/^needs --level writes/);
-    for (const id of byLevel('never')) expect(outcomes.get(id)?.reason, id).toMatch(/^never on a deployment: \S/);
-    expect(contractRun.stdout).toMatch(/NOT RUN +walletGating \[never\]: never on a deployment: A credits checkout spends money/);
+    for (const id of byLevel('writes')) expect(outcomes.get(id)?.skipReason, id).toMatch(new RegExp(`^workflow ${id} not run: needs --level writes`));
+    for (const id of byLevel('never')) expect(outcomes.get(id)?.skipReason, id).toMatch(new RegExp(`^workflow ${id} not run: never on a deployment: \\S`));
+    expect(contractRun.stdout).toMatch(/Not applicable \(1 scenarios\): workflow walletGating not run: never on a deployment: A credits checkout spends money/);
+    // Where the reports list what was not run: JUnit's skipped cases, with the reason.
+    expect(contractRun.junit).toMatch(/name="\w+: workflow walletGating: [^"]*"[^>]*>\s*(<properties>[\s\S]*?<\/properties>\s*)?<skipped message="not applicable: workflow walletGating not run: never on a deployment/);
+    // Its steps are its checks, in order, each with its outcome and status.
+    expect(outcomes.get('billingActivityPaging')?.steps?.map((s) => `${s.stepId} ${s.outcome} ${s.status}`)).toEqual(['firstPage passed 200', 'nextPage passed 200', 'clampedPage passed 200', 'paymentsOnly passed 200']);
   });
 
   it('sent only reads: GETs and the POSTs that only read, and the one announcement read of the mock', () => {
@@ -110,10 +142,10 @@ describe('conformance --workflows --level contract, against the mock behind a re
 describe('conformance --workflows --level writes', () => {
   it('passes the contract and writes workflows, within --max-sends', () => {
     expect(writesRun.code, writesRun.stdout + writesRun.stderr).toBe(0);
-    const passed = writesRun.report!.workflows.filter((w) => w.verdict === 'pass').map((w) => w.workflowId);
+    const passed = [...writesRun.workflows].filter(([, w]) => w.verdict === 'pass').map(([id]) => id);
     expect(passed.sort()).toEqual([...byLevel('contract'), ...byLevel('writes')].sort());
     const declared = byLevel('writes').reduce((n, id) => n + Number((arazzo.workflows as JsonObject[]).find((w) => w.workflowId === id)!['x-conformance'].sends), 0);
-    expect(writesRun.report!.sendsSpent).toBe(declared);
+    expect(writesRun.report!.sends.total).toBe(declared);
     expect(declared).toBeLessThanOrEqual(DEFAULT_MAX_SENDS);
     console.log(`conformance --workflows: contract runs ${byLevel('contract').length}, writes runs ${passed.length} (${declared} sends), never ${byLevel('never').length}`);
   });
@@ -125,11 +157,56 @@ describe('conformance --workflows --level writes', () => {
     expect(requests.filter((r) => r.method === 'DELETE')).toEqual([]);
     const writes = requests.filter((r) => r.method !== 'GET' && !r.url.startsWith('/__mock/') && operationOf(r) !== 'waitForEvent');
     expect([...new Set(writes.map(operationOf))].sort()).toEqual(['createCall', 'injectTestInboundMessage', 'sendMessage']);
-    expect(writes.length).toBe(writesRun.report!.sendsSpent);
+    expect(writes.length).toBe(writesRun.report!.sends.total);
     for (const call of requests.filter((r) => operationOf(r) === 'createCall')) expect(call.headers['idempotency-key']).toMatch(/^call-after-/);
     // What reaches a person goes only to --to (an injected inbound message is to the account's own line).
     for (const r of writes.filter((w) => ['sendMessage', 'createCall'].includes(operationOf(w)))) expect((r.body as JsonObject).to).toBe(TO);
     expect([...new Set(requests.filter((r) => r.url.startsWith('/__mock/')).map(operationOf))].sort()).toEqual(['GET /__mock/about', 'POST /__mock/clock/advance']);
+  });
+});
+
+describe('conformance --workflows -t billingActivityPaging, against a deployment that breaks part 4.4', () => {
+  const failing = () => brokenRun.workflows.get('billingActivityPaging')!;
+
+  it('runs only that workflow, and fails', () => {
+    expect(brokenRun.code, brokenRun.stdout + brokenRun.stderr).toBe(1);
+    expect([...brokenRun.workflows.keys()]).toEqual(['billingActivityPaging']);
+    expect(Object.values(brokenRun.report!.totals).reduce((a, b) => a + b, 0)).toBe(1);
+    // On the wire, of the service only what that workflow and the probe read.
+    const sent = brokenRun.requests.map(operationOf).filter((name) => !name.includes('/__mock/'));
+    expect(sent.filter((name) => name !== 'listBillingActivity' && name !== 'getAccount')).toEqual([]);
+  });
+
+  it('conformance-report.json: the workflow a failing scenario, its step a workflow-step finding naming the workflow, the step and the value it carried', () => {
+    const scenario = failing();
+    expect(scenario).toMatchObject({ verdict: 'fail', check: 'workflow', operationId: 'listBillingActivity' });
+    expect(scenario.steps?.map((s) => `${s.stepId} ${s.outcome}`)).toEqual(['firstPage passed', 'nextPage failed', 'clampedPage skipped', 'paymentsOnly skipped']);
+    expect(scenario.steps?.[2]?.notes).toEqual(['not run: a step before it failed']);
+    const [finding] = scenario.findings;
+    expect(finding).toMatchObject({ check: 'workflow-step', part: '4.4', verdict: 'fail', operationId: 'listBillingActivity', status: 200 });
+    expect(finding!.reason).toMatch(/^workflow billingActivityPaging, step nextPage \(listBillingActivity \(GET \/api\/v1\/billing\/activity\)\): not met: \$response\.body#\/items\/0\/occurredAt < \$steps\.firstPage\.outputs\.cursor\. It carried starting_after = "[^"]+", from step firstPage's cursor/);
+    // Grouped as every finding of the suite, with its request for --rerun.
+    const group = brokenRun.report!.findings.find((g) => g.check === 'workflow-step');
+    expect(group).toMatchObject({ verdict: 'fail', operationId: 'listBillingActivity', part: '4.4' });
+    expect(group!.example.sent).toMatchObject({ method: 'GET', target: expect.stringMatching(/^\/api\/v1\/billing\/activity\?.*starting_after=/) });
+  });
+
+  it('junit.xml: a failure naming the workflow and the step, its steps as properties', () => {
+    const testcase = /<testcase classname="workflow" name="listBillingActivity: workflow billingActivityPaging: [^"]*"[\s\S]*?<\/testcase>/.exec(brokenRun.junit)?.[0];
+    expect(testcase, brokenRun.junit).toBeDefined();
+    expect(testcase).toMatch(/<failure message="workflow billingActivityPaging, step nextPage \(listBillingActivity/);
+    expect(testcase).toMatch(/<property name="step" value="nextPage: failed, listBillingActivity \(GET \/api\/v1\/billing\/activity\) → 200/);
+    expect(brokenRun.junit).toMatch(/<testsuites [^>]*failures="1"/);
+  });
+
+  it('the HTML report: the finding under its rule, and the workflow among the scenarios with its steps', () => {
+    const section = (id: string) => brokenRun.html.split(`<h2 id="${id}">`)[1]?.split('<h2 ')[0] ?? '';
+    const findings = section('findings');
+    expect(findings).toMatch(/^[^]*?<h3>workflow-step <span class="muted">\(part 4\.4\)<\/span><\/h3>/);
+    expect(findings).toMatch(/<details class="fail"[^>]*><summary>FAIL workflow billingActivityPaging, step nextPage/);
+    const scenarios = section('scenarios');
+    expect(scenarios).toMatch(/<tr><td>listBillingActivity<\/td><td>fail<\/td><td>workflow billingActivityPaging: /);
+    expect(scenarios).toMatch(/<li class="step failed">nextPage: failed, /);
   });
 });
 

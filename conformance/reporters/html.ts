@@ -3,7 +3,8 @@
 // CI artifact. Rendered from the report model: the coverage matrix (operations by documented
 // status, each cell provoked and held, provoked and failed, or not provoked with why), part 7's
 // codes, what would unlock more, the findings grouped by rule with their requests and answers,
-// and the scenarios by operation.
+// and the scenarios by operation (a workflow's with its steps).
+import type { ScenarioOutcome } from '../findings.js';
 import type { CoverageCell } from './coverage.js';
 import type { FindingGroup } from './finding-groups.js';
 import { rerunCommand, type ConformanceReport } from './report.js';
@@ -25,7 +26,7 @@ td.passed{background:#dafbe1}td.failed{background:#ffd8d3;font-weight:700}td.not
 pre{background:#f6f8fa;border:1px solid #d0d7de;padding:6px;white-space:pre-wrap;word-break:break-all;font-size:12px;margin:4px 0}
 details{border:1px solid #d0d7de;border-radius:4px;padding:6px 10px;margin:8px 0}details.fail{border-left:4px solid #cf222e}details.advisory{border-left:4px solid #bf8700}
 summary{cursor:pointer;font-weight:600}.muted{color:#57606a}.pill{font-size:11px;border-radius:8px;padding:0 6px;background:#eaeef2;margin-left:6px}
-ol.reasons li{margin:2px 0}
+ol.reasons li{margin:2px 0}ol.steps{margin:2px 0;padding-left:20px;font-size:12px}li.step.failed,li.step.refused{color:#cf222e}
 `;
 
 function cellHtml(cells: CoverageCell[], status: string, footnote: (cell: CoverageCell) => number): string {
@@ -65,6 +66,14 @@ ${answer ? `<div>Answer:</div>${answer}` : ''}
 </details>`;
 }
 
+/** A workflow scenario's steps, in order, each with its outcome and status. */
+function stepsHtml(steps: ScenarioOutcome['steps']): string {
+  if (!steps?.length) return '';
+  const item = (step: NonNullable<ScenarioOutcome['steps']>[number]) =>
+    `<li class="step ${escape(step.outcome)}">${escape(step.stepId)}: ${escape(step.outcome)}, ${escape(step.runs)}${step.status !== undefined ? ` → ${step.status}` : ''}${step.notes?.length ? `<div class="muted">${escape(step.notes.join('; '))}</div>` : ''}</li>`;
+  return `<ol class="steps">${steps.map(item).join('')}</ol>`;
+}
+
 export function formatHtml(report: ConformanceReport): string {
   const statuses = [...new Set(report.coverage.flatMap((row) => row.documented))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
   const reasons: string[] = [];
@@ -87,7 +96,7 @@ export function formatHtml(report: ConformanceReport): string {
     .map((c) => `<tr><td><code>${escape(c.code)}</code>${c.inferred ? ' <span class="muted">(inferred)</span>' : ''}</td><td>${escape(c.status)}</td><td>${c.provokedAt.length ? `provoked: ${escape(c.provokedAt.join(', '))}` : `not provoked: ${escape(c.reason ?? '')}`}</td></tr>`)
     .join('\n');
   const scenarios = report.operations
-    .flatMap((op) => op.scenarios.map((s) => `<tr><td>${escape(op.operationId)}</td><td>${escape(s.verdict)}</td><td>${escape(s.title)}${s.skipReason ? `<div class="muted">${escape(s.skipReason)}</div>` : ''}</td></tr>`))
+    .flatMap((op) => op.scenarios.map((s) => `<tr><td>${escape(op.operationId)}</td><td>${escape(s.verdict)}</td><td>${escape(s.title)}${s.skipReason ? `<div class="muted">${escape(s.skipReason)}</div>` : ''}${stepsHtml(s.steps)}</td></tr>`))
     .join('\n');
   const t = report.totals;
   return `<!doctype html>

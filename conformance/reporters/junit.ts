@@ -44,6 +44,8 @@ function scenarioCase(s: ScenarioOutcome, report: ConformanceReport): Case {
   const properties = [
     ...s.findings.filter((f) => f.verdict === 'advisory').map((f) => ({ name: 'advisory', value: `${f.check}: ${f.reason}${f.request ? ` (${f.request})` : ''}` })),
     ...s.notes.map((n) => ({ name: 'restored', value: n })),
+    // A workflow's steps are its checks: each one's outcome, what it ran and its status.
+    ...(s.steps ?? []).map((step) => ({ name: 'step', value: `${step.stepId}: ${step.outcome}, ${step.runs}${step.status !== undefined ? ` → ${step.status}` : ''}${step.notes?.length ? ` (${step.notes.join('; ')})` : ''}` })),
   ];
   const c: Case = { name: `${s.operationId}: ${s.title}`, seconds: (s.durationMs ?? 0) / 1000, properties };
   if (failed.length) c.failure = { message: failed[0]!.reason, text: failed.map((f) => findingText(f, report)).join('\n') };
