@@ -1,11 +1,11 @@
 // Sending one request of a tool to the target, and reading its answer. The key goes to the
 // target's origin only: redirects are never followed (a 3xx is an answer like any other, so the
 // key cannot be carried to another host), and an answer is read up to a bound.
-import { withoutPrototype } from '../contract/dict.js';
 import { readCapped } from '../listen/agent.js';
 import { CONTROL_TOKEN_HEADER } from '../mock/control-access.js';
 import type { ToolParameter } from './operation-tools.js';
 import type { Answer } from '../workflows/arazzo-runner.js';
+import { answerOf, stepUrl } from '../workflows/step-request.js';
 
 /** What a tool asks the target, already checked by the policy. */
 export interface Outgoing {
@@ -41,24 +41,9 @@ const TIMEOUT_MS = 75_000;
 
 export class SendError extends Error {}
 
-/** The URL of a request: the base URL's own path (if any) before the operation's path. */
-export function requestUrl(baseUrl: URL, outgoing: Pick<Outgoing, 'path' | 'parameters' | 'values'>): URL {
-  const path = outgoing.path.replace(/\{([^}]+)\}/g, (_all, name: string) => encodeURIComponent(String(outgoing.values[name] ?? '')));
-  const url = new URL(baseUrl.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
-  url.search = '';
-  url.hash = '';
-  for (const parameter of outgoing.parameters) {
-    const value = outgoing.values[parameter.name];
-    if (parameter.in !== 'query' || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(parameter.name, typeof item === 'string' ? item : JSON.stringify(item));
-  }
-  return url;
-}
-
 /** Sends one request and reads its answer. Network failures throw `SendError` with a line that names no key. */
 export async function send(target: SendTarget, outgoing: Outgoing, signal?: AbortSignal): Promise<Answer> {
-  const url = requestUrl(target.baseUrl, outgoing);
+  const url = stepUrl(target.baseUrl.href, outgoing, outgoing.values);
   const headers: Record<string, string> = { accept: 'application/json' };
   const authorization = outgoing.authorization === undefined ? `Bearer ${target.apiKey}` : outgoing.authorization;
   if (authorization !== null) headers.authorization = authorization;
@@ -86,15 +71,5 @@ export async function send(target: SendTarget, outgoing: Outgoing, signal?: Abor
   }
   const text = await readCapped(response, MAX_ANSWER_BYTES);
   if (text === undefined) throw new SendError(`the answer to ${outgoing.method.toUpperCase()} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB; it was not read`);
-  const responseHeaders: Record<string, string> = {};
-  response.headers.forEach((value, name) => (responseHeaders[name] = value));
-  let body: unknown = text === '' ? undefined : text;
-  if (text !== '' && /\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
-    try {
-      body = JSON.parse(text, withoutPrototype);
-    } catch {
-      // not JSON after all: kept as text
-    }
-  }
-  return { status: response.status, headers: responseHeaders, body };
+  return answerOf(response, text);
 }

@@ -10,7 +10,8 @@ import type { JsonObject } from '../contract/json-pointer.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import { resolveStepOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
-import { requestUrl, send, SendError } from '../mcp/send.js';
+import { send, SendError } from '../mcp/send.js';
+import { stepUrl } from '../workflows/step-request.js';
 import type { ToolParameter } from '../mcp/operation-tools.js';
 import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 
@@ -109,7 +110,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
       }
       judged.push(request.source === 'numbersApi' ? validator.response(request.operationId, { status: answer.status, headers: answer.headers, body: answer.body }) : []);
       if (options.onAnswer) {
-        const url = requestUrl(new URL('http://target.invalid'), { path: operation.path, parameters, values: request.values });
+        const url = stepUrl('http://target.invalid', { path: operation.path, parameters }, request.values);
         const sentHeaders = Object.fromEntries(parameters.filter((p) => p.in === 'header' && request.values[p.name] !== undefined).map((p) => [p.name, String(request.values[p.name])]));
         options.onAnswer({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path, request, target: `${url.pathname}${url.search}`, sentHeaders, ...answer });
       }

@@ -54,8 +54,11 @@ export function runnerOperations(table: OperationTable): RunnerOptions['operatio
   return Object.fromEntries(Object.entries(table).map(([source, operations]) => [source, new Map(Object.entries(operations).map(([id, route]) => [id, { method: route.method, path: route.path }]))]));
 }
 
-/** The URL of a step: the base URL's own path (if any) before the operation's path, query parameters appended. */
-export function stepUrl(baseUrl: string, route: OperationRoute, values: Record<string, unknown>): URL {
+/**
+ * The URL of a request (a workflow's step, an MCP tool's call): the base URL's own path (if any)
+ * before the operation's path, path parameters encoded, query parameters appended.
+ */
+export function stepUrl(baseUrl: string, route: Pick<OperationRoute, 'path' | 'parameters'>, values: Record<string, unknown>): URL {
   const path = route.path.replace(/\{([^}]+)\}/g, (_all, name: string) => encodeURIComponent(String(values[name] ?? '')));
   const url = new URL(baseUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
@@ -89,7 +92,11 @@ export function stepFetchRequest(baseUrl: string, route: OperationRoute, request
 
 /** An answer as the runner reads it: lower-case headers, the body parsed when it is JSON. */
 export async function readAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
+  return answerOf(response, await response.text());
+}
+
+/** An answer from a response whose body text is already read (the MCP reads it up to a bound). */
+export function answerOf(response: Response, text: string): Answer {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
   let body: unknown = text === '' ? undefined : text;
