@@ -5,7 +5,9 @@
 // suite's own account) shows nothing beyond the level's safety table: at contract only reads; at
 // writes also the workflows' declared sends, a call only with an Idempotency-Key, never an
 // operation the suite never sends, and of the mock's control surface only what it announced and
-// the clock the workflows move. In process: a broken rule is a finding naming the workflow, the
+// the clock the workflows move. The results are the suite's own reports: behind a breaking proxy
+// (part 4.4's paging broken), `-t billingActivityPaging` runs that workflow alone and its failing
+// step is in junit.xml, conformance-report.json and the HTML's findings. In process: a broken rule is a finding naming the workflow, the
 // step, the criterion and each value it carried with where it came from; a budget too small for a
 // workflow skips it unsent; a deployment that does not announce itself gets no control request.
 import { execFile } from 'node:child_process';
@@ -13,12 +15,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_SENDS } from '../conformance/config.js';
+import { DEFAULT_MAX_SENDS, UsageError } from '../conformance/config.js';
 import { loadDescription } from '../conformance/description.js';
 import { NEVER_SENT } from '../conformance/policy.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
 import type { ConformanceReport } from '../conformance/reporters/report.js';
-import { planWorkflows, runWorkflows } from '../conformance/workflows.js';
+import { planWorkflows, runWorkflows, workflowsMatching } from '../conformance/workflows.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { repoRoot, type JsonObject } from './helpers/contract.js';
 import { startBreakingProxy, type BreakingProxy } from './helpers/breaking-proxy.js';
@@ -252,6 +254,12 @@ describe('findings, budget and deployments, in process', () => {
       await proxy.close();
     }
   }, 90_000);
+
+  it('-t selects workflows by id; a pattern that selects none is a usage error naming them', () => {
+    expect(workflowsMatching('^placeCall', arazzo)).toEqual(['placeCallWithReplay']);
+    expect(() => workflowsMatching('getUsage', arazzo)).toThrow(/-t "getUsage" matches no workflow\. With --workflows, -t selects workflows by id: beginRegistration, /);
+    expect(() => workflowsMatching('(', arazzo)).toThrow(UsageError);
+  });
 
   it('plans by level: contract replays contract only; writes adds writes; never at neither', () => {
     for (const level of ['contract', 'writes'] as const) {
