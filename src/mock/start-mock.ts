@@ -10,6 +10,7 @@ import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
 import { createMockCore } from '../simulator/mock-core.js';
+import { memoryStore } from '../simulator/memory-store.js';
 import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
@@ -164,9 +165,16 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
-    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!, { log: warn })) } : {}),
+    ...(options.statePath
+      ? {
+          store: (simulator: Simulator) => {
+            persistence = persistState(simulator, options.statePath!, { log: warn });
+            return { ...memoryStore(simulator), kind: 'file' as const, durability: persistence };
+          },
+        }
+      : {}),
   });
-  const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
+  const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());
   const stopEvictionLog = core.simulator.onEvict(({ account, reason, live }) => {
