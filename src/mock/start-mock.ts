@@ -10,12 +10,12 @@ import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
 import { createMockCore } from '../simulator/mock-core.js';
-import { memoryStore } from '../simulator/memory-store.js';
 import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
-import { persistState, readStateFile, removeStaleTemporaries, type StatePersistence } from './state-file.js';
+import { readStateWithJournal, removeStaleTemporaries } from './state-file.js';
+import { fileStore } from './store/file-store.js';
 import { stateProblems } from './state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
@@ -147,12 +147,15 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_HOST;
   const warn = options.warn ?? toStderr;
   const document = loadOpenApi();
-  let persistence: StatePersistence | undefined;
   let state: SimState | undefined;
+  let lastSeq = 0;
   if (options.statePath) {
     // What a killed run left half-written goes first; the file itself is checked before it is used.
     for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
-    state = readStateFile(options.statePath, (read) => stateProblems(simContract(document), read));
+    const read = readStateWithJournal(options.statePath, (candidate) => stateProblems(simContract(document), candidate));
+    if (read?.tornBytes) warn(`--state: ignored the last ${read.tornBytes} bytes of ${options.statePath}.journal, a write cut short by a kill (never acknowledged).`);
+    state = read?.state;
+    lastSeq = read?.lastSeq ?? 0;
   }
   const core = createMockCore({
     document,
@@ -167,10 +170,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
-          store: (simulator: Simulator) => {
-            persistence = persistState(simulator, options.statePath!, { log: warn });
-            return { ...memoryStore(simulator), kind: 'file' as const, durability: persistence };
-          },
+          store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn }),
         }
       : {}),
   });
@@ -182,13 +182,14 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     const key = account.keys[0];
     warn(`account ${account.id}${key ? ` (${key.slice(0, 8)}…${key.slice(-4)})` : ''} evicted: the least recently used, past ${live.toLocaleString('en-US')} live accounts (--max-accounts); its key opens a fresh account next time.`);
   });
-  const stopCore = (): void => {
+  const stopCore = (): Promise<void> => {
     core.stop();
-    persistence?.stop();
     webhooks.stop();
     heap.stop();
     stopWatching();
     stopEvictionLog();
+    // Whatever is not on disk (or in the shared store) yet goes there before the process ends.
+    return core.store.close();
   };
   // The control surface is for this machine's programs; beyond loopback or with strict keys, for
   // whoever holds the token too (control-access.ts).
@@ -201,7 +202,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   try {
     port = await listen(server, host, options.port ?? DEFAULT_PORT);
   } catch (error) {
-    stopCore();
+    await stopCore();
     throw error;
   }
   if (!isLoopbackHost(host)) {
@@ -218,8 +219,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(controlToken !== undefined ? { controlToken } : {}),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        stopCore();
-        server.close(() => resolve());
+        const stopped = stopCore();
+        server.close(() => void stopped.then(() => resolve(), () => resolve()));
         server.closeAllConnections();
       })),
   };
