@@ -16,6 +16,7 @@ import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
 import { readStateWithJournal, removeStaleTemporaries } from './state-file.js';
 import { fileStore } from './store/file-store.js';
+import { connectRedis, redisStore } from './store/redis-store.js';
 import { stateProblems } from './state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
@@ -33,6 +34,9 @@ import { prismGate } from './prism-gate.js';
 export { defaultPrismWorkers } from './prism-workers.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
+
+/** The store given cannot be used (unreachable, misconfigured): the command says so in one line and exits 2. */
+export class StoreStartError extends Error {}
 export const DEFAULT_PORT = 4010;
 
 /**
@@ -75,6 +79,11 @@ export interface MockOptions {
   seed?: SeedFile;
   /** Keep the state in this file across restarts (`--state`). */
   statePath?: string;
+  /**
+   * Keep the state in Valkey/Redis (`--store redis://host:port/db`): any number of mock processes
+   * given the same store serve the same accounts (src/mock/store/redis-store.ts).
+   */
+  storeUrl?: string;
   /** Accept only keys the sign-up issued or the seed names (`--strict-keys`). */
   strictKeys?: boolean;
   /** The right email and SMS sign-up code (`--signup-code`, default 123456). */
@@ -149,6 +158,9 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const document = loadOpenApi();
   let state: SimState | undefined;
   let lastSeq = 0;
+  if (options.statePath && options.storeUrl) throw new StoreStartError('--state and --store are two places to keep the state: give one.');
+  // An unreachable or misconfigured store is refused before anything starts (one line, exit 2).
+  const redis = options.storeUrl ? await connectRedis(options.storeUrl, warn).catch((error: Error) => Promise.reject(new StoreStartError(error.message))) : undefined;
   if (options.statePath) {
     // What a killed run left half-written goes first; the file itself is checked before it is used.
     for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
@@ -164,7 +176,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     state,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
-    maxAccounts: options.maxAccounts,
+    // With a shared store the accounts are the store's: no process evicts them.
+    maxAccounts: redis ? Number.POSITIVE_INFINITY : options.maxAccounts,
     maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
@@ -172,8 +185,20 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
       ? {
           store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn }),
         }
-      : {}),
+      : redis
+        ? { store: (simulator: Simulator) => redisStore(simulator, redis, { warn }) }
+        : {}),
   });
+  if (redis) {
+    // The seed's named accounts, once in the store whichever process starts first.
+    try {
+      await core.store.run({}, (sim) => sim.seedNamedAccounts());
+    } catch (error) {
+      core.stop();
+      await core.store.close();
+      throw new StoreStartError((error as Error).message);
+    }
+  }
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());

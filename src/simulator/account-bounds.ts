@@ -124,8 +124,12 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
     return evicted;
   }
 
+  // No cap (a store shared by several processes keeps the accounts; each process sees only some):
+  // nothing is tracked, evicted or trimmed here.
+  const unbounded = !Number.isFinite(options.maxAccounts);
   return {
     touch(account) {
+      if (unbounded) return;
       recency.delete(account.id);
       recency.set(account.id, true);
     },
@@ -148,6 +152,7 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
       return undefined;
     },
     trimGlobal() {
+      if (unbounded) return;
       const state = getState();
       const limit = options.maxAccounts;
       trimDict(state.signups, limit, (id) => {

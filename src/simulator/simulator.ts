@@ -68,6 +68,8 @@ export interface Simulator {
   reset(): void;
   /** Starts over from `state` (a snapshot brought back); the simulated clock keeps its time. */
   load(state: SimState): void;
+  /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/mock/store/redis-store.ts). */
+  seedNamedAccounts(): void;
   /** Called for each event emitted, in order. Returns a function that stops it. */
   onEvent(listener: EventListener): () => void;
   /** Called after each change of state (for `--state` persistence). */
@@ -368,6 +370,10 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       state.clockOffsetMs = clock.offset();
       seedNamedAccounts();
       bounds.rebuild(state);
+      changed();
+    },
+    seedNamedAccounts() {
+      seedNamedAccounts();
       changed();
     },
     load(next) {

@@ -17,6 +17,20 @@ import type { Simulator } from './simulator.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
+/**
+ * A change the store could not keep or a read it could not make (a store that cannot be reached,
+ * a run that kept meeting others' changes): the pipeline answers it 503 in the `Error` shape with
+ * this message, and nothing was changed. The mock never invents success.
+ */
+export class StoreFailure extends Error {
+  readonly status = 503;
+}
+
+/** What a store failure is answered with. */
+export function storeFailureAnswer(error: unknown): { status: number; body: { error: string } } | undefined {
+  return error instanceof StoreFailure ? { status: 503, body: { error: error.message } } : undefined;
+}
+
 /** What a run is about, so that a store that loads on demand can load it up front. */
 export interface StoreScope {
   /** The request's key: the account it opens. */
@@ -61,6 +75,13 @@ export interface SimStore {
    * committed events of (long polls held here ask again). Returns a function that stops it.
    */
   onOtherEvents?(listener: (accountId: string) => void): () => void;
+  /**
+   * With a store shared by several processes: takes the lease of an `Idempotency-Key` of `key`
+   * (part 7.2) before its request runs, waiting while another process's original runs. Resolves
+   * with the release, or undefined when the original still runs as the wait window closes (409).
+   * A store of one process needs none: its runs never overlap.
+   */
+  claimIdempotency?(key: string, idempotencyKey: string): Promise<(() => Promise<void>) | undefined>;
   /** What the pipeline waits for before it answers (the file store: the journal on disk). */
   readonly durability?: Durability;
   /** Stops its timers and connections (the state stays where it is kept). */

@@ -1,0 +1,184 @@
+// A mock a team hosts (issue 32): one Redis (redis-server from Debian, append-only file on), three
+// `numbers-api mock --store` processes and nginx round-robin in front, all started for real. What
+// one process does, the others show; an Idempotency-Key replays across them; a long poll is
+// answered by an event any of them committed; each simulated step runs once; the clock and the
+// control surface are the whole cluster's; accounts stay apart; Redocly Respect's workflows pass
+// through the load balancer; a replica killed with SIGKILL in the middle of a burst loses no
+// acknowledged write and leaves no half-applied change; a replica started later serves the
+// accounts already there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startNginx, startRedis, startReplica, type RedisServer, type Server } from './helpers/cluster.js';
+import type { CliProcess } from './helpers/mock-process.js';
+import { failedSteps, respectLine, runRespectCommand, workflowResults } from './helpers/respect.js';
+import { client, newKey } from './helpers/stateful-mock.js';
+
+const SEND = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'cluster' };
+const CALL = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', outboundInstruction: 'Confirm the delivery window.' };
+const CONTROL = { 'Content-Type': 'application/json' };
+
+let redis: RedisServer;
+let replicas: Array<CliProcess & { port: number; url: string }>;
+let lb: Server & { url: string };
+const late: Array<CliProcess> = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  replicas = await Promise.all([0, 1, 2].map(() => startReplica(redis.url)));
+  lb = await startNginx(replicas.map((replica) => replica.port));
+}, 120_000);
+
+afterAll(async () => {
+  await lb?.stop();
+  for (const replica of [...(replicas ?? []), ...late]) {
+    replica.child.kill('SIGTERM');
+    await replica.exited;
+  }
+  await redis?.stop();
+});
+
+/** The account `key` opens as a snapshot file holds it (saved and read through `url`). */
+async function accountOf(url: string, key: string) {
+  const name = `probe-${Math.random().toString(36).slice(2, 10)}`;
+  expect((await client(url, key)('POST', `/__mock/snapshots/${name}`, {})).status).toBe(201);
+  const file = (await client(url, null)('GET', `/__mock/snapshots/${name}`)).body;
+  await client(url, null)('DELETE', `/__mock/snapshots/${name}`, undefined, CONTROL);
+  return Object.values(file.state.accounts)[0] as {
+    messages: Array<{ id: string }>;
+    events: Array<{ event: { type: string; data: { messageId?: string; status?: unknown } } }>;
+    daily: Record<string, { messages: number }>;
+    meta: Record<string, { delivery?: string }>;
+  };
+}
+
+describe('three replicas, one mock', () => {
+  it('reads its writes on every replica; one clock; the control surface acts on all; accounts stay apart', async () => {
+    const key = newKey('cluster');
+    const [one, two, three] = replicas.map((replica) => client(replica.url, key));
+    const sent = await one!('POST', '/api/v1/messages', SEND);
+    expect(sent.status).toBe(201);
+    for (const other of [two!, three!]) expect((await other('GET', '/api/v1/messages')).body[0].id).toBe(sent.body.id);
+    expect((await three!('PATCH', '/api/v1/account', { maxCallDurationSeconds: 900 })).status).toBe(200);
+    expect((await one!('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(900);
+    expect((await two!('PUT', '/__mock/wallet', { balance: 7 })).body).toEqual({ balance: 7 });
+    expect((await three!('GET', '/api/v1/billing')).body.balance ?? (await three!('GET', '/api/v1/billing')).body.wallet?.balance).toBeDefined();
+
+    const before = (await client(replicas[0]!.url, null)('GET', '/__mock/clock')).body.offsetSeconds;
+    expect((await client(replicas[1]!.url, null)('POST', '/__mock/clock/advance', { seconds: 120 })).status).toBe(200);
+    for (const replica of replicas) expect((await client(replica.url, null)('GET', '/__mock/clock')).body.offsetSeconds).toBe(before + 120);
+
+    const stranger = client(replicas[2]!.url, newKey('stranger'));
+    expect((await stranger('GET', '/api/v1/messages')).body.map((m: { id: string }) => m.id)).not.toContain(sent.body.id);
+  });
+
+  it("replays an Idempotency-Key across replicas: one call placed, every duplicate answers it", async () => {
+    const key = newKey('idem');
+    const call = client(lb.url, key);
+    const answers = await Promise.all(Array.from({ length: 9 }, () => call('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'same-key-1' })));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(8);
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    const listed = (await client(replicas[0]!.url, key)('GET', '/api/v1/calls')).body as Array<{ id: string }>;
+    expect(listed.filter((c) => c.id === answers[0]!.body.id)).toHaveLength(1);
+  });
+
+  it('answers 409 while the original of an Idempotency-Key is still running on another replica', async () => {
+    const key = newKey('running');
+    await client(replicas[0]!.url, key)('GET', '/api/v1/account');
+    // The lease an original holds while it runs, as another replica took it.
+    const store = new Redis(redis.url);
+    try {
+      const gen = (await store.get('numbers-api:gen')) ?? '0';
+      await store.set(`numbers-api:g${gen}:idem:${key}:still-running`, 'elsewhere', 'PX', 60_000);
+      const answer = await client(replicas[1]!.url, key)('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'still-running' });
+      expect(answer.status).toBe(409);
+      expect(answer.body).toEqual({ error: 'A request with this Idempotency-Key is still being processed. Retry with the same key.' });
+      await store.del(`numbers-api:g${gen}:idem:${key}:still-running`);
+      expect((await client(replicas[2]!.url, key)('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'still-running' })).status).toBe(201);
+    } finally {
+      store.disconnect();
+    }
+  }, 30_000);
+
+  it('a long poll held by one replica is answered by an event committed on another', async () => {
+    const key = newKey('poll');
+    // The key's first wait sets where its waits resume (part 6: presence-based).
+    expect((await client(replicas[0]!.url, key)('POST', '/api/v1/events/wait', { timeout: 1 })).status).toBe(408);
+    const waiting = client(replicas[0]!.url, key)('POST', '/api/v1/events/wait', { timeout: 30, filters: { type: 'call.status_changed' } });
+    const placed = await client(replicas[1]!.url, key)('POST', '/api/v1/calls', CALL);
+    expect(placed.status).toBe(201);
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    expect(answer.body.relatedObject.id).toBe(placed.body.id);
+  }, 40_000);
+
+  it('runs each simulated step once, whichever replica claims it', async () => {
+    const key = newKey('steps');
+    const send = client(lb.url, key);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await send('POST', '/api/v1/messages', SEND)).body.id);
+    // Every delivery step falls due; the replicas' runners and this clock move race for them.
+    expect((await client(replicas[2]!.url, null)('POST', '/__mock/clock/advance', { seconds: 3600 })).status).toBe(200);
+    const account = await accountOf(replicas[0]!.url, key);
+    const changes = account.events.filter(({ event }) => event.type === 'message.status_changed' && ids.includes(event.data.messageId!));
+    const seen = changes.map(({ event }) => `${event.data.messageId} ${JSON.stringify(event.data.status)}`);
+    expect(seen.length).toBeGreaterThanOrEqual(ids.length);
+    expect(new Set(seen).size).toBe(seen.length); // no step ran twice
+    for (const id of ids) expect(account.meta[id]!.delivery, id).not.toBe('sent');
+  });
+
+  it('Redocly Respect: every workflow passes through the load balancer', async () => {
+    const run = await runRespectCommand(respectLine(lb.url, newKey('respect')), { json: true });
+    expect(run.report, run.output.slice(-3000)).toBeDefined();
+    const failed = workflowResults(run.report!).filter((w) => w.status !== 'success').map((w) => `${w.workflowId}: ${failedSteps(w).join('; ')}`);
+    expect(failed).toEqual([]);
+    expect(run.code).toBe(0);
+  }, 240_000);
+
+  it('SIGKILL of a replica mid-burst loses no acknowledged write and leaves no half-applied change; a replica started later serves the accounts', async () => {
+    const keys = [newKey('burst_a'), newKey('burst_b'), newKey('burst_c')];
+    // The simulated day (the workflows move the clock by days).
+    const today = String((await client(lb.url, null)('GET', '/__mock/clock')).body.now).slice(0, 10);
+    const baseline = new Map<string, number>();
+    for (const key of keys) baseline.set(key, (await accountOf(lb.url, key)).daily[today]?.messages ?? 0);
+    const acknowledged = new Map<string, string[]>(keys.map((key) => [key, []]));
+    let answered = 0;
+    let refused = 0;
+    const sender = async (n: number) => {
+      for (let i = 0; i < 40; i++) {
+        const key = keys[(n + i) % keys.length]!;
+        try {
+          const answer = await client(lb.url, key)('POST', '/api/v1/messages', SEND);
+          if (answer.status === 201) acknowledged.get(key)!.push(answer.body.id);
+          else refused++;
+        } catch {
+          refused++;
+        }
+        answered++;
+      }
+    };
+    const senders = Array.from({ length: 6 }, (_, n) => sender(n));
+    while (answered < 80) await new Promise((resolve) => setTimeout(resolve, 5));
+    replicas[1]!.child.kill('SIGKILL');
+    await Promise.all(senders);
+    await replicas[1]!.exited;
+    const total = [...acknowledged.values()].flat().length;
+    expect(total).toBeGreaterThan(120);
+
+    // A replica started now serves what is there.
+    const later = await startReplica(redis.url);
+    late.push(later);
+    let found = 0;
+    for (const key of keys) {
+      const account = await accountOf(later.url, key);
+      const stored = new Set(account.messages.map((message) => message.id));
+      const lost = acknowledged.get(key)!.filter((id) => !stored.has(id));
+      expect(lost, `${key}: acknowledged but not in the store`).toEqual([]);
+      found += acknowledged.get(key)!.length - lost.length;
+      // One request's changes landed together: each message sent came with its day's count.
+      const sentHere = account.messages.filter((message) => (message as { body?: string }).body === 'cluster').length;
+      expect((account.daily[today]?.messages ?? 0) - baseline.get(key)!).toBe(sentHere);
+    }
+    console.log(`SIGKILL mid-burst (Redis store, 3 replicas behind nginx): ${total} acknowledged, ${found} found after the kill, ${refused} refused or cut off (never acknowledged)`);
+  }, 120_000);
+});
