@@ -17,10 +17,9 @@ import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
 import type { SimState } from './state.js';
-import { storeFailureAnswer, type SimStore } from './store.js';
+import type { SimStore } from './store.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import type { SimContract } from './contract.js';
-import type { SimResponse } from './types.js';
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI description (generated/openapi.json), parsed. */
@@ -112,10 +111,8 @@ function simulatorResponder(simulator: Simulator, store: SimStore, runner: SimRu
       const local = store.kind !== 'redis';
       if (namesItsAnswer(request)) {
         if (local || key === undefined) return namedAnswer(simulator.contract, request, route);
-        return answerFailures(
-          Promise.resolve(store.run({ key }, (sim) => sim.acceptedKey(request.headers.authorization))).then((accepted) =>
-            accepted === undefined ? unauthorized(simulator.contract, route.operationId, request.headers.authorization) : namedAnswer(simulator.contract, request, route),
-          ),
+        return Promise.resolve(store.run({ key }, (sim) => sim.acceptedKey(request.headers.authorization))).then((accepted) =>
+          accepted === undefined ? unauthorized(simulator.contract, route.operationId, request.headers.authorization) : namedAnswer(simulator.contract, request, route),
         );
       }
       const idempotencyKey = request.headers['idempotency-key'];
@@ -123,19 +120,19 @@ function simulatorResponder(simulator: Simulator, store: SimStore, runner: SimRu
         // Part 7.2 across processes: a duplicate waits while the original runs elsewhere, then
         // replays it (the run sees its call); past the wait window it is told to retry (409).
         const claim = store.claimIdempotency;
-        return answerFailures(
-          claim(key, idempotencyKey).then(async (release) => {
+        return claim(key, idempotencyKey)
+          .then(async (release) => {
             if (!release) return { status: 409, body: simulator.contract.example(route.operationId, 409) };
             try {
               return await store.run({ key }, (sim) => sim.handle(request, route, undefined));
             } finally {
               await release();
             }
-          }),
-        ).finally(() => runner.reschedule());
+          })
+          .finally(() => runner.reschedule());
       }
       const response = store.run(key === undefined ? {} : { key }, (sim) => sim.handle(request, route, local ? key : undefined));
-      if (response instanceof Promise) return answerFailures(response).finally(() => runner.reschedule());
+      if (response instanceof Promise) return response.finally(() => runner.reschedule());
       runner.reschedule();
       return response;
     },
@@ -148,15 +145,8 @@ function rescheduling(control: ControlSurface, runner: SimRunner): ControlSurfac
   return {
     contract: control.contract,
     handle(request) {
-      let answer: ReturnType<ControlSurface['handle']>;
-      try {
-        answer = control.handle(request);
-      } catch (error) {
-        const failed = storeFailureAnswer(error);
-        if (!failed) throw error;
-        return failed;
-      }
-      if (answer instanceof Promise) return answerFailures(answer).finally(() => runner.reschedule());
+      const answer = control.handle(request);
+      if (answer instanceof Promise) return answer.finally(() => runner.reschedule());
       runner.reschedule();
       return answer;
     },
@@ -170,11 +160,6 @@ function takesIdempotencyKey(contract: SimContract, operationId: string): boolea
     const resolved = resolveRef<JsonObject>(contract.document, parameter);
     return resolved?.in === 'header' && String(resolved.name).toLowerCase() === 'idempotency-key';
   });
-}
-
-/** A store that failed (src/simulator/store.ts) is answered 503 in the `Error` shape, never a success. */
-function answerFailures(answer: Promise<SimResponse>): Promise<SimResponse> {
-  return answer.catch((error: unknown) => storeFailureAnswer(error) ?? Promise.reject(error));
 }
 
 /** The gate, built on its first request. */
