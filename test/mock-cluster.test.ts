@@ -127,6 +127,17 @@ describe('three replicas, one mock', () => {
     for (const id of ids) expect(account.meta[id]!.delivery, id).not.toBe('sent');
   });
 
+  it('a reset and a whole snapshot brought back act on every replica', async () => {
+    const key = newKey('snapall');
+    const [one, two, three] = replicas.map((replica) => client(replica.url, key));
+    expect((await one!('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1500 })).status).toBe(200);
+    expect((await client(replicas[0]!.url, null)('POST', '/__mock/snapshots/cluster-all', {})).status).toBe(201);
+    expect((await client(replicas[1]!.url, null)('POST', '/__mock/reset', {})).status).toBe(200);
+    expect((await three!('GET', '/api/v1/account')).body.maxCallDurationSeconds).not.toBe(1500);
+    expect((await client(replicas[2]!.url, null)('POST', '/__mock/snapshots/cluster-all/restore', {})).status).toBe(200);
+    for (const call of [one!, two!, three!]) expect((await call('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(1500);
+  });
+
   it('Redocly Respect: every workflow passes through the load balancer', async () => {
     const run = await runRespectCommand(respectLine(lb.url, newKey('respect')), { json: true });
     expect(run.report, run.output.slice(-3000)).toBeDefined();

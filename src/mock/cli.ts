@@ -13,6 +13,9 @@ import { CONTROL_TOKEN_HEADER } from './control-access.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';
+import type { SnapshotFile } from '../simulator/store.js';
+import { readSnapshotFile } from './store/snapshot-files.js';
+import { stateProblems } from './state-schema.js';
 
 /** Where the control token comes from when --control-token is not given. */
 export const CONTROL_TOKEN_ENV = 'NUMBERS_API_CONTROL_TOKEN';
@@ -54,6 +57,9 @@ Options:
                           shared by every mock process given the same store: run several behind
                           a load balancer (README, "A mock a team hosts"); or set
                           NUMBERS_API_MOCK_STORE. The store must run with appendonly yes
+  --snapshot <file>       a snapshot file (GET /__mock/snapshots/{name} gives one): kept under its
+                          name, and brought back at start when the store holds no state yet
+                          (repeatable; the last one is brought back)
   --strict-keys           accept only keys the sign-up issued or the seed names
   --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
   --control-token <t>     the token changes on the control surface need (X-Mock-Control-Token);
@@ -138,6 +144,7 @@ function parseMockArgs(argv: string[]) {
       seed: { type: 'string' },
       state: { type: 'string' },
       store: { type: 'string' },
+      snapshot: { type: 'string', multiple: true },
       'strict-keys': { type: 'boolean', default: false },
       gate: { type: 'string' },
       'signup-code': { type: 'string' },
@@ -182,6 +189,7 @@ function parseMockArgs(argv: string[]) {
   }
   if (store !== undefined && values.state !== undefined) throw new UsageError('--state and --store are two places to keep the state: give one.');
   if (store !== undefined && values.stateless) throw new UsageError('--store goes with the stateful mock, not --stateless.');
+  if (values.snapshot !== undefined && values.stateless) throw new UsageError('--snapshot goes with the stateful mock, not --stateless.');
   const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber('--max-accounts', values['max-accounts'], 1);
   const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber('--max-account-bytes', values['max-account-bytes'], 1024);
   if (values.stateless && (values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || values['control-token'] !== undefined)) {
@@ -236,6 +244,17 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     }
   }
 
+  let snapshots: SnapshotFile[] | undefined;
+  if (args.snapshot !== undefined) {
+    try {
+      const contract = simContract(loadOpenApi());
+      snapshots = args.snapshot.map((file) => readSnapshotFile(file, (state) => stateProblems(contract, state)));
+    } catch (error) {
+      io.stderr(`numbers-api mock: --snapshot ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+
   const started = Date.now();
   if (!args.stateless) keepHeapNearLiveSize();
   let mock: Awaited<ReturnType<typeof startMock>>;
@@ -245,6 +264,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       seed,
       statePath: args.state,
       storeUrl: args.store,
+      snapshots,
       strictKeys: args['strict-keys'],
       gate: args.gate as 'ajv' | 'prism' | undefined,
       signupCode: args['signup-code'],

@@ -16,6 +16,8 @@ import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
 import { readStateWithJournal, removeStaleTemporaries } from './state-file.js';
 import { fileStore } from './store/file-store.js';
+import { readSnapshotsBeside, snapshotsBeside } from './store/snapshot-files.js';
+import type { SnapshotFile } from '../simulator/store.js';
 import { connectRedis, redisStore } from './store/redis-store.js';
 import { stateProblems } from './state-schema.js';
 import { guardHeap } from './heap-guard.js';
@@ -84,6 +86,11 @@ export interface MockOptions {
    * given the same store serve the same accounts (src/mock/store/redis-store.ts).
    */
   storeUrl?: string;
+  /**
+   * Snapshot files to keep under their names (`--snapshot <file>`, src/simulator/snapshots.ts);
+   * the last is brought back at start when the store held no state yet.
+   */
+  snapshots?: SnapshotFile[];
   /** Accept only keys the sign-up issued or the seed names (`--strict-keys`). */
   strictKeys?: boolean;
   /** The right email and SMS sign-up code (`--signup-code`, default 123456). */
@@ -161,13 +168,22 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   if (options.statePath && options.storeUrl) throw new StoreStartError('--state and --store are two places to keep the state: give one.');
   // An unreachable or misconfigured store is refused before anything starts (one line, exit 2).
   const redis = options.storeUrl ? await connectRedis(options.storeUrl, warn).catch((error: Error) => Promise.reject(new StoreStartError(error.message))) : undefined;
+  // Whether this start begins from nothing (a snapshot given is then brought back).
+  let fresh = true;
+  if (redis) {
+    const gen = (await redis.redis.get(`${redis.prefix}:gen`).catch(() => null)) ?? '0';
+    fresh = (await redis.redis.scard(`${redis.prefix}:g${gen}:accts`).catch(() => 0)) === 0;
+  }
+  let kept: SnapshotFile[] = [];
   if (options.statePath) {
+    kept = readSnapshotsBeside(options.statePath, warn);
     // What a killed run left half-written goes first; the file itself is checked before it is used.
     for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
     const read = readStateWithJournal(options.statePath, (candidate) => stateProblems(simContract(document), candidate));
     if (read?.tornBytes) warn(`--state: ignored the last ${read.tornBytes} bytes of ${options.statePath}.journal, a write cut short by a kill (never acknowledged).`);
     state = read?.state;
     lastSeq = read?.lastSeq ?? 0;
+    fresh = state === undefined;
   }
   const core = createMockCore({
     document,
@@ -183,7 +199,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
-          store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn }),
+          store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
         }
       : redis
         ? { store: (simulator: Simulator) => redisStore(simulator, redis, { warn }) }
@@ -198,6 +214,17 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
       await core.store.close();
       throw new StoreStartError((error as Error).message);
     }
+  }
+  // Snapshot files given at start: kept under their names; the last brought back on a fresh store.
+  try {
+    for (const file of options.snapshots ?? []) await core.store.snapshots.put(file);
+    const last = options.snapshots?.at(-1);
+    if (last && fresh) await core.store.snapshots.restore(last.snapshot);
+    else if (last) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
+  } catch (error) {
+    core.stop();
+    await core.store.close();
+    throw new StoreStartError(`--snapshot: ${(error as Error).message}`);
   }
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);

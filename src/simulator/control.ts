@@ -8,6 +8,7 @@ import { contractValidator, type ContractValidator } from '../contract/contract-
 import { operationMatcher, type JsonObject } from '../contract/operations.js';
 import { simContract, type SimContract } from './contract.js';
 import { SnapshotLimit } from './memory-store.js';
+import { SNAPSHOT_NAME } from './snapshots.js';
 import { completeCheckout } from './resources/billing.js';
 import { readableFieldErrors } from './field-errors.js';
 import { unauthorized } from './respond.js';
@@ -47,6 +48,10 @@ export function controlSurface(simulator: Simulator, store: SimStore, document: 
 
   function snapshots(operationId: string, request: SimRequest, params: Record<string, string>): MaybePromise<SimResponse> {
     const name = params.name ?? '';
+    // The name is a path segment and a file name: the description's pattern, checked here too.
+    if (operationId !== 'mockListSnapshots' && !SNAPSHOT_NAME.test(name)) {
+      return { status: 400, body: { error: { fieldErrors: { name: ['Must be letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit.'] } } } };
+    }
     switch (operationId) {
       case 'mockListSnapshots':
         return after(store.snapshots.list(), (snapshots) => ({ status: 200, body: { snapshots } }));

@@ -515,7 +515,8 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
       do {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${P}:g*`, 'COUNT', 500);
         cursor = next;
-        const old = keys.filter((key) => key.slice(P.length + 2).split(':', 1)[0] !== current);
+        // Only generations before this one: a later one may have begun meanwhile (another reset).
+        const old = keys.filter((key) => Number(key.slice(P.length + 2).split(':', 1)[0]) < Number(current));
         if (old.length > 0) await redis.unlink(...old);
       } while (cursor !== '0' && !closed);
     } catch {
