@@ -176,8 +176,9 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
   /** A store error as the 503 of the pipeline. */
   const unavailable = (error: unknown): Error => (error instanceof StoreUnavailable || error instanceof TooManyConflicts ? error : new StoreUnavailable(url, error as Error));
 
-  subscriber.on('message', (_channel: string, message: string) => {
-    const [from, by, accountId] = message.split(' ');
+  // What a commit publishes: "<generation> <process> <account id>" (redis-scripts.ts), plain fields.
+  subscriber.on('message', (_channel: string, published: string) => {
+    const [from, by, accountId] = published.split(' ');
     if (from !== gen) {
       cache.clear(); // a reset or a snapshot brought back by another process
       gen = from ?? '';
