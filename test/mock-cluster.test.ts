@@ -110,6 +110,13 @@ describe('three replicas, one mock', () => {
     const answer = await waiting;
     expect(answer.status).toBe(200);
     expect(answer.body.relatedObject.id).toBe(placed.body.id);
+    // Another account never sees it (its own seeded call's events, or a timeout).
+    const other = client(replicas[2]!.url, newKey('poll_other'));
+    for (let i = 0; i < 3; i++) {
+      const seen = await other('POST', '/api/v1/events/wait', { timeout: 1 });
+      expect([200, 408]).toContain(seen.status);
+      if (seen.status === 200) expect(seen.body.relatedObject?.id).not.toBe(placed.body.id);
+    }
   }, 40_000);
 
   it('runs each simulated step once, whichever replica claims it', async () => {
@@ -191,5 +198,14 @@ describe('three replicas, one mock', () => {
       expect((account.daily[today]?.messages ?? 0) - baseline.get(key)!).toBe(sentHere);
     }
     console.log(`SIGKILL mid-burst (Redis store, 3 replicas behind nginx): ${total} acknowledged, ${found} found after the kill, ${refused} refused or cut off (never acknowledged)`);
+
+    // The steps the killed replica had planned or claimed run on the others, once each.
+    expect((await client(later.url, null)('POST', '/__mock/clock/advance', { seconds: 3600 })).status).toBe(200);
+    for (const key of keys) {
+      const account = await accountOf(later.url, key);
+      for (const id of acknowledged.get(key)!) expect(account.meta[id]!.delivery, id).not.toBe('sent');
+      const seen = account.events.filter(({ event }) => event.type === 'message.status_changed').map(({ event }) => `${event.data.messageId} ${JSON.stringify(event.data.status)}`);
+      expect(new Set(seen).size).toBe(seen.length);
+    }
   }, 120_000);
 });

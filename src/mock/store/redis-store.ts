@@ -276,8 +276,9 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
   async function attempt<T>(scope: StoreScope, work: (sim: Simulator) => T): Promise<{ result: T; emitted: Emitted[] }> {
     const known = scope.key ? owners.get(scope.key) : undefined;
     const wanted: Wanted = { accounts: new Set([scope.accountId, known].filter((id): id is string => id !== undefined)), entries: scope.key ? [['keys', scope.key]] : [] };
-    // A run that no lock of an account covers (sign-up, a snapshot brought back) works on copies.
-    const copies = !scope.key && !scope.accountId;
+    // The run may change in place only the cached copy of the account its lock covers; any other
+    // account it reaches (a sign-up's, a snapshot's) it works on as a copy of its own.
+    const own = (): string | undefined => scope.accountId ?? (scope.key ? owners.get(scope.key) : undefined);
     for (let round = 0; round < MAX_ATTEMPTS; round++) {
       const loaded = await load(wanted, scope.key);
       // Follow the key to its account (loaded in the same round trip).
@@ -300,7 +301,7 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
         held.add(id);
         if (v === 0) continue;
         const cached = cache.get(id)!;
-        view.accounts[id] = copies ? structuredClone(cached.account) : cached.account;
+        view.accounts[id] = id === own() ? cached.account : structuredClone(cached.account);
         for (const { job } of cached.jobs.values()) view.jobs.push(job);
       }
       for (const [joined, text] of loaded.entries) {
