@@ -18,6 +18,22 @@ export const DEFAULT_HEAP_FRACTION = 0.6;
 /** V8's young generation (three 16 MB semi-spaces by default), which `heap_size_limit` adds to `--max-old-space-size`. */
 const YOUNG_GENERATION = 48 * 1024 * 1024;
 
+/**
+ * The old generation's limit. Where `--max-old-space-size` is given (on the command line or in
+ * NODE_OPTIONS) it is that: `heap_size_limit` adds a young generation whose size differs by Node
+ * line (Node 24's V8 reserves up to 192 MB for it, so a 48 MB old space reports a 240 MB limit).
+ * Otherwise the limit less the default young generation (a few percent of a default heap).
+ */
+function oldGenerationLimit(heapSizeLimit: number): number {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  let given: number | undefined;
+  for (const flag of flags) {
+    const m = /^--max-old-space-size=(\d+)$/.exec(flag);
+    if (m) given = Number(m[1]) * 1024 * 1024;
+  }
+  return given !== undefined && given < heapSizeLimit ? given : Math.max(heapSizeLimit / 2, heapSizeLimit - YOUNG_GENERATION);
+}
+
 export interface HeapGuard {
   /** Looks at the heap now if it has not been looked at lately; lowers the cap if it must. */
   check(): void;
@@ -53,7 +69,7 @@ export function guardHeap(simulator: Simulator, warn: (line: string) => void, fr
     // What has lived through a collection: the young generation (short-lived garbage) left out.
     let used = 0;
     for (const space of v8.getHeapSpaceStatistics()) if (space.space_name !== 'new_space') used += space.space_used_size;
-    const oldLimit = Math.max(limit / 2, limit - YOUNG_GENERATION);
+    const oldLimit = oldGenerationLimit(limit);
     if (used < oldLimit * fraction || fullCollections === collectionsAtLowering) return;
     const live = simulator.liveAccounts();
     if (live <= 1) return;
