@@ -1,17 +1,56 @@
 // A store that cannot keep the mock's promise is refused, and one lost while the mock runs is
 // said, never papered over (issue 32): an unreachable or misconfigured Valkey/Redis at start is one
-// line and exit 2; while it is away every request that needs it answers 503 in the documented
-// `Error` shape (nothing invented, nothing changed); once it is back the mock answers again, with
-// what the store kept.
-import { describe, expect, it } from 'vitest';
-import { startRedis, startReplica } from './helpers/cluster.js';
+// line and exit 2 (append-only file off, keys evicted when full), a store that keeps the promise
+// only in part starts with a warning (appendfsync everysec); while it is away every request that
+// needs it answers 503 in the documented `Error` shape (nothing invented, nothing changed); once it
+// is back the mock answers again, with what the store kept. One redis-server for the file, its
+// settings changed with CONFIG SET between the cases.
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startRedis, startReplica, type RedisServer } from './helpers/cluster.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
 const SEND = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'faults' };
 
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** Runs CONFIG SET on the store; the append-only file turned on is waited for (its rewrite done). */
+async function configure(settings: Record<string, string>): Promise<void> {
+  const admin = new Redis(redis.url);
+  try {
+    for (const [name, value] of Object.entries(settings)) await admin.config('SET', name, value);
+    for (;;) {
+      const info = await admin.info('persistence');
+      if (/aof_rewrite_in_progress:0/.test(info) && /aof_rewrite_scheduled:0/.test(info)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    admin.disconnect();
+  }
+}
+
+async function setting(name: string): Promise<string | undefined> {
+  const admin = new Redis(redis.url);
+  try {
+    return ((await admin.config('GET', name)) as string[])[1];
+  } finally {
+    admin.disconnect();
+  }
+}
+
 async function refusedAtStart(args: string[]): Promise<string> {
   const cli = startCli(['mock', '--port', String(await freePort()), '--quiet', ...args]);
+  // A mock that starts when it should have refused is stopped, pass or fail.
+  onTestFinished(() => {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+  });
   const { code } = await cli.exited;
   expect(code, cli.stderr()).toBe(2);
   expect(cli.stdout()).not.toMatch(/Mock ready/);
@@ -26,13 +65,24 @@ describe('--store at start', () => {
   });
 
   it('a store that would lose answered writes (appendonly no): one line, exit 2', async () => {
-    const redis = await startRedis({ args: ['--appendonly', 'no'] });
+    await configure({ appendonly: 'no' });
     try {
       const stderr = await refusedAtStart(['--store', redis.url]);
       expect(stderr.trim().split('\n')).toHaveLength(1);
       expect(stderr).toMatch(/appendonly is no .*--appendonly yes/);
     } finally {
-      await redis.stop();
+      await configure({ appendonly: 'yes' });
+    }
+  });
+
+  it('a store that evicts keys when full (maxmemory-policy allkeys-*): one line, exit 2', async () => {
+    await configure({ maxmemory: '64mb', 'maxmemory-policy': 'allkeys-lru' });
+    try {
+      const stderr = await refusedAtStart(['--store', redis.url]);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(/maxmemory-policy is allkeys-lru .*use noeviction/);
+    } finally {
+      await configure({ maxmemory: '0', 'maxmemory-policy': 'noeviction' });
     }
   });
 
@@ -44,9 +94,14 @@ describe('--store at start', () => {
 
 describe('the store lost while the mock runs', () => {
   it('answers 503 in the Error shape while it is away, and what it kept once it is back', async () => {
-    let redis = await startRedis();
+    // appendfsync everysec (Redis's default): the mock starts, and says what it may lose.
+    expect(await setting('appendfsync')).toBe('everysec');
     const replica = await startReplica(redis.url);
     try {
+      // Said before it listens, on stderr (which may arrive after stdout's "ready").
+      const warned = /--store redis:\/\/127\.0\.0\.1:\d+\/0: appendfsync is everysec: .*may lose the last second/;
+      for (let i = 0; i < 400 && !warned.test(replica.stderr()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(replica.stderr()).toMatch(warned);
       const call = client(replica.url, newKey('faults'));
       const kept = await call('POST', '/api/v1/messages', SEND);
       expect(kept.status).toBe(201);
@@ -72,7 +127,6 @@ describe('the store lost while the mock runs', () => {
     } finally {
       replica.child.kill('SIGTERM');
       await replica.exited;
-      await redis.stop();
     }
   }, 60_000);
 });
