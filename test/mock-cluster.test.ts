@@ -6,6 +6,9 @@
 // through the load balancer; a replica killed with SIGKILL in the middle of a burst loses no
 // acknowledged write and leaves no half-applied change; a replica started later serves the
 // accounts already there.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startNginx, startRedis, startReplica, type RedisServer, type Server } from './helpers/cluster.js';
@@ -21,6 +24,8 @@ let redis: RedisServer;
 let replicas: Array<CliProcess & { port: number; url: string }>;
 let lb: Server & { url: string };
 const late: Array<CliProcess> = [];
+/** The one-key snapshot as a file a team would commit (the later replica loads it with --snapshot). */
+let snapshotFile: { snapshot: string; state: unknown } | undefined;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -60,15 +65,49 @@ describe('three replicas, one mock', () => {
     for (const other of [two!, three!]) expect((await other('GET', '/api/v1/messages')).body[0].id).toBe(sent.body.id);
     expect((await three!('PATCH', '/api/v1/account', { maxCallDurationSeconds: 900 })).status).toBe(200);
     expect((await one!('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(900);
+    // The wallet set on one, a checkout opened on another and completed on a third.
     expect((await two!('PUT', '/__mock/wallet', { balance: 7 })).body).toEqual({ balance: 7 });
-    expect((await three!('GET', '/api/v1/billing')).body.balance ?? (await three!('GET', '/api/v1/billing')).body.wallet?.balance).toBeDefined();
+    expect((await three!('GET', '/api/v1/billing')).body.balance).toBe(7);
+    const checkout = await one!('POST', '/api/v1/billing/checkout/credits', {});
+    expect(checkout.status).toBe(200);
+    expect((await two!('POST', '/__mock/checkout/complete', { clientSecret: checkout.body.clientSecret, amount: 20 })).status).toBe(200);
+    expect((await three!('GET', '/api/v1/billing')).body.balance).toBe(27);
+    // The checkout is spent everywhere: completing it again on another replica finds none open.
+    expect((await three!('POST', '/__mock/checkout/complete', { clientSecret: checkout.body.clientSecret, amount: 20 })).status).toBe(404);
 
     const before = (await client(replicas[0]!.url, null)('GET', '/__mock/clock')).body.offsetSeconds;
     expect((await client(replicas[1]!.url, null)('POST', '/__mock/clock/advance', { seconds: 120 })).status).toBe(200);
     for (const replica of replicas) expect((await client(replica.url, null)('GET', '/__mock/clock')).body.offsetSeconds).toBe(before + 120);
 
-    const stranger = client(replicas[2]!.url, newKey('stranger'));
-    expect((await stranger('GET', '/api/v1/messages')).body.map((m: { id: string }) => m.id)).not.toContain(sent.body.id);
+    // Another key, on any replica, sees none of it; its own changes stay its own.
+    const strangerKey = newKey('stranger');
+    for (const replica of replicas) {
+      const stranger = client(replica.url, strangerKey);
+      expect((await stranger('GET', '/api/v1/messages')).body.map((m: { id: string }) => m.id)).not.toContain(sent.body.id);
+      expect((await stranger('GET', '/api/v1/account')).body.maxCallDurationSeconds).not.toBe(900);
+      expect((await stranger('GET', '/api/v1/billing')).body.balance).not.toBe(27);
+    }
+    const mine = await accountOf(replicas[1]!.url, key);
+    const theirs = await accountOf(replicas[2]!.url, strangerKey);
+    expect(mine.messages.map((m) => m.id)).toContain(sent.body.id);
+    expect(theirs.messages.map((m) => m.id)).not.toContain(sent.body.id);
+  });
+
+  it('an Idempotency-Key used on one replica replays on the others; another key may reuse it', async () => {
+    const key = newKey('idem_seq');
+    const [one, two, three] = replicas.map((replica) => client(replica.url, key));
+    const original = await one!('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'seq-1' });
+    expect(original.status).toBe(201);
+    for (const other of [two!, three!]) {
+      const replay = await other('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'seq-1' });
+      expect(replay.status).toBe(200);
+      expect(replay.body.id).toBe(original.body.id);
+    }
+    expect((await three!('GET', '/api/v1/calls')).body.filter((c: { id: string }) => c.id === original.body.id)).toHaveLength(1);
+    // Keys are the account's own (part 7.2): the same Idempotency-Key under another key is a new call.
+    const elsewhere = await client(replicas[1]!.url, newKey('idem_other'))('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'seq-1' });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.id).not.toBe(original.body.id);
   });
 
   it("replays an Idempotency-Key across replicas: one call placed, every duplicate answers it", async () => {
@@ -145,6 +184,23 @@ describe('three replicas, one mock', () => {
     for (const call of [one!, two!, three!]) expect((await call('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(1500);
   });
 
+  it("one key's snapshot, saved on one replica and brought back on another, restores that account only", async () => {
+    const [a, b] = [newKey('snapone_a'), newKey('snapone_b')];
+    expect((await client(replicas[0]!.url, a)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 600 })).status).toBe(200);
+    const saved = await client(replicas[0]!.url, a)('POST', '/__mock/snapshots/cluster-one', {});
+    expect(saved.body).toMatchObject({ name: 'cluster-one', scope: 'account', accounts: 1 });
+    expect((await client(replicas[1]!.url, null)('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toContain('cluster-one');
+    expect((await client(replicas[1]!.url, a)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1200 })).status).toBe(200);
+    expect((await client(replicas[1]!.url, b)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1300 })).status).toBe(200);
+    expect((await client(replicas[2]!.url, null)('POST', '/__mock/snapshots/cluster-one/restore', {})).status).toBe(200);
+    for (const replica of replicas) {
+      expect((await client(replica.url, a)('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(600);
+      expect((await client(replica.url, b)('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(1300);
+    }
+    snapshotFile = (await client(replicas[2]!.url, null)('GET', '/__mock/snapshots/cluster-one')).body;
+    expect(snapshotFile).toMatchObject({ snapshot: 'cluster-one', scope: 'account' });
+  });
+
   it('Redocly Respect: every workflow passes through the load balancer', async () => {
     const run = await runRespectCommand(respectLine(lb.url, newKey('respect')), { json: true });
     expect(run.report, run.output.slice(-3000)).toBeDefined();
@@ -183,9 +239,16 @@ describe('three replicas, one mock', () => {
     const total = [...acknowledged.values()].flat().length;
     expect(total).toBeGreaterThan(120);
 
-    // A replica started now serves what is there.
-    const later = await startReplica(redis.url);
+    // A replica started now serves what is there; the snapshot file it is given is kept under
+    // its name for all, not brought back over the state already in the store.
+    expect(snapshotFile).toBeDefined();
+    const committed = path.join(mkdtempSync(path.join(tmpdir(), 'cluster-snapshot-')), 'team.json');
+    writeFileSync(committed, JSON.stringify({ ...snapshotFile, snapshot: 'team-committed' }));
+    const later = await startReplica(redis.url, ['--snapshot', committed]);
     late.push(later);
+    for (let i = 0; i < 400 && !/--snapshot team-committed: kept under its name; not brought back/.test(later.stderr()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(later.stderr()).toMatch(/--snapshot team-committed: kept under its name; not brought back/);
+    expect((await client(replicas[0]!.url, null)('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toContain('team-committed');
     let found = 0;
     for (const key of keys) {
       const account = await accountOf(later.url, key);
