@@ -50,7 +50,7 @@ async function accountOf(url: string, key: string) {
   await client(url, null)('DELETE', `/__mock/snapshots/${name}`, undefined, CONTROL);
   return Object.values(file.state.accounts)[0] as {
     messages: Array<{ id: string }>;
-    events: Array<{ event: { type: string; data: { messageId?: string; status?: unknown } } }>;
+    events: Array<{ event: { type: string; data: { messageId?: string; status?: unknown }; relatedObject?: { id: string } } }>;
     daily: Record<string, { messages: number }>;
     meta: Record<string, { delivery?: string }>;
   };
@@ -158,11 +158,17 @@ describe('three replicas, one mock', () => {
     }
   }, 40_000);
 
-  it('runs each simulated step once, whichever replica claims it', async () => {
+  it('runs each simulated step once, whichever replica claims it: deliveries and call progress', async () => {
     const key = newKey('steps');
     const send = client(lb.url, key);
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await send('POST', '/api/v1/messages', SEND)).body.id);
+    const calls: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const placed = await send('POST', '/api/v1/calls', CALL);
+      expect(placed.status).toBe(201);
+      calls.push(placed.body.id);
+    }
     // Every delivery step falls due; the replicas' runners and this clock move race for them.
     expect((await client(replicas[2]!.url, null)('POST', '/__mock/clock/advance', { seconds: 3600 })).status).toBe(200);
     const account = await accountOf(replicas[0]!.url, key);
@@ -171,6 +177,14 @@ describe('three replicas, one mock', () => {
     expect(seen.length).toBeGreaterThanOrEqual(ids.length);
     expect(new Set(seen).size).toBe(seen.length); // no step ran twice
     for (const id of ids) expect(account.meta[id]!.delivery, id).not.toBe('sent');
+    // Each call moved through its states once each, to an end (part 6: no state reported twice).
+    const moves = account.events
+      .filter(({ event }) => event.type === 'call.status_changed' && calls.includes(event.relatedObject?.id ?? ''))
+      .map(({ event }) => `${event.relatedObject!.id} ${JSON.stringify(event.data.status)}`);
+    expect(moves.length).toBeGreaterThan(calls.length);
+    expect(new Set(moves).size).toBe(moves.length);
+    const listed = (await client(replicas[1]!.url, key)('GET', '/api/v1/calls')).body as Array<{ id: string; status: { state: string } }>;
+    for (const id of calls) expect(listed.find((c) => c.id === id)!.status.state, id).toBe('Terminated');
   });
 
   it('a reset and a whole snapshot brought back act on every replica', async () => {
