@@ -3,12 +3,14 @@
 // line and exit 2 (append-only file off, keys evicted when full), a store that keeps the promise
 // only in part starts with a warning (appendfsync everysec); while it is away every request that
 // needs it answers 503 in the documented `Error` shape (nothing invented, nothing changed); once it
-// is back the mock answers again, with what the store kept. One redis-server for the file, its
-// settings changed with CONFIG SET between the cases.
+// is back the mock answers again, with what the store kept; a full disk under the store (appendfsync
+// always) loses no answered write and keeps no refused one. One redis-server for the file, its
+// settings changed with CONFIG SET between the cases (the full disk's has a tmpfs of its own).
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startRedis, startReplica, type RedisServer } from './helpers/cluster.js';
 import { freePort, startCli } from './helpers/mock-process.js';
+import { canMount, CANNOT_MOUNT, smallDisk } from './helpers/small-disk.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
 const SEND = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'faults' };
@@ -127,6 +129,47 @@ describe('the store lost while the mock runs', () => {
     } finally {
       replica.child.kill('SIGTERM');
       await replica.exited;
+    }
+  }, 60_000);
+
+  it.skipIf(!canMount)('a full disk under the store: the write it cannot keep answers 503 and is not there after; what was answered is', async () => {
+    // The recipe's store (appendfsync always), its directory on a small tmpfs of its own: Redis
+    // stops rather than answer a write its append-only file could not take.
+    const disk = smallDisk(4096);
+    let full = await startRedis({ dir: disk.dir, args: ['--appendfsync', 'always', '--maxmemory-policy', 'noeviction'] });
+    const replica = await startReplica(full.url);
+    try {
+      const call = client(replica.url, newKey('fulldisk'));
+      const kept = [await call('POST', '/api/v1/messages', SEND)];
+      expect(kept[0]!.status).toBe(201);
+      disk.fill();
+      // A write may still fit in the last page the file holds: send until one finds no room.
+      let refused = await call('POST', '/api/v1/messages', { ...SEND, body: 'no room' });
+      for (let i = 0; i < 100 && refused.status === 201; i++) {
+        kept.push(refused);
+        refused = await call('POST', '/api/v1/messages', { ...SEND, body: 'no room' });
+      }
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ error: expect.stringMatching(/^The mock's store \(redis:\/\/127\.0\.0\.1:\d+\/0\) .*Nothing was changed by this request/) });
+
+      disk.free();
+      await full.stop();
+      full = await full.restart();
+      let listed = await call('GET', '/api/v1/messages');
+      for (let i = 0; i < 200 && listed.status === 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        listed = await call('GET', '/api/v1/messages');
+      }
+      expect(listed.status).toBe(200);
+      // Every answered write is there; the refused one is not (one more than those answered).
+      const ids = (listed.body as Array<{ id: string; body?: string }>).map((message) => message.id);
+      for (const answer of kept) expect(ids).toContain(answer.body.id);
+      const tried = (listed.body as Array<{ body?: string }>).filter((message) => message.body === 'no room');
+      expect(tried).toHaveLength(kept.length - 1);
+    } finally {
+      replica.child.kill('SIGTERM');
+      await replica.exited;
+      await full.stop();
     }
   }, 60_000);
 });
