@@ -1,6 +1,7 @@
 // A mock a team hosts (issue 32): one Redis (redis-server from Debian, append-only file on), three
 // `numbers-api mock --store` processes and nginx round-robin in front, all started for real. What
-// one process does, the others show; an Idempotency-Key replays across them; a long poll is
+// one process does, the others show; an Idempotency-Key replays across them, and a duplicate gets
+// the 409 while the original runs on another (held half-way to the store by a proxy); a long poll is
 // answered by an event any of them committed; each simulated step runs once; the clock and the
 // control surface are the whole cluster's; accounts stay apart; Redocly Respect's workflows pass
 // through the load balancer; a replica killed with SIGKILL in the middle of a burst loses no
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startNginx, startRedis, startReplica, type RedisServer, type Server } from './helpers/cluster.js';
+import { startNginx, startRedis, startReplica, startStoreProxy, type RedisServer, type Server, type StoreProxy } from './helpers/cluster.js';
 import type { CliProcess } from './helpers/mock-process.js';
 import { failedSteps, respectLine, runRespectCommand, workflowResults } from './helpers/respect.js';
 import { client, newKey } from './helpers/stateful-mock.js';
@@ -21,6 +22,7 @@ const CALL = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', outboundInstru
 const CONTROL = { 'Content-Type': 'application/json' };
 
 let redis: RedisServer;
+let proxy: StoreProxy;
 let replicas: Array<CliProcess & { port: number; url: string }>;
 let lb: Server & { url: string };
 const late: Array<CliProcess> = [];
@@ -29,7 +31,9 @@ let snapshotFile: { snapshot: string; state: unknown } | undefined;
 
 beforeAll(async () => {
   redis = await startRedis();
-  replicas = await Promise.all([0, 1, 2].map(() => startReplica(redis.url)));
+  // The first replica reaches the store through a proxy that can hold a request half-way.
+  proxy = await startStoreProxy(redis.port);
+  replicas = await Promise.all([proxy.url, redis.url, redis.url].map((url) => startReplica(url)));
   lb = await startNginx(replicas.map((replica) => replica.port));
 }, 120_000);
 
@@ -39,6 +43,7 @@ afterAll(async () => {
     replica.child.kill('SIGTERM');
     await replica.exited;
   }
+  await proxy?.close();
   await redis?.stop();
 });
 
@@ -132,20 +137,32 @@ describe('three replicas, one mock', () => {
 
   it('answers 409 while the original of an Idempotency-Key is still running on another replica', async () => {
     const key = newKey('running');
-    await client(replicas[0]!.url, key)('GET', '/api/v1/account');
-    // The lease an original holds while it runs, as another replica took it.
+    const [one, two] = [client(replicas[0]!.url, key), client(replicas[1]!.url, key)];
+    const seeded = ((await two('GET', '/api/v1/calls')).body as unknown[]).length;
+    const same = { 'Idempotency-Key': 'still-running' };
+    // The original, on the replica behind the proxy: its lease taken in the store, then what it
+    // sends next held on the way, so it is still running while the duplicate arrives elsewhere.
+    const holding = proxy.holdAfter(`:idem:${key}:still-running`);
+    const original = one('POST', '/api/v1/calls', CALL, same);
+    await holding;
     const store = new Redis(redis.url);
     try {
-      const gen = (await store.get('numbers-api:gen')) ?? '0';
-      await store.set(`numbers-api:g${gen}:idem:${key}:still-running`, 'elsewhere', 'PX', 60_000);
-      const answer = await client(replicas[1]!.url, key)('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'still-running' });
-      expect(answer.status).toBe(409);
-      expect(answer.body).toEqual({ error: 'A request with this Idempotency-Key is still being processed. Retry with the same key.' });
-      await store.del(`numbers-api:g${gen}:idem:${key}:still-running`);
-      expect((await client(replicas[2]!.url, key)('POST', '/api/v1/calls', CALL, { 'Idempotency-Key': 'still-running' })).status).toBe(201);
+      while ((await store.keys(`*:idem:${key}:still-running`)).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const duplicate = await two('POST', '/api/v1/calls', CALL, same);
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body).toEqual({ error: 'A request with this Idempotency-Key is still being processed. Retry with the same key.' });
     } finally {
+      proxy.release();
       store.disconnect();
     }
+    // The original ends: placed (201), or, held past its wait for the store on a loaded machine,
+    // refused with nothing changed (503). Either way the key then makes exactly one call.
+    const first = await original;
+    expect([201, 503]).toContain(first.status);
+    const again = await two('POST', '/api/v1/calls', CALL, same);
+    if (first.status === 201) expect([again.status, again.body.id]).toEqual([200, first.body.id]);
+    else expect(again.status).toBe(201);
+    expect((await two('GET', '/api/v1/calls')).body).toHaveLength(seeded + 1);
   }, 30_000);
 
   it('a long poll held by one replica is answered by an event committed on another', async () => {

@@ -5,7 +5,7 @@
 // of its own in a temporary directory.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, startCli, type CliProcess } from './mock-process.js';
@@ -115,4 +115,70 @@ export async function startReplica(storeUrl: string, args: string[] = []): Promi
   const cli = startCli(['mock', '--port', String(port), '--quiet', '--store', storeUrl, ...args], { env: { NUMBERS_API_MOCK_VALIDATE: 'strict' } });
   await cli.waitForOutput(/Mock ready on/);
   return Object.assign(cli, { port, url: `http://127.0.0.1:${port}` });
+}
+
+export interface StoreProxy {
+  port: number;
+  url: string;
+  /**
+   * Arms a hold: once a process sends a command holding `marker` (its bytes pass on to the store),
+   * what that connection sends next is kept back until `release`; resolves when the hold begins.
+   */
+  holdAfter(marker: string): Promise<void>;
+  /** Sends on, in order, what the held connection sent meanwhile, and stops holding. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy on loopback between a mock process and its store, for a test that needs a request
+ * stopped half-way through its trip to the store (an original still running), by a condition
+ * rather than a timer: the process sends a command holding a marker, and what it sends next waits.
+ */
+export async function startStoreProxy(storePort: number): Promise<StoreProxy> {
+  let armed: { marker: string; begin: () => void } | undefined;
+  let held: { store: Socket; queue: Buffer[] } | undefined;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const store = connect(storePort, '127.0.0.1');
+    sockets.add(client).add(store);
+    client.on('data', (chunk: Buffer) => {
+      if (held?.store === store) {
+        held.queue.push(chunk);
+        return;
+      }
+      store.write(chunk);
+      if (armed && chunk.includes(armed.marker)) {
+        held = { store, queue: [] };
+        const { begin } = armed;
+        armed = undefined;
+        begin();
+      }
+    });
+    store.on('data', (chunk: Buffer) => client.write(chunk));
+    const end = (): void => {
+      client.destroy();
+      store.destroy();
+      sockets.delete(client);
+      sockets.delete(store);
+    };
+    client.on('close', end).on('error', end);
+    store.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}/0`,
+    holdAfter: (marker) => new Promise<void>((begin) => (armed = { marker, begin })),
+    release() {
+      const was = held;
+      held = undefined;
+      for (const chunk of was?.queue ?? []) was!.store.write(chunk);
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
