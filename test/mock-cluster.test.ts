@@ -167,6 +167,12 @@ describe('three replicas, one mock', () => {
 
   it('a long poll held by one replica is answered by an event committed on another', async () => {
     const key = newKey('poll');
+    // The seed's call runs its course first (the clock moved on), so the only call that moves
+    // after this is the one placed below.
+    const seededCalls = client(replicas[0]!.url, key);
+    expect((await seededCalls('GET', '/api/v1/calls')).status).toBe(200);
+    expect((await client(replicas[2]!.url, null)('POST', '/__mock/clock/advance', { seconds: 86_400 })).status).toBe(200);
+    for (const call of (await seededCalls('GET', '/api/v1/calls')).body as Array<{ id: string; status: { state: string } }>) expect(call.status.state, call.id).toBe('Terminated');
     // The key's first wait sets where its waits resume (part 6: presence-based).
     expect((await client(replicas[0]!.url, key)('POST', '/api/v1/events/wait', { timeout: 1 })).status).toBe(408);
     const waiting = client(replicas[0]!.url, key)('POST', '/api/v1/events/wait', { timeout: 30, filters: { type: 'call.status_changed' } });
