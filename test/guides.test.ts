@@ -144,6 +144,9 @@ describe('facts the guides and README state, checked against the code', () => {
     const known = new Set(helps.flatMap((h) => `${h.stdout}${h.stderr}`.match(/--[a-z][a-z-]*/g) ?? []));
     // npm's own options, in the install and pack commands the README gives.
     for (const npm of ['--save-dev', '--save', '--save-exact', '--workspaces', '--include-workspace-root', '--pack-destination']) known.add(npm);
+    // redis-server's own directives, in README's recipe of a mock a team hosts: the recipe runs as
+    // written in test/mock-team-recipe.test.ts, where a directive Redis does not know stops it.
+    for (const redis of ['--bind', '--appendonly', '--appendfsync', '--maxmemory-policy', '--dir']) known.add(redis);
     const named = new Set([readme, ...guides.map((g) => g.source)].flatMap((text) => text.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []));
     expect([...named].filter((option) => !known.has(option)).sort()).toEqual([]);
   }, 60_000);

@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setupServer } from 'msw/node';
+import { readStateFile } from '../src/mock/state-file.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS } from '../src/simulator/account-bounds.js';
 import { createHandlers } from '../src/msw/index.js';
@@ -170,7 +171,8 @@ describe('the HTTP mock', () => {
       let status = 201;
       for (let i = 0; i < 40 && status === 201; i++) status = (await call('POST', '/api/v1/messages', { ...SEND, body: 'w'.repeat(4000) })).status;
       expect(status).toBe(400);
-      const stored = JSON.parse(readFileSync(stateFile, 'utf8'));
+      // The file and its journal, read back as the next start reads them.
+      const stored = readStateFile(stateFile)!;
       expect(Object.keys(stored.accounts)).toHaveLength(1);
     } finally {
       await mock.close();

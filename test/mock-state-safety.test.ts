@@ -8,14 +8,14 @@
 // - a state too large for one string is written and read one account per line;
 // - every answer shows what its own request did (50 parallel PATCHes, on both transports, with and
 //   without --state), and a read never shows a change that is not on disk yet (README, "Mock").
-import { watch, existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { watch, existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../src/msw/index.js';
-import { readStateFile, stateChunks, writeFileAtomic } from '../src/mock/state-file.js';
-import { emptyState } from '../src/simulator/state.js';
+import { readJournal, readStateFile, stateChunks, writeFileAtomic } from '../src/mock/state-file.js';
+import { emptyState, type SimState } from '../src/simulator/state.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { canMount, CANNOT_MOUNT, smallDisk } from './helpers/small-disk.js';
 import { client, MSW_BASE, newKey, startStatefulMock } from './helpers/stateful-mock.js';
@@ -24,6 +24,34 @@ const NUMBER = '/api/v1/numbers/pn_8f3kq2m9x7';
 const patch = (seconds: number) => ({ maxCallDurationSeconds: seconds });
 
 if (!canMount) console.warn(CANNOT_MOUNT);
+
+/** Whether this process (the in-process mock) holds `file` open. */
+function openByThisProcess(file: string): boolean {
+  return readdirSync('/proc/self/fd').some((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** PATCHes the number with `from`, `from + 1` ... until one is refused; the refusal and the last value answered 200. */
+async function writeUntilRefused(call: ReturnType<typeof client>, from: number) {
+  let acknowledged = 600;
+  for (let value = from; value < from + 200; value++) {
+    const answer = await call('PATCH', NUMBER, patch(value));
+    if (answer.status !== 200) return { refused: answer, acknowledged };
+    acknowledged = value;
+  }
+  throw new Error('no write was refused on a full disk');
+}
+
+/** The cap of the demo number of the account whose key contains `name`, in a state read back. */
+function numberCap(state: SimState, name: string): number | null | undefined {
+  const account = state.accounts[state.keys[Object.keys(state.keys).find((key) => key.includes(name))!]!]!;
+  return account.numbers.find((n) => n.id === 'pn_8f3kq2m9x7')!.maxCallDurationSeconds;
+}
 
 describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)', () => {
   it('a full disk: 503 in the Error shape naming the cause, one log line, no loop; the change is written once there is room', async () => {
@@ -37,19 +65,22 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
       const good = readFileSync(stateFile, 'utf8');
       disk.fill();
 
-      const refused = await call('PATCH', NUMBER, patch(900), undefined);
+      // An append may still fit in the journal's last page: writes are acknowledged until one does not.
+      const { refused, acknowledged } = await writeUntilRefused(call, 700);
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual({ error: expect.stringMatching(/could not save its state .*the disk is full \(ENOSPC\)/) });
       // A second change in the same state is told the same, and the log says it once.
       expect((await call('PATCH', NUMBER, patch(901))).status).toBe(503);
       expect(warnings.filter((line) => /cannot write .*ENOSPC/.test(line))).toHaveLength(1);
       expect(readFileSync(stateFile, 'utf8')).toBe(good);
+      // The journal never keeps half a change (a failed append is cut back to the last whole line),
+      // and it holds every change answered 200.
+      expect(readJournal(`${stateFile}.journal`)!.tornBytes).toBe(0);
+      expect(numberCap(readStateFile(stateFile)!, 'fulldisk')).toBe(acknowledged);
 
       // Nothing spins: in a second with no request, a handful of retries at most (a loop makes thousands).
       let attempts = 0;
-      const watcher = watch(disk.dir, (_event, name) => {
-        if (String(name).endsWith('.tmp')) attempts++;
-      });
+      const watcher = watch(disk.dir, () => attempts++);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       watcher.close();
       expect(attempts).toBeLessThan(20);
@@ -57,9 +88,7 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
       disk.free();
       const after = await call('PATCH', NUMBER, patch(1200));
       expect(after.status).toBe(200);
-      const stored = JSON.parse(readFileSync(stateFile, 'utf8'));
-      const account = stored.accounts[stored.keys[Object.keys(stored.keys).find((key) => key.includes('fulldisk'))!]];
-      expect(account.numbers.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds).toBe(1200);
+      expect(numberCap(readStateFile(stateFile)!, 'fulldisk')).toBe(1200);
       expect(warnings.some((line) => /written again/.test(line))).toBe(true);
     } finally {
       await mock.close();
@@ -75,6 +104,9 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
       const call = client(mock.url, newKey('readonly'));
       expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
       const good = readFileSync(stateFile, 'utf8');
+      // A file system with a file open for writing cannot be remounted read-only: the mock closes
+      // its journal once it has been idle a moment.
+      while (openByThisProcess(`${stateFile}.journal`)) await new Promise((resolve) => setTimeout(resolve, 20));
       disk.readOnly(true);
       const refused = await call('PATCH', NUMBER, patch(700));
       expect(refused.status).toBe(503);
@@ -99,18 +131,20 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
     expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
     const good = readFileSync(stateFile, 'utf8');
     disk.fill();
-    expect((await call('PATCH', NUMBER, patch(900))).status).toBe(503);
+    const { refused, acknowledged } = await writeUntilRefused(call, 700);
+    expect(refused.status).toBe(503);
     cli.child.kill('SIGTERM');
     await cli.exited;
     expect(cli.stderr()).toMatch(/cannot write .*ENOSPC/);
     expect(readFileSync(stateFile, 'utf8')).toBe(good);
+    expect(readJournal(`${stateFile}.journal`)!.tornBytes).toBe(0);
     disk.free();
 
     const again = startCli(['mock', '--port', String(await freePort()), '--quiet', '--state', stateFile]);
     try {
       const [, url] = (await again.waitForOutput(/Mock ready on (\S+)/))!;
       const number = await client(url!, key)('GET', '/api/v1/numbers');
-      expect(number.body.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds).toBe(600);
+      expect(number.body.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds).toBe(acknowledged);
     } finally {
       again.child.kill('SIGKILL');
       await again.exited;
@@ -206,12 +240,15 @@ describe('each answer shows what its own request did', () => {
       for (let round = 0; round < 5; round++) {
         const seconds = 700 + round;
         const write = call('PATCH', NUMBER, patch(seconds));
-        // Sent while the write waits for its flush: what it shows must already be in the file.
-        await new Promise((resolve) => setImmediate(resolve));
+        // Sent once the change is made in memory, while it waits for its flush: what the read
+        // shows must already be on disk when it is answered.
+        const inMemory = () => mock.simulator!.accountForKey(key)!.numbers.find((n) => n.id === 'pn_8f3kq2m9x7')!.maxCallDurationSeconds;
+        while (inMemory() !== seconds) await new Promise((resolve) => setImmediate(resolve));
         const read = await call('GET', '/api/v1/numbers');
         const shown = read.body.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds;
-        const stored = JSON.parse(readFileSync(stateFile, 'utf8'));
-        const onDisk = stored.accounts[stored.keys[key]].numbers.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds;
+        expect(shown).toBe(seconds);
+        const stored = readStateFile(stateFile)!;
+        const onDisk = stored.accounts[stored.keys[key]!]!.numbers.find((n) => n.id === 'pn_8f3kq2m9x7')!.maxCallDurationSeconds;
         expect(onDisk, `round ${round}`).toBe(shown);
         await write;
       }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
+import { readStateFile } from '../src/mock/state-file.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
@@ -152,9 +153,9 @@ describe('from the command line', () => {
         cli.child.kill('SIGKILL');
         await cli.exited;
       }
-      const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+      const state = readStateFile(stateFile)!;
       expect(state.version).toBe(1);
-      const value = state.accounts[state.keys[key]].account.maxCallDurationSeconds;
+      const value = state.accounts[state.keys[key]!]!.account.maxCallDurationSeconds!;
       expect(value === acknowledged || value >= 3000).toBe(true);
       acknowledged = value;
     }

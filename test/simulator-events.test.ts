@@ -2,7 +2,7 @@
 // the wait's hold, its filters, its cursor, account isolation; subscriptions, ping targets and
 // the recorded outcome of deliveries.
 import { describe, expect, it } from 'vitest';
-import { activeWaits, matchesFilters, recordWebhookDelivery, webhookTargets } from '../src/simulator/resources/events.js';
+import { activeWaits, matchesFilters, recordWebhookDelivery } from '../src/simulator/resources/events.js';
 import type { Simulator } from '../src/simulator/simulator.js';
 import type { JsonObject, SimEvent, SimResponse } from '../src/simulator/types.js';
 import { inProcessSimulator, simRequest, useStatefulMock } from './helpers/simulator-harness.js';
@@ -38,52 +38,52 @@ describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
     const { simulator, wait, emit } = setup();
     const answer = wait('sk_live_a');
     expect(answer.hold).toBeDefined();
-    expect(answer.hold!.check()).toBeUndefined();
+    expect(answer.hold!.check(simulator.state)).toBeUndefined();
     expect(activeWaits(account(simulator, 'sk_live_a'))).toBe(1);
     const event = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_1' });
-    const done = answer.hold!.check();
+    const done = answer.hold!.check(simulator.state);
     expect(done).toEqual({ status: 200, body: event });
     expect(activeWaits(account(simulator, 'sk_live_a'))).toBe(0);
   });
 
   it('a key\'s first wait does not answer events that happened before it began', () => {
-    const { wait, emit } = setup();
+    const { simulator, wait, emit } = setup();
     emit('sk_live_a', 'message.received', { messageId: 'msg_old' });
-    expect(wait('sk_live_a').hold!.check()).toBeUndefined();
+    expect(wait('sk_live_a').hold!.check(simulator.state)).toBeUndefined();
   });
 
   it('later waits of the key resume after the last event handed out: a polling loop misses nothing', () => {
-    const { wait, emit } = setup();
+    const { simulator, wait, emit } = setup();
     const first = wait('sk_live_a');
     const e1 = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_1' });
     const e2 = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_2' });
-    expect(first.hold!.check()?.body).toEqual(e1);
+    expect(first.hold!.check(simulator.state)?.body).toEqual(e1);
     // e2 happened between the two waits: the next wait answers it at once.
-    expect(wait('sk_live_a').hold!.check()?.body).toEqual(e2);
-    expect(wait('sk_live_a').hold!.check()).toBeUndefined();
+    expect(wait('sk_live_a').hold!.check(simulator.state)?.body).toEqual(e2);
+    expect(wait('sk_live_a').hold!.check(simulator.state)).toBeUndefined();
   });
 
   it('two concurrent waits of one key both receive the same event', () => {
-    const { wait, emit } = setup();
+    const { simulator, wait, emit } = setup();
     const a = wait('sk_live_a');
     const b = wait('sk_live_a');
     const event = emit('sk_live_a', 'call.status_changed', { status: { state: 'Ringing', label: 'Ringing' } });
-    expect(a.hold!.check()?.body).toEqual(event);
-    expect(b.hold!.check()?.body).toEqual(event);
+    expect(a.hold!.check(simulator.state)?.body).toEqual(event);
+    expect(b.hold!.check(simulator.state)?.body).toEqual(event);
   });
 
   it('honours filters: groupId, and any other key against the same field of data, type against the type', () => {
-    const { wait, emit } = setup();
+    const { simulator, wait, emit } = setup();
     const group = wait('sk_live_a', { timeout: 5, filters: { groupId: 'grp_2' } });
     const typed = wait('sk_live_a', { timeout: 5, filters: { type: 'call.status_changed' } });
     emit('sk_live_a', 'message.received', { messageId: 'msg_1', groupId: null });
     emit('sk_live_a', 'message.received', { messageId: 'msg_2', groupId: 'grp_1' });
-    expect(group.hold!.check()).toBeUndefined();
-    expect(typed.hold!.check()).toBeUndefined();
+    expect(group.hold!.check(simulator.state)).toBeUndefined();
+    expect(typed.hold!.check(simulator.state)).toBeUndefined();
     const inGroup = emit('sk_live_a', 'message.received', { messageId: 'msg_3', groupId: 'grp_2' });
     const call = emit('sk_live_a', 'call.status_changed', { status: { state: 'Queued', label: 'Queued' } });
-    expect(group.hold!.check()?.body).toEqual(inGroup);
-    expect(typed.hold!.check()?.body).toEqual(call);
+    expect(group.hold!.check(simulator.state)?.body).toEqual(inGroup);
+    expect(typed.hold!.check(simulator.state)?.body).toEqual(call);
     const event = { data: { groupId: 'grp_1', channel: 'whatsapp' }, type: 'message.received' } as unknown as SimEvent;
     expect(matchesFilters(event, { channel: 'whatsapp' })).toBe(true);
     expect(matchesFilters(event, { channel: 'sms' })).toBe(false);
@@ -105,17 +105,17 @@ describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
     const other = wait('sk_live_b');
     expect(other.hold!.accountId).toBe(account(simulator, 'sk_live_b').id);
     emit('sk_live_a', 'message.received', { messageId: 'msg_a' });
-    expect(other.hold!.check()).toBeUndefined();
+    expect(other.hold!.check(simulator.state)).toBeUndefined();
   });
 
   it('never answers webhook.ping (it goes to its subscription only)', () => {
-    const { request, wait, emit } = setup();
+    const { simulator, request, wait, emit } = setup();
     const answer = wait('sk_live_a');
     const hook = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:9/h', eventTypes: [] }).body as JsonObject;
     expect(request('sk_live_a', 'POST', `/api/v1/webhooks/${hook.id}/ping`).status).toBe(200);
-    expect(answer.hold!.check()).toBeUndefined();
+    expect(answer.hold!.check(simulator.state)).toBeUndefined();
     const next = emit('sk_live_a', 'message.received', { messageId: 'msg_1' });
-    expect(answer.hold!.check()?.body).toEqual(next);
+    expect(answer.hold!.check(simulator.state)?.body).toEqual(next);
   });
 
   it('a timeout out of 1..60 gets the documented 400 (the gate\'s violation, part 8)', () => {
@@ -141,7 +141,7 @@ describe('webhook subscriptions (part 6, inferred operations)', () => {
     const a = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:1/a', eventTypes: ['message.received'] }).body as JsonObject;
     const b = request('sk_live_a', 'POST', '/api/v1/webhooks', { url: 'http://127.0.0.1:1/b', eventTypes: ['call.status_changed'] }).body as JsonObject;
     const seen: Array<[string, string[]]> = [];
-    simulator.onEvent((event, acc) => seen.push([event.type, webhookTargets(acc, event).map((hook) => hook.id)]));
+    simulator.onEvent((event, _account, _seq, hooks) => seen.push([event.type, hooks.map((hook) => String(hook.id))]));
     emit('sk_live_a', 'message.received');
     emit('sk_live_a', 'call.status_changed');
     emit('sk_live_a', 'message.status_changed');

@@ -79,7 +79,7 @@ function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOper
         const fields = Object.entries(schema?.properties ?? {})
           .map(([name, property]) => `<code>${escapeHtml(name)}</code>${(schema.required ?? []).includes(name) ? ' (required)' : ''}${property.description ? `: ${markdownInline(property.description)}` : ''}`)
           .join('<br>');
-        const key = (op.operation.security ?? mockControl.security ?? []).length > 0 ? 'the account of the key' : 'the whole mock';
+        const key = controlScope(op.operation.security ?? mockControl.security ?? []);
         return `<tr><td><code>${escapeHtml(`${op.method.toUpperCase()} ${op.path}`)}</code></td><td>${markdownInline(op.operation.summary ?? '')}${op.operation.description ? `<br><span class="muted">${markdownInline(op.operation.description.split('\n\n')[0].replace(/\n/g, ' '))}</span>` : ''}</td><td>${fields || 'none'}</td><td>${key}</td></tr>`;
       });
       return `<table class="mock-control"><thead><tr><th>Operation</th><th>What it does</th><th>Body</th><th>Acts on</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
@@ -151,7 +151,7 @@ function markdownBlocks({ openapi, dereferenced, asyncapi, mockControl }) {
           const fields = Object.entries(schema?.properties ?? {})
             .map(([name, property]) => `\`${name}\`${(schema.required ?? []).includes(name) ? ' (required)' : ''}${property.description ? `: ${property.description}` : ''}`)
             .join('; ');
-          const acts = (op.operation.security ?? mockControl.security ?? []).length > 0 ? 'the account of the key' : 'the whole mock';
+          const acts = controlScope(op.operation.security ?? mockControl.security ?? []);
           return [`\`${op.method.toUpperCase()} ${op.path}\``, op.operation.summary ?? '', fields || 'none', acts];
         }),
       );
@@ -292,4 +292,15 @@ export async function renderGuide(file, context) {
 function operationName(openapi, id) {
   const op = listOperations(openapi).find((o) => o.operationId === id);
   return `${op.method.toUpperCase()} ${op.path}`;
+}
+
+/**
+ * What a control operation acts on, from its security: the account of the key when every way in
+ * names the key (`bearerAuth`), the whole mock when none does, either when some do (a snapshot of
+ * every account, or of the key's).
+ */
+function controlScope(security) {
+  const keyed = security.filter((requirement) => 'bearerAuth' in requirement).length;
+  if (security.length > 0 && keyed === security.length) return 'the account of the key';
+  return keyed > 0 ? 'the whole mock, or the account of the key' : 'the whole mock';
 }

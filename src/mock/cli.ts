@@ -8,14 +8,19 @@ import { parseArgs } from 'node:util';
 import { processIo, type CliIo } from '../cli-io.js';
 import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
-import { DEFAULT_HOST, DEFAULT_PORT, startMock } from './start-mock.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startMock, StoreStartError } from './start-mock.js';
 import { CONTROL_TOKEN_HEADER } from './control-access.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';
+import type { SnapshotFile } from '../simulator/store.js';
+import { readSnapshotFile } from './store/snapshot-files.js';
+import { stateProblems } from './state-schema.js';
 
 /** Where the control token comes from when --control-token is not given. */
 export const CONTROL_TOKEN_ENV = 'NUMBERS_API_CONTROL_TOKEN';
+/** Where the store comes from when --store is not given. */
+export const STORE_ENV = 'NUMBERS_API_MOCK_STORE';
 
 /** The help text, with the sign-up code read from the contract's `signupCode` test value. */
 export function mockUsage(): string {
@@ -46,7 +51,15 @@ Options:
   --host <address>        address to listen on (default: $HOST or ${DEFAULT_HOST})
   --stateless             serve the documented examples only, keeping no state
   --seed <file>           start every account from your own data (a JSON seed, see the README)
-  --state <file>          keep the state in this file across restarts (written atomically)
+  --state <file>          keep the state in this file across restarts: a journal beside it holds
+                          every change before it is answered, folded into the file now and then
+  --store <url>           keep the state in Valkey/Redis (redis://host:port/db, rediss:// for TLS),
+                          shared by every mock process given the same store: run several behind
+                          a load balancer (README, "A mock a team hosts"); or set
+                          NUMBERS_API_MOCK_STORE. The store must run with appendonly yes
+  --snapshot <file>       a snapshot file (GET /__mock/snapshots/{name} gives one): kept under its
+                          name, and brought back at start when the store holds no state yet
+                          (repeatable; the last one is brought back)
   --record <dir>          record what each account does as an Arazzo workflow, one file per
                           account (<dir>/<name>.arazzo.json; the key is never written); replay
                           one with numbers-api conformance --replay or redocly respect
@@ -77,6 +90,7 @@ Options:
 
 Environment:
   NUMBERS_API_CONTROL_TOKEN    the control token, as --control-token
+  NUMBERS_API_MOCK_STORE       the store, as --store
   NUMBERS_API_WEBHOOK_SECRET   sign webhook deliveries (HMAC-SHA256 hex of the raw body in
                                X-Service-Signature, as the local fan-out does; inferred, part 5.10)
   NUMBERS_API_MOCK_VALIDATE    strict | header: check every composed answer against the contract
@@ -132,6 +146,8 @@ function parseMockArgs(argv: string[]) {
       stateless: { type: 'boolean', default: false },
       seed: { type: 'string' },
       state: { type: 'string' },
+      store: { type: 'string' },
+      snapshot: { type: 'string', multiple: true },
       record: { type: 'string' },
       'strict-keys': { type: 'boolean', default: false },
       gate: { type: 'string' },
@@ -171,6 +187,14 @@ function parseMockArgs(argv: string[]) {
   if (controlToken !== undefined && !/^[\x21-\x7e]{8,200}$/.test(controlToken)) {
     throw new UsageError('--control-token must be 8 to 200 visible ASCII characters (it is sent in a header).');
   }
+  const store = values.store ?? (process.env[STORE_ENV] || undefined);
+  if (store !== undefined && !/^rediss?:\/\/[^\s]+$/.test(store)) {
+    throw new UsageError(`--store must be a redis:// or rediss:// URL (redis://host:port/db), got "${store}".`);
+  }
+  if (store !== undefined && values.state !== undefined) throw new UsageError('--state and --store are two places to keep the state: give one.');
+  if (store !== undefined && values.stateless) throw new UsageError('--store goes with the stateful mock, not --stateless.');
+  if (values.snapshot !== undefined && values.stateless) throw new UsageError('--snapshot goes with the stateful mock, not --stateless.');
+  if (store !== undefined && values['max-accounts'] !== undefined) throw new UsageError('--max-accounts goes with the memory and file stores: with --store the accounts are the store\'s, kept until deleted or reset.');
   const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber('--max-accounts', values['max-accounts'], 1);
   const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber('--max-account-bytes', values['max-account-bytes'], 1024);
   if (values.record !== undefined && values.record.trim() === '') throw new UsageError('--record needs a directory.');
@@ -184,7 +208,7 @@ function parseMockArgs(argv: string[]) {
   if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
     throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
   }
-  return { ...values, port, host, prismLog, maxAccounts, maxAccountBytes, controlToken, prismWorkers: workers === undefined ? undefined : Number(workers) };
+  return { ...values, port, host, prismLog, maxAccounts, maxAccountBytes, controlToken, store, prismWorkers: workers === undefined ? undefined : Number(workers) };
 }
 
 /** Resolves with the exit code: 0 after a clean stop, 1 when the mock failed, 2 on bad usage. */
@@ -226,6 +250,17 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     }
   }
 
+  let snapshots: SnapshotFile[] | undefined;
+  if (args.snapshot !== undefined) {
+    try {
+      const contract = simContract(loadOpenApi());
+      snapshots = args.snapshot.map((file) => readSnapshotFile(file, (state) => stateProblems(contract, state)));
+    } catch (error) {
+      io.stderr(`numbers-api mock: --snapshot ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+
   const started = Date.now();
   if (!args.stateless) keepHeapNearLiveSize();
   let mock: Awaited<ReturnType<typeof startMock>>;
@@ -234,6 +269,8 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       stateless: args.stateless,
       seed,
       statePath: args.state,
+      storeUrl: args.store,
+      snapshots,
       recordDir: args.record,
       strictKeys: args['strict-keys'],
       gate: args.gate as 'ajv' | 'prism' | undefined,
@@ -251,6 +288,10 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       warn: (line) => io.stderr(`numbers-api mock: ${line}\n`),
     });
   } catch (error) {
+    if (error instanceof StoreStartError) {
+      io.stderr(`numbers-api mock: ${error.message}\n`);
+      return 2;
+    }
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === 'EADDRINUSE'

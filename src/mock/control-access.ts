@@ -12,7 +12,10 @@
 // - with `--strict-keys`, or bound to an address other than loopback, the control token in
 //   `X-Mock-Control-Token` (printed at start, or set with `--control-token`).
 //
-// Reading (`GET /__mock/about`, `GET /__mock/clock`) stays open. The in-process MSW handlers have no
+// Reading (`GET /__mock/about`, `GET /__mock/clock`, the list of snapshots) stays open; a snapshot
+// itself holds full keys, so `GET /__mock/snapshots/{name}` is guarded as a change (but needs no
+// JSON body type: a page cannot read another origin's answer without CORS, which it is refused).
+// The in-process MSW handlers have no
 // network and no other origin: none of this applies to them.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
@@ -48,6 +51,8 @@ export interface ControlAccess {
 }
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** A read that hands out full API keys (a snapshot as a file): guarded as a change is. */
+const KEY_BEARING_READ = /^\/__mock\/snapshots\/[^/]+\/?$/;
 
 function originOfThisMachine(origin: string): boolean {
   try {
@@ -79,7 +84,8 @@ export function controlAccess(boundHost: string, token: string | undefined): Con
     covers: (pathname) => pathname.startsWith(CONTROL_PREFIX),
     refusesPreflight: (req) => typeof req.headers.origin === 'string' && !originOfThisMachine(req.headers.origin),
     refusal(req) {
-      if (!CHANGES.has((req.method ?? 'GET').toUpperCase())) return undefined;
+      const method = (req.method ?? 'GET').toUpperCase();
+      if (!CHANGES.has(method) && !KEY_BEARING_READ.test((req.url ?? '').split('?', 1)[0]!)) return undefined;
       const { origin, host } = req.headers;
       if (req.headers['x-service-event-id'] !== undefined) return refused('A webhook delivery never reaches the mock’s control surface.');
       if (typeof origin === 'string' && !originOfThisMachine(origin)) {
@@ -90,7 +96,7 @@ export function controlAccess(boundHost: string, token: string | undefined): Con
       if (token === undefined && !hostOfThisMachine(host, boundHost)) {
         return refused(`The mock’s control surface answers only to this machine’s addresses, not to Host ${String(host).slice(0, 100)}.`);
       }
-      if (!isJsonType(req.headers['content-type'])) {
+      if (CHANGES.has(method) && !isJsonType(req.headers['content-type'])) {
         return refused('Send requests to the mock’s control surface with Content-Type: application/json (also when there is no body).');
       }
       const given = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];

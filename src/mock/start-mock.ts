@@ -14,7 +14,11 @@ import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
-import { persistState, readStateFile, removeStaleTemporaries, type StatePersistence } from './state-file.js';
+import { readStateWithJournal, removeStaleTemporaries } from './state-file.js';
+import { fileStore } from './store/file-store.js';
+import { readSnapshotsBeside, snapshotsBeside } from './store/snapshot-files.js';
+import type { SnapshotFile } from '../simulator/store.js';
+import { connectRedis, redisStore } from './store/redis-store.js';
 import { stateProblems } from './state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
@@ -33,6 +37,9 @@ import { descriptionUrls, writeRecordings, type RecordingFiles } from '../record
 export { defaultPrismWorkers } from './prism-workers.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
+
+/** The store given cannot be used (unreachable, misconfigured): the command says so in one line and exits 2. */
+export class StoreStartError extends Error {}
 export const DEFAULT_PORT = 4010;
 
 /**
@@ -75,6 +82,16 @@ export interface MockOptions {
   seed?: SeedFile;
   /** Keep the state in this file across restarts (`--state`). */
   statePath?: string;
+  /**
+   * Keep the state in Valkey/Redis (`--store redis://host:port/db`): any number of mock processes
+   * given the same store serve the same accounts (src/mock/store/redis-store.ts).
+   */
+  storeUrl?: string;
+  /**
+   * Snapshot files to keep under their names (`--snapshot <file>`, src/simulator/snapshots.ts);
+   * the last is brought back at start when the store held no state yet.
+   */
+  snapshots?: SnapshotFile[];
   /** Accept only keys the sign-up issued or the seed names (`--strict-keys`). */
   strictKeys?: boolean;
   /** The right email and SMS sign-up code (`--signup-code`, default 123456). */
@@ -149,12 +166,27 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_HOST;
   const warn = options.warn ?? toStderr;
   const document = loadOpenApi();
-  let persistence: StatePersistence | undefined;
   let state: SimState | undefined;
+  let lastSeq = 0;
+  if (options.statePath && options.storeUrl) throw new StoreStartError('--state and --store are two places to keep the state: give one.');
+  // An unreachable or misconfigured store is refused before anything starts (one line, exit 2).
+  const redis = options.storeUrl ? await connectRedis(options.storeUrl, warn).catch((error: Error) => Promise.reject(new StoreStartError(error.message))) : undefined;
+  // Whether this start begins from nothing (a snapshot given is then brought back).
+  let fresh = true;
+  if (redis) {
+    const gen = (await redis.redis.get(`${redis.prefix}:gen`).catch(() => null)) ?? '0';
+    fresh = (await redis.redis.scard(`${redis.prefix}:g${gen}:accts`).catch(() => 0)) === 0;
+  }
+  let kept: SnapshotFile[] = [];
   if (options.statePath) {
+    kept = readSnapshotsBeside(options.statePath, warn);
     // What a killed run left half-written goes first; the file itself is checked before it is used.
     for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
-    state = readStateFile(options.statePath, (read) => stateProblems(simContract(document), read));
+    const read = readStateWithJournal(options.statePath, (candidate) => stateProblems(simContract(document), candidate));
+    if (read?.tornBytes) warn(`--state: ignored the last ${read.tornBytes} bytes of ${options.statePath}.journal, a write cut short by a kill (never acknowledged).`);
+    state = read?.state;
+    lastSeq = read?.lastSeq ?? 0;
+    fresh = state === undefined;
   }
   const controlDocument = readGeneratedJson('mock-control.json');
   const core = createMockCore({
@@ -166,14 +198,42 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     state,
     strictKeys: options.strictKeys,
     signupCode: options.signupCode,
-    maxAccounts: options.maxAccounts,
+    // With a shared store the accounts are the store's: no process evicts them.
+    maxAccounts: redis ? Number.POSITIVE_INFINITY : options.maxAccounts,
     maxAccountBytes: options.maxAccountBytes,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
-    ...(options.statePath ? { durability: (simulator: Simulator) => (persistence = persistState(simulator, options.statePath!, { log: warn })) } : {}),
+    ...(options.statePath
+      ? {
+          store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
+        }
+      : redis
+        ? { store: (simulator: Simulator) => redisStore(simulator, redis, { warn }) }
+        : {}),
   });
+  if (redis) {
+    // The seed's named accounts, once in the store whichever process starts first.
+    try {
+      await core.store.run({}, (sim) => sim.seedNamedAccounts());
+    } catch (error) {
+      core.stop();
+      await core.store.close();
+      throw new StoreStartError((error as Error).message);
+    }
+  }
+  // Snapshot files given at start: kept under their names; the last brought back on a fresh store.
+  try {
+    for (const file of options.snapshots ?? []) await core.store.snapshots.put(file);
+    const last = options.snapshots?.at(-1);
+    if (last && fresh) await core.store.snapshots.restore(last.snapshot);
+    else if (last) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
+  } catch (error) {
+    core.stop();
+    await core.store.close();
+    throw new StoreStartError(`--snapshot: ${(error as Error).message}`);
+  }
   const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument }, warn) : undefined;
-  const webhooks = startWebhookDelivery({ simulator: core.simulator, log: options.log });
+  const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());
   const stopEvictionLog = core.simulator.onEvict(({ account, reason, live }) => {
@@ -181,14 +241,15 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     const key = account.keys[0];
     warn(`account ${account.id}${key ? ` (${key.slice(0, 8)}…${key.slice(-4)})` : ''} evicted: the least recently used, past ${live.toLocaleString('en-US')} live accounts (--max-accounts); its key opens a fresh account next time.`);
   });
-  const stopCore = (): void => {
+  const stopCore = (): Promise<void> => {
     core.stop();
     recordings?.stop();
-    persistence?.stop();
     webhooks.stop();
     heap.stop();
     stopWatching();
     stopEvictionLog();
+    // Whatever is not on disk (or in the shared store) yet goes there before the process ends.
+    return core.store.close();
   };
   // The control surface is for this machine's programs; beyond loopback or with strict keys, for
   // whoever holds the token too (control-access.ts).
@@ -201,7 +262,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   try {
     port = await listen(server, host, options.port ?? DEFAULT_PORT);
   } catch (error) {
-    stopCore();
+    await stopCore();
     throw error;
   }
   if (!isLoopbackHost(host)) {
@@ -218,8 +279,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(controlToken !== undefined ? { controlToken } : {}),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
-        stopCore();
-        server.close(() => resolve());
+        const stopped = stopCore();
+        server.close(() => void stopped.then(() => resolve(), () => resolve()));
         server.closeAllConnections();
       })),
   };

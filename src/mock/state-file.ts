@@ -1,25 +1,20 @@
 // `--state <file>`: the simulator's state kept across restarts, and nothing acknowledged lost.
 //
-// Every change is written to a temporary file in the same directory (mode 600: the state holds
-// full API keys), every byte of it checked written, flushed to disk, its size checked, then renamed
-// over the state file: a rename is atomic, so a kill at any moment leaves the last complete state,
-// and a write cut short (a full disk) never replaces it. A request is answered only once every
-// change made before its answer is on disk (group commit: one write covers every request waiting
-// when it starts; requests that arrive during a write wait for the next one), so nothing the mock
-// acknowledged or showed survives `kill -9` only by luck. Changes no request waits for (a delivery
-// reported by the clock) are written behind, within `intervalMs`.
-//
-// A write that fails (ENOSPC, EACCES, EROFS ...) is said once in the log, and the requests that
-// waited for it are told (the pipeline answers them 503 in the `Error` shape); nothing is retried
-// in a loop: the next request that waits tries again, and changes nobody waits for are retried
-// with a growing delay. The file is written account by account, one account per line, so no single
-// string holds the whole state, and read back the same way when it is too large for one string.
+// The file holds the state as it was at its last compaction, one account per line (so no single
+// string holds the whole state, and it is read back the same way when it is too large for one
+// string); each change since is in the journal beside it (`<file>.journal`, src/mock/store/
+// file-store.ts), appended and flushed before the request that made it is answered. A new file
+// is written to a temporary file in the same directory (mode 600: the state holds full API keys),
+// every byte of it checked written, flushed to disk, its size checked, then renamed over the state
+// file: a rename is atomic, so a kill at any moment leaves the last complete state, and a write cut
+// short (a full disk) never replaces it. Temporary files a killed run left are removed at start;
+// the file is checked against the state's schema before it is used.
 import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { withoutPrototype, type SimState } from '../simulator/state.js';
-import type { Simulator } from '../simulator/simulator.js';
-import type { Durability } from '../simulator/pipeline.js';
+import { emptyState, withoutPrototype, type SimState } from '../simulator/state.js';
+import { applyChanges, type Change } from '../simulator/change-set.js';
+import { addJobs, orderJobs } from '../simulator/job-queue.js';
 
 /** The state file holds full API keys: only its owner reads it. */
 const STATE_FILE_MODE = 0o600;
@@ -43,10 +38,10 @@ export function describeWriteError(error: NodeJS.ErrnoException): string {
   return cause ? `${cause} (${error.code})` : error.message;
 }
 
-/** Temporary files `.<name>.<pid>.tmp` beside `file` left by a run that was killed; removed, and their names returned. */
+/** Temporary files `.<name>.<pid>.tmp` (and the journal's, `.<name>.journal.<pid>.tmp`) beside `file` left by a run that was killed; removed, and their names returned. */
 export function removeStaleTemporaries(file: string): string[] {
   const dir = path.dirname(file);
-  const pattern = new RegExp(`^\\.${path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.tmp$`);
+  const pattern = new RegExp(`^\\.${path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:\\.journal)?\\.(\\d+)\\.tmp$`);
   const removed: string[] = [];
   let names: string[];
   try {
@@ -76,12 +71,53 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** Where the journal of state file `file` is. */
+export const journalOf = (file: string): string => `${file}.journal`;
+
+/** How far the journal was folded into a state file: the state's own part at `head`, each account at its own. */
+export interface JournalSeqs {
+  head: number;
+  accounts: Record<string, number>;
+}
+
 /**
- * The state in `file`, or undefined when it does not exist yet. A file that is not JSON, or not a
- * state of this mock (`check` names what is wrong with it), is an error saying so; the file is
- * left as it is.
+ * The state in `file` with every change of its journal applied (src/mock/store/journal.ts), or
+ * undefined when there is neither yet. A file that is not JSON, or not a state of this mock
+ * (`check` names what is wrong with it), is an error saying so; the file is left as it is.
  */
 export function readStateFile(file: string, check: (state: SimState) => string[] = () => [], wholeParseLimit = WHOLE_PARSE_LIMIT): SimState | undefined {
+  return readStateWithJournal(file, check, wholeParseLimit)?.state;
+}
+
+export interface ReadState {
+  state: SimState;
+  /** The last change number in the journal (0: none). */
+  lastSeq: number;
+  /** What the journal's last line left that was not a whole change (a write a kill cut short), in bytes. */
+  tornBytes: number;
+  /** The journal's length up to its last whole change. */
+  journalBytes: number;
+}
+
+export function readStateWithJournal(file: string, check: (state: SimState) => string[] = () => [], wholeParseLimit = WHOLE_PARSE_LIMIT): ReadState | undefined {
+  const base = readBase(file, wholeParseLimit);
+  const journal = readJournal(journalOf(file));
+  if (!base && !journal) return undefined;
+  const state = base?.state ?? emptyState();
+  const seqs = base?.seqs ?? { head: 0, accounts: {} };
+  const replayed = journal ? replayJournal(state, seqs, journal.entries) : state;
+  const problems = check(replayed);
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).map((problem) => `  ${problem}`).join('\n');
+    throw new Error(
+      `${file} is not a valid state of this mock (${problems.length} problem${problems.length === 1 ? '' : 's'}); it is left untouched:\n${shown}${problems.length > 5 ? `\n  ... and ${problems.length - 5} more` : ''}\nMove it away or choose another --state.`,
+    );
+  }
+  return { state: replayed, lastSeq: Math.max(seqs.head, journal?.lastSeq ?? 0), tornBytes: journal?.tornBytes ?? 0, journalBytes: journal?.goodBytes ?? 0 };
+}
+
+/** The state file itself (no journal): the state and how far the journal was folded into it. */
+function readBase(file: string, wholeParseLimit: number): { state: SimState; seqs: JournalSeqs } | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -89,7 +125,7 @@ export function readStateFile(file: string, check: (state: SimState) => string[]
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`Cannot read the state file ${file}: ${(error as Error).message}`);
   }
-  let state: SimState;
+  let state: SimState & { journalSeq?: number; journalSeqs?: Record<string, number> };
   try {
     state = bytes.length < wholeParseLimit ? (JSON.parse(bytes.toString('utf8'), withoutPrototype) as SimState) : parseByLines(bytes);
   } catch (error) {
@@ -98,14 +134,10 @@ export function readStateFile(file: string, check: (state: SimState) => string[]
   if (!state || typeof state !== 'object' || state.version !== 1 || typeof state.accounts !== 'object') {
     throw new Error(`${file} is not a state file of this mock (version 1); move it away or choose another --state.`);
   }
-  const problems = check(state);
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 5).map((problem) => `  ${problem}`).join('\n');
-    throw new Error(
-      `${file} is not a valid state of this mock (${problems.length} problem${problems.length === 1 ? '' : 's'}); it is left untouched:\n${shown}${problems.length > 5 ? `\n  ... and ${problems.length - 5} more` : ''}\nMove it away or choose another --state.`,
-    );
-  }
-  return state;
+  const seqs: JournalSeqs = { head: Number(state.journalSeq ?? 0), accounts: state.journalSeqs && typeof state.journalSeqs === 'object' ? state.journalSeqs : {} };
+  delete state.journalSeq;
+  delete state.journalSeqs;
+  return { state, seqs };
 }
 
 /** A state file too large for one string, as `stateChunks` wrote it: the rest on the first line, then one account per line. */
@@ -120,6 +152,11 @@ function parseByLines(bytes: Buffer): SimState {
   if (!head.endsWith('"accounts":{')) throw new Error('too large to read as one string, and not written one account per line');
   const state = JSON.parse(`${head}}}`, withoutPrototype) as SimState;
   for (const line of lines) {
+    if (line.startsWith('},')) {
+      // The fields after the accounts (how far the journal was folded in).
+      Object.assign(state, JSON.parse(`{${line.slice(2)}`, withoutPrototype));
+      continue;
+    }
     const entry = line.replace(/,$/, '');
     if (entry === '' || entry === '}}') continue;
     Object.assign(state.accounts, JSON.parse(`{${entry}}`, withoutPrototype));
@@ -127,16 +164,26 @@ function parseByLines(bytes: Buffer): SimState {
   return state;
 }
 
-/** The state as JSON, in pieces: everything but the accounts on the first line, then one account per line. */
-export function* stateChunks(state: SimState): Generator<string> {
+/**
+ * The state as JSON, in pieces: everything but the accounts on the first line, then one account
+ * per line; with `seqs`, how far the journal is folded in (the head's on the first line, each
+ * account's after the accounts). `accountsNow` gives each account as it is when its line is made
+ * (a compaction writes while the mock runs).
+ */
+export function* stateChunks(state: SimState, seqs?: { head: number; account: (id: string) => number }): Generator<string> {
   const { accounts, ...rest } = state;
-  yield `${JSON.stringify(rest).slice(0, -1)},"accounts":{`;
+  const head = seqs ? { ...rest, journalSeq: seqs.head } : rest;
+  yield `${JSON.stringify(head).slice(0, -1)},"accounts":{`;
   let first = true;
-  for (const [id, account] of Object.entries(accounts)) {
+  const folded: Record<string, number> = {};
+  for (const id of Object.keys(accounts)) {
+    const account = accounts[id];
+    if (!account) continue; // deleted while the file was being written
+    if (seqs) folded[id] = seqs.account(id);
     yield `${first ? '\n' : ',\n'}${JSON.stringify(id)}:${JSON.stringify(account)}`;
     first = false;
   }
-  yield '\n}}\n';
+  yield seqs ? `\n},"journalSeqs":${JSON.stringify(folded)}}\n` : '\n}}\n';
 }
 
 /** The pieces gathered into buffers of about WRITE_BATCH bytes. */
@@ -189,7 +236,7 @@ export function writeFileAtomic(file: string, chunks: Iterable<string>): void {
 }
 
 /** The same, without blocking the mock while the disk works. */
-async function writeFileAtomicAsync(file: string, chunks: Iterable<string>): Promise<void> {
+export async function writeFileAtomicAsync(file: string, chunks: Iterable<string>): Promise<void> {
   const temporary = temporaryOf(file);
   try {
     const handle = await open(temporary, 'w', STATE_FILE_MODE);
@@ -225,116 +272,88 @@ export class StateNotSaved extends Error {
   }
 }
 
-export interface StatePersistence extends Durability {
-  /** Writes any change not written yet, now (at stop). */
-  flush(): void;
-  stop(): void;
+/** One line of the journal: change number `n`, and what changed (`c`) or the whole state it became (`state`: a reset, a snapshot brought back). */
+export interface JournalEntry {
+  n: number;
+  c?: Change[];
+  state?: SimState;
 }
 
-export interface PersistOptions {
-  /** How soon a change nobody waits for is written (default 100 ms). */
-  intervalMs?: number;
-  /** The longest wait between retries of a failing write nobody waits for (default 5 s). */
-  maxRetryMs?: number;
-  /** One line when writing starts failing (naming the cause) and one when it works again. */
-  log?: (line: string) => void;
+interface Journal {
+  entries: JournalEntry[];
+  lastSeq: number;
+  /** Bytes up to the end of the last whole line. */
+  goodBytes: number;
+  /** Bytes after it that are not a whole line: a write a kill cut short (never acknowledged). */
+  tornBytes: number;
 }
 
-export function persistState(simulator: Simulator, file: string, options: PersistOptions = {}): StatePersistence {
-  const intervalMs = options.intervalMs ?? 100;
-  const maxRetryMs = options.maxRetryMs ?? 5000;
-  const log = options.log ?? (() => undefined);
-  /** Changes so far, and how many of them are on disk. */
-  let changes = 0;
-  let written = 0;
-  let writing = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let stopped = false;
-  /** The failure of the last write, while writes fail. */
-  let failing: NodeJS.ErrnoException | undefined;
-  let retryMs = intervalMs;
-  /** Requests waiting for their changes to be on disk; `started` once a write covering them began. */
-  let waiters: Array<{ upTo: number; started: boolean; resolve: () => void; reject: (error: Error) => void }> = [];
-
-  const later = (ms: number): void => {
-    if (timer === undefined && !stopped) timer = setTimeout(write, ms);
-  };
-
-  const succeeded = (upTo: number): void => {
-    written = Math.max(written, upTo);
-    if (failing) log(`--state: ${file} is written again.`);
-    failing = undefined;
-    retryMs = intervalMs;
-    const ready = waiters.filter((waiter) => waiter.upTo <= written);
-    waiters = waiters.filter((waiter) => waiter.upTo > written);
-    for (const waiter of ready) waiter.resolve();
-  };
-
-  const failed = (error: NodeJS.ErrnoException): void => {
-    if (!failing || failing.code !== error.code) {
-      log(`--state: cannot write ${file}: ${describeWriteError(error)}. Requests that change state answer 503 until it can be written again.`);
+/** The journal's whole lines; a last line a kill cut short is left out (it was never acknowledged). */
+export function readJournal(file: string): Journal | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new Error(`Cannot read the journal ${file}: ${(error as Error).message}`);
+  }
+  const entries: JournalEntry[] = [];
+  let start = 0;
+  let lastSeq = 0;
+  while (start < bytes.length) {
+    const end = bytes.indexOf(10, start);
+    if (end < 0) break; // no newline: cut short
+    let entry: JournalEntry;
+    try {
+      entry = JSON.parse(bytes.toString('utf8', start, end), withoutPrototype) as JournalEntry;
+    } catch {
+      // Only the tail can be damaged (a failed write is cut back before the next one): stop here.
+      break;
     }
-    failing = error;
-    // The requests this write covered are told; those that came during it wait for the next one.
-    const told = waiters.filter((waiter) => waiter.started);
-    waiters = waiters.filter((waiter) => !waiter.started);
-    for (const waiter of told) waiter.reject(new StateNotSaved(file, error));
-  };
+    if (!entry || typeof entry.n !== 'number' || entry.n <= lastSeq) break;
+    entries.push(entry);
+    lastSeq = entry.n;
+    start = end + 1;
+  }
+  // Zeros after the last line are space written ahead (src/mock/store/file-store.ts), not a torn write.
+  return { entries, lastSeq, goodBytes: start, tornBytes: bytes[start] === 0 ? 0 : bytes.length - start };
+}
 
-  /** One write of the state as it is now; then another at once if requests came during it. */
-  function write(): void {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    if (writing || stopped || written >= changes) return;
-    writing = true;
-    const upTo = changes;
-    for (const waiter of waiters) waiter.started = true;
-    writeFileAtomicAsync(file, stateChunks(simulator.state)).then(
-      () => succeeded(upTo),
-      (error: NodeJS.ErrnoException) => failed(error),
-    ).finally(() => {
-      writing = false;
-      if (waiters.length > 0) write();
-      else if (written < changes) {
-        // Behind, nobody waiting: soon after a success, with a growing delay while it fails.
-        later(failing ? retryMs : intervalMs);
-        if (failing) retryMs = Math.min(maxRetryMs, retryMs * 2);
+/**
+ * `state` with the journal's changes applied that its file does not hold yet: a change to an
+ * account applies when it is newer than that account's line, any other when it is newer than
+ * the file's head (a compaction writes accounts one by one while the mock runs).
+ */
+export function replayJournal(state: SimState, seqs: JournalSeqs, entries: readonly JournalEntry[]): SimState {
+  let current = state;
+  let head = seqs.head;
+  let accounts = seqs.accounts;
+  /** Steps taken, by `seq` (unique): dropped from the queue once, at the end. */
+  const gone = new Set<number>();
+  let queued = new Set(state.jobs.map((job) => job.seq));
+  for (const entry of entries) {
+    if (entry.state) {
+      if (entry.n > head) {
+        current = entry.state;
+        head = entry.n;
+        accounts = {};
+        gone.clear();
+        queued = new Set(current.jobs.map((job) => job.seq));
       }
+      continue;
+    }
+    const applies = (change: Change): boolean => {
+      if (change[0] === 'j+' || change[0] === 'j-') return entry.n > head;
+      const path = change[1];
+      return path[0] === 'accounts' && path[1] !== undefined ? entry.n > (accounts[path[1]] ?? head) : entry.n > head;
+    };
+    const changes = (entry.c ?? []).filter(applies);
+    applyChanges(current, changes, {
+      planned: (jobs) => addJobs(current, jobs.filter((job) => !queued.has(job.seq) && queued.add(job.seq))),
+      removed: (seqs) => seqs.forEach((seq) => gone.add(seq)),
     });
   }
-
-  const stopListening = simulator.onChange(() => {
-    changes++;
-    later(intervalMs);
-  });
-
-  return {
-    durable() {
-      if (written >= changes || stopped) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        waiters.push({ upTo: changes, started: false, resolve, reject });
-        // Requests finishing together share the write: it starts on the next turn of the loop.
-        setImmediate(write);
-      });
-    },
-    flush() {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      if (written >= changes) return;
-      const upTo = changes;
-      for (const waiter of waiters) waiter.started = true;
-      try {
-        writeFileAtomic(file, stateChunks(simulator.state));
-        succeeded(upTo);
-      } catch (error) {
-        failed(error as NodeJS.ErrnoException);
-      }
-    },
-    stop() {
-      stopListening();
-      this.flush();
-      stopped = true;
-      for (const waiter of waiters.splice(0)) waiter.reject(new StateNotSaved(file, failing ?? Object.assign(new Error('the mock stopped'), { code: 'ESTOPPED' })));
-    },
-  };
+  if (gone.size > 0) current.jobs = current.jobs.filter((job) => !gone.has(job.seq!));
+  orderJobs(current);
+  return current;
 }

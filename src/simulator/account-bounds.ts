@@ -19,6 +19,7 @@
 // Browser-safe; the memory of the whole process (node only) is watched by src/mock/heap-guard.ts,
 // which evicts through `evictLeastRecentlyUsed`.
 import { dropJobs } from './job-queue.js';
+import { rawOf } from './raw.js';
 import type { AccountState, SimState } from './state.js';
 
 /** Live accounts by default: about 16 KB of heap each for a demo-seeded account (`npm run bench`), so 160 MB. */
@@ -82,10 +83,12 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
   /** Account id → nothing: a Map keeps insertion order, so its first entry is the least recently used. */
   let recency = new Map<string, true>();
   let cap = options.maxAccounts;
-  const size = new WeakMap<AccountState, { measured: number; since: number }>();
+  /** By account id: a store may hand each run its own proxy of an account. */
+  const size = new Map<string, { measured: number; since: number }>();
 
   const rebuild = (state: SimState): void => {
     recency = new Map(Object.keys(state.accounts).map((id) => [id, true]));
+    size.clear();
   };
   rebuild(getState());
 
@@ -94,6 +97,7 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
     if (account.email && state.emails[account.email] === account.id) delete state.emails[account.email];
     for (const number of account.numbers) if (state.serviceNumbers[number.number] === account.id) delete state.serviceNumbers[number.number];
     delete state.accounts[account.id];
+    size.delete(account.id);
   }
 
   function evictSome(count: number, reason: EvictionReason, keep?: AccountState): Eviction[] {
@@ -108,7 +112,7 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
         gone.add(id);
         continue;
       }
-      if (account === keep || isBusy(account) || isNamed(account)) continue;
+      if (account.id === keep?.id || isBusy(account) || isNamed(account)) continue;
       evict(state, account);
       gone.add(id);
       evicted.push({ account, reason, live: 0 });
@@ -120,8 +124,12 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
     return evicted;
   }
 
+  // No cap (a store shared by several processes keeps the accounts; each process sees only some):
+  // nothing is tracked, evicted or trimmed here.
+  const unbounded = !Number.isFinite(options.maxAccounts);
   return {
     touch(account) {
+      if (unbounded) return;
       recency.delete(account.id);
       recency.set(account.id, true);
     },
@@ -134,16 +142,17 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
     },
     cap: () => cap,
     refuses(account, bytes) {
-      let known = size.get(account);
+      let known = size.get(account.id);
       if (!known || known.measured + known.since + bytes > options.maxAccountBytes) {
-        known = { measured: JSON.stringify(account).length, since: 0 };
-        size.set(account, known);
+        known = { measured: JSON.stringify(rawOf(account)).length, since: 0 };
+        size.set(account.id, known);
       }
       if (known.measured + bytes > options.maxAccountBytes) return known.measured;
       known.since += bytes + PER_REQUEST_ALLOWANCE;
       return undefined;
     },
     trimGlobal() {
+      if (unbounded) return;
       const state = getState();
       const limit = options.maxAccounts;
       trimDict(state.signups, limit, (id) => {

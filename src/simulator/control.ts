@@ -1,20 +1,25 @@
 // The mock's control surface (spec/mock-control.yaml, bundled to generated/mock-control.json):
 // what no operation of the service can drive. Both transports route `/__mock/...` here, after
-// validating the request against that description.
+// validating the request against that description. Everything it does goes through the store
+// (store.ts), so with a store shared by several processes a reset, a clock move, a wallet or a
+// snapshot acts on the whole mock, whichever process is asked.
 import { bearerKey } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import { operationMatcher, type JsonObject } from '../contract/operations.js';
 import { simContract, type SimContract } from './contract.js';
+import { SnapshotLimit } from './memory-store.js';
+import { SNAPSHOT_NAME } from './snapshots.js';
 import { completeCheckout } from './resources/billing.js';
 import { readableFieldErrors } from './field-errors.js';
 import { unauthorized } from './respond.js';
 import type { Simulator } from './simulator.js';
+import type { MaybePromise, SimStore } from './store.js';
 import type { SimRequest, SimResponse } from './types.js';
 
 export interface ControlSurface {
   readonly contract: SimContract;
   /** The answer to a `/__mock/...` request, or undefined when the path is not the control surface's. */
-  handle(request: SimRequest): SimResponse | undefined;
+  handle(request: SimRequest): MaybePromise<SimResponse> | undefined;
 }
 
 /** The per-key recording switch (`/__mock/recording`), where the mock records (src/recording/). */
@@ -27,15 +32,59 @@ export interface RecordingSwitch {
   stop(key: string): unknown;
 }
 
-export function controlSurface(simulator: Simulator, document: JsonObject, recordings?: RecordingSwitch): ControlSurface {
+/** `value`, or what it resolves with, given to `then` (synchronous stores stay synchronous). */
+function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
+
+export function controlSurface(simulator: Simulator, store: SimStore, document: JsonObject, recordings?: RecordingSwitch): ControlSurface {
   const contract = simContract(document);
   const match = operationMatcher(document);
   let validator: ContractValidator | undefined;
 
-  const clock = (): SimResponse => ({
-    status: 200,
-    body: { now: new Date(simulator.clock.now()).toISOString(), offsetSeconds: simulator.clock.offset() / 1000 },
-  });
+  const clock = (): MaybePromise<SimResponse> =>
+    after(store.clock(), ({ now, offsetMs }) => ({ status: 200, body: { now: new Date(now).toISOString(), offsetSeconds: offsetMs / 1000 } }));
+  const noSnapshot = (name: string): SimResponse => ({ status: 404, body: { error: `No snapshot named ${name}.` } });
+
+  /** Runs `fn` on the account the request's key opens; 401 (the documented one) when it opens none. */
+  function onAccount(request: SimRequest, operationId: string, violations: readonly unknown[], fn: (sim: Simulator, account: NonNullable<ReturnType<Simulator['accountForKey']>>) => SimResponse): MaybePromise<SimResponse> {
+    const key = bearerKey(request.headers.authorization);
+    return store.run({ ...(key ? { key } : {}) }, (sim) => {
+      const account = sim.accountForKey(key);
+      if (!account) return unauthorized(contract, operationId, request.headers.authorization);
+      return violations.length > 0 ? readableFieldErrors(request, request.violations) : fn(sim, account);
+    });
+  }
+
+  function snapshots(operationId: string, request: SimRequest, params: Record<string, string>): MaybePromise<SimResponse> {
+    const name = params.name ?? '';
+    // The name is a path segment and a file name: the description's pattern, checked here too.
+    if (operationId !== 'mockListSnapshots' && !SNAPSHOT_NAME.test(name)) {
+      return { status: 400, body: { error: { fieldErrors: { name: ['Must be letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit.'] } } } };
+    }
+    switch (operationId) {
+      case 'mockListSnapshots':
+        return after(store.snapshots.list(), (snapshots) => ({ status: 200, body: { snapshots } }));
+      case 'mockSaveSnapshot': {
+        const key = bearerKey(request.headers.authorization);
+        if (request.headers.authorization !== undefined && key === undefined) return unauthorized(contract, operationId, request.headers.authorization);
+        try {
+          return after(store.snapshots.save(name, key), (info) => ({ status: 201, body: info }));
+        } catch (error) {
+          if (error instanceof SnapshotLimit) return { status: 409, body: { error: error.message } };
+          throw error;
+        }
+      }
+      case 'mockRestoreSnapshot':
+        return after(store.snapshots.restore(name), (info) => (info ? { status: 200, body: info } : noSnapshot(name)));
+      case 'mockGetSnapshot':
+        return after(store.snapshots.get(name), (file) => (file ? { status: 200, body: file } : noSnapshot(name)));
+      case 'mockDeleteSnapshot':
+        return after(store.snapshots.remove(name), (had) => (had ? { status: 200, body: { deleted: name } } : noSnapshot(name)));
+      default:
+        return { status: 404, body: { error: `No control operation ${operationId}.` } };
+    }
+  }
 
   return {
     contract,
@@ -43,46 +92,48 @@ export function controlSurface(simulator: Simulator, document: JsonObject, recor
       const matched = match(request.method, request.pathname);
       if (!matched) return request.pathname.startsWith('/__mock/') ? { status: 404, body: { error: `No control operation ${request.method} ${request.pathname}.` } } : undefined;
       validator ??= contractValidator(document);
-      const violations = [...request.violations, ...validator.request(matched.operationId, request)];
+      request.violations.push(...validator.request(matched.operationId, request));
+      const { violations } = request;
       const body = (request.body ?? {}) as JsonObject;
-      const account = contract.needsKey(matched.operationId) ? simulator.accountForKey(bearerKey(request.headers.authorization)) : undefined;
-      if (contract.needsKey(matched.operationId) && !account) return unauthorized(contract, matched.operationId, request.headers.authorization);
-      if (violations.length > 0) return readableFieldErrors(request, violations);
+      if (violations.length > 0 && !contract.needsKey(matched.operationId)) return readableFieldErrors(request, violations);
       switch (matched.operationId) {
         case 'mockAbout':
           // The announcement the conformance suite reads: what accepts a key is said, not guessed.
           return { status: 200, body: { mock: 'numbers-api', keys: simulator.options.strictKeys ? 'strict' : 'any' } };
         case 'mockReset':
-          simulator.reset();
-          return { status: 200, body: { reset: true } };
+          return after<void, SimResponse>(store.reset(), () => ({ status: 200, body: { reset: true } }));
         case 'mockGetClock':
           return clock();
         case 'mockAdvanceClock':
-          simulator.advance(Number(body.seconds) * 1000);
-          return clock();
-        case 'mockCompleteCheckout': {
-          const done = simulator.withContext((ctx) => completeCheckout(ctx, account!, { clientSecret: body.clientSecret, amount: body.amount }));
-          return done.status === 404 ? { status: 404, body: contract.example('mockCompleteCheckout', 404, 'noCheckout') } : done;
-        }
-        case 'mockSetWallet':
-          return simulator.withContext(() => {
-            account!.balance = Number(body.balance);
-            return { status: 200, body: { balance: account!.balance } };
+          return after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock);
+        case 'mockCompleteCheckout':
+          return onAccount(request, matched.operationId, violations, (sim, account) => {
+            const done = sim.withContext((ctx) => completeCheckout(ctx, account, { clientSecret: body.clientSecret, amount: body.amount }));
+            return done.status === 404 ? { status: 404, body: contract.example('mockCompleteCheckout', 404, 'noCheckout') } : done;
           });
+        case 'mockSetWallet':
+          return onAccount(request, matched.operationId, violations, (sim, account) =>
+            sim.withContext(() => {
+              account.balance = Number(body.balance);
+              return { status: 200, body: { balance: account.balance } };
+            }),
+          );
         case 'mockStartRecording':
         case 'mockGetRecording':
-        case 'mockStopRecording': {
-          const key = bearerKey(request.headers.authorization)!;
-          if (!recordings) return { status: 404, body: { error: 'This mock does not record.' } };
-          if (matched.operationId === 'mockStartRecording') {
-            const started = recordings.start(key, typeof body.name === 'string' ? body.name : undefined);
-            return started ? { status: 200, body: started } : { status: 400, body: { error: 'The mock keeps no more recordings (at most 1,000 accounts at once).' } };
-          }
-          const recorded = matched.operationId === 'mockGetRecording' ? recordings.document(key) : recordings.stop(key);
-          return recorded ? { status: 200, body: recorded } : { status: 404, body: contract.example(matched.operationId, 404, 'notRecording') };
-        }
+        case 'mockStopRecording':
+          // The switch is this process's recorder (src/recording/): the key's account is checked in the store.
+          return onAccount(request, matched.operationId, violations, () => {
+            const key = bearerKey(request.headers.authorization)!;
+            if (!recordings) return { status: 404, body: { error: 'This mock does not record.' } };
+            if (matched.operationId === 'mockStartRecording') {
+              const started = recordings.start(key, typeof body.name === 'string' ? body.name : undefined);
+              return started ? { status: 200, body: started } : { status: 400, body: { error: 'The mock keeps no more recordings (at most 1,000 accounts at once).' } };
+            }
+            const recorded = matched.operationId === 'mockGetRecording' ? recordings.document(key) : recordings.stop(key);
+            return recorded ? { status: 200, body: recorded } : { status: 404, body: contract.example(matched.operationId, 404, 'notRecording') };
+          });
         default:
-          return { status: 404, body: { error: `No control operation ${matched.operationId}.` } };
+          return snapshots(matched.operationId, request, matched.params);
       }
     },
   };

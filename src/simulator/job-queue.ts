@@ -9,6 +9,19 @@ import type { Job, SimState } from './state.js';
 /** A step as a module plans it; its place among steps due at the same time is given here. */
 export type PlannedJob = Omit<Job, 'seq'>;
 
+/** Told of every step planned and taken in one state (a store's view: src/simulator/change-set.ts). */
+export interface JobObserver {
+  planned(job: Job): void;
+  removed(job: Job): void;
+}
+
+const observers = new WeakMap<object, JobObserver>();
+
+/** Tells `observer` of every step planned or taken in `state` from now on. */
+export function observeJobs(state: SimState, observer: JobObserver): void {
+  observers.set(state, observer);
+}
+
 const before = (a: Job, b: Job): boolean => a.at < b.at || (a.at === b.at && a.seq! < b.seq!);
 
 function siftUp(jobs: Job[], index: number): void {
@@ -44,6 +57,7 @@ export function planJob(state: SimState, job: PlannedJob): void {
   const planned: Job = { ...job, seq: (state.jobSeq = (state.jobSeq ?? 0) + 1) };
   state.jobs.push(planned);
   siftUp(state.jobs, state.jobs.length - 1);
+  observers.get(state)?.planned(planned);
 }
 
 /** When the next step falls due (simulated ms), or undefined when none is planned. */
@@ -61,13 +75,29 @@ export function takeDue(state: SimState, now: number): Job | undefined {
     jobs[0] = last;
     siftDown(jobs, 0);
   }
+  observers.get(state)?.removed(first);
   return first;
 }
 
 /** Removes every planned step that `matches` (a step unscheduled, a deleted account's steps). */
 export function dropJobs(state: SimState, matches: (job: Job) => boolean): void {
-  state.jobs = state.jobs.filter((job) => !matches(job));
-  heapify(state.jobs);
+  const observer = observers.get(state);
+  const kept: Job[] = [];
+  for (const job of state.jobs) {
+    if (!matches(job)) kept.push(job);
+    else observer?.removed(job);
+  }
+  heapify(kept);
+  state.jobs = kept;
+}
+
+/** Adds steps planned elsewhere (a journal read back, another process's view), keeping their `seq`. */
+export function addJobs(state: SimState, jobs: readonly Job[]): void {
+  for (const job of jobs) {
+    state.jobs.push(job);
+    siftUp(state.jobs, state.jobs.length - 1);
+    if ((job.seq ?? 0) > (state.jobSeq ?? 0)) state.jobSeq = job.seq;
+  }
 }
 
 /**

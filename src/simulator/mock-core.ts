@@ -3,19 +3,25 @@
 // composed-answer check and the pipeline that runs them in order (pipeline.ts). The HTTP mock
 // (src/mock/start-mock.ts) and the MSW handlers (src/msw/handlers.ts) each call `createMockCore`
 // and adapt their own request and response around `core.pipeline.serve`. Browser-safe.
+import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/operations.js';
 import type { IdGenerator, SimClock } from './clock.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
 import { namedAnswer, namesItsAnswer } from './named-answers.js';
-import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Durability, type Pipeline, type Responder } from './pipeline.js';
+import { unauthorized } from './respond.js';
+import { memoryStore } from './memory-store.js';
+import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Pipeline, type Responder } from './pipeline.js';
 import { startRunner, type SimRunner } from './runner.js';
 import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
 import { Recorder, type RecorderOptions } from '../recording/recorder.js';
 import { headerParameterNames, recordingSwitch } from '../recording/recording-switch.js';
 import type { SimState } from './state.js';
+import type { SimStore } from './store.js';
+import { resolveRef } from '../contract/json-pointer.js';
+import type { SimContract } from './contract.js';
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI description (generated/openapi.json), parsed. */
@@ -40,17 +46,21 @@ export interface MockCoreOptions {
   answerCheck?: AnswerCheckMode;
   /** The contract gate, given the core's contract validator (default: `ajvGate`, ajv compiled from `document`). */
   gate?: (validator: ContractValidator) => Gate;
-  /** Where changes are made durable before they are acknowledged (`--state`), given the simulator. */
-  durability?: (simulator: Simulator) => Durability;
   /**
    * Recording (src/recording/): `all` records every account (`--record`), else only the keys
    * switched on at `/__mock/recording`; `urls` are where a recording finds the two descriptions.
    */
   recording?: Omit<RecorderOptions, 'headerNames'> & { urls?: { numbersApi: string; mockControl: string } };
+  /**
+   * Where the state is kept (src/simulator/store.ts), given the simulator: the memory store by
+   * default; the file (`--state`) and Valkey/Redis (`--store`) stores are the HTTP mock's.
+   */
+  store?: (simulator: Simulator) => SimStore;
 }
 
 export interface MockCore {
   simulator: Simulator;
+  store: SimStore;
   runner: SimRunner;
   control: ControlSurface;
   pipeline: Pipeline;
@@ -78,17 +88,19 @@ export function createMockCore(options: MockCoreOptions): MockCore {
       ...(options.maxAccountBytes !== undefined ? { maxAccountBytes: options.maxAccountBytes } : {}),
     },
   });
-  const runner = startRunner(simulator);
+  const store = options.store?.(simulator) ?? memoryStore(simulator);
+  const runner = startRunner(simulator, store);
   const { urls, ...recorderOptions } = options.recording ?? {};
   const recorder = new Recorder({ ...recorderOptions, headerNames: headerParameterNames(options.document) });
-  const control = controlSurface(simulator, options.controlDocument, recordingSwitch(recorder, { document: options.document, controlDocument: options.controlDocument, ...(urls ? { urls } : {}) }));
+  const control = controlSurface(simulator, store, options.controlDocument, recordingSwitch(recorder, { document: options.document, controlDocument: options.controlDocument, ...(urls ? { urls } : {}) }));
   const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
-  const durability = options.durability?.(simulator);
+  const { durability } = store;
   const pipeline = createPipeline({
     contract: simulator.contract,
-    acceptedKey: simulator.acceptedKey,
-    responder: simulatorResponder(simulator, runner),
+    // A well-formed key is let through here; whether it opens an account is the store's to say (in the run).
+    acceptedKey: store.kind === 'memory' || store.kind === 'file' ? simulator.acceptedKey : (authorization) => wellFormedKey(authorization, keyPrefix(options.document)),
+    responder: simulatorResponder(simulator, store, runner),
     gate,
     control: rescheduling(control, runner),
     answers,
@@ -96,18 +108,43 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     recorder,
   });
   runner.reschedule();
-  return { simulator, runner, control, pipeline, recorder, stop: () => runner.stop() };
+  return { simulator, store, runner, control, pipeline, recorder, stop: () => runner.stop() };
 }
 
 /**
  * The stateful mock's responder: the example a request names (`Prefer`, touching no state), else
  * the simulator's rule; a held answer (a long poll) settles in real time, by the runner.
  */
-function simulatorResponder(simulator: Simulator, runner: SimRunner): Responder {
+function simulatorResponder(simulator: Simulator, store: SimStore, runner: SimRunner): Responder {
   return {
     respond(request, route, key) {
-      if (namesItsAnswer(request)) return namedAnswer(simulator.contract, request, route);
-      const response = simulator.handle(request, route, key);
+      // A store of one process has said whether the key opens an account (the pipeline asked the
+      // simulator); a shared one says it in the run, where the keys of every process are seen.
+      const local = store.kind !== 'redis';
+      if (namesItsAnswer(request)) {
+        if (local || key === undefined) return namedAnswer(simulator.contract, request, route);
+        return Promise.resolve(store.run({ key }, (sim) => sim.acceptedKey(request.headers.authorization))).then((accepted) =>
+          accepted === undefined ? unauthorized(simulator.contract, route.operationId, request.headers.authorization) : namedAnswer(simulator.contract, request, route),
+        );
+      }
+      const idempotencyKey = request.headers['idempotency-key'];
+      if (store.claimIdempotency && key !== undefined && idempotencyKey && takesIdempotencyKey(simulator.contract, route.operationId)) {
+        // Part 7.2 across processes: a duplicate waits while the original runs elsewhere, then
+        // replays it (the run sees its call); past the wait window it is told to retry (409).
+        const claim = store.claimIdempotency;
+        return claim(key, idempotencyKey)
+          .then(async (release) => {
+            if (!release) return { status: 409, body: simulator.contract.example(route.operationId, 409) };
+            try {
+              return await store.run({ key }, (sim) => sim.handle(request, route, undefined));
+            } finally {
+              await release();
+            }
+          })
+          .finally(() => runner.reschedule());
+      }
+      const response = store.run(key === undefined ? {} : { key }, (sim) => sim.handle(request, route, local ? key : undefined));
+      if (response instanceof Promise) return response.finally(() => runner.reschedule());
       runner.reschedule();
       return response;
     },
@@ -121,10 +158,20 @@ function rescheduling(control: ControlSurface, runner: SimRunner): ControlSurfac
     contract: control.contract,
     handle(request) {
       const answer = control.handle(request);
+      if (answer instanceof Promise) return answer.finally(() => runner.reschedule());
       runner.reschedule();
       return answer;
     },
   };
+}
+
+/** Whether the operation takes an `Idempotency-Key` header (part 7.2), as the contract says. */
+function takesIdempotencyKey(contract: SimContract, operationId: string): boolean {
+  const parameters = (contract.operation(operationId).parameters ?? []) as unknown[];
+  return parameters.some((parameter) => {
+    const resolved = resolveRef<JsonObject>(contract.document, parameter);
+    return resolved?.in === 'header' && String(resolved.name).toLowerCase() === 'idempotency-key';
+  });
 }
 
 /** The gate, built on its first request. */

@@ -25,6 +25,7 @@ import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namesItsAnswer, preferRefusal } from './named-answers.js';
 import { optionsAnswer, routeNotFound, unauthorized } from './respond.js';
+import { storeFailureAnswer } from './store.js';
 import type { SimRequest, SimResponse } from './types.js';
 
 /**
@@ -145,7 +146,15 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
       const { response, operationId, routed } = step(request);
       // Written out at once, while it shows what its own request did (see `frozen`); a held or a
       // forwarded answer once it comes.
-      const answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
+      let answer: SimResponse;
+      try {
+        answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
+      } catch (error) {
+        // A store that could not keep or read the state (src/simulator/store.ts): 503, never a success.
+        const failed = storeFailureAnswer(error);
+        if (!failed) throw error;
+        return frozen(failed);
+      }
       if (durability) {
         try {
           await durability.durable();

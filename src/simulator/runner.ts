@@ -1,7 +1,11 @@
 // Runs a simulator in real time for a transport: a timer wakes it when the next simulated step
 // falls due (a message delivered, a call ringing ...), and long polls are held until the event
-// they wait for or their timeout. Used by both transports; browser-safe (only setTimeout).
+// they wait for or their timeout. Every look at the state goes through the store (store.ts), so
+// with a store shared by several processes a due step runs once, in whichever process claims it,
+// and a long poll held here is answered by an event any process committed. Used by both
+// transports; browser-safe (only setTimeout).
 import type { Simulator } from './simulator.js';
+import type { SimStore } from './store.js';
 import type { SimHold, SimResponse } from './types.js';
 
 export interface SimRunner {
@@ -17,24 +21,48 @@ const MIN_DELAY_MS = 5;
 /** Longest single sleep: the simulated clock can be moved, so it is checked at least this often. */
 const MAX_DELAY_MS = 60_000;
 
-export function startRunner(simulator: Simulator): SimRunner {
+interface Waiting {
+  hold: SimHold;
+  resolve: (response: SimResponse) => void;
+  done: () => void;
+  /** A check is running (a store that answers later): another event asks again once it ends. */
+  checking?: boolean;
+  again?: boolean;
+}
+
+export function startRunner(simulator: Simulator, store: SimStore, options: { maxDelayMs?: number } = {}): SimRunner {
+  const maxDelay = options.maxDelayMs ?? MAX_DELAY_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wakeAt = Infinity;
   let stopped = false;
-  const holds = new Set<{ hold: SimHold; resolve: (response: SimResponse) => void; done: () => void }>();
+  let running = false;
+  const holds = new Set<Waiting>();
 
   const wake = (): void => {
     timer = undefined;
     wakeAt = Infinity;
-    simulator.tick();
-    reschedule();
+    if (running) return;
+    running = true;
+    const ran = (): void => {
+      running = false;
+      reschedule();
+    };
+    try {
+      const done = store.runDue();
+      if (done instanceof Promise) done.then(ran, ran);
+      else ran();
+    } catch {
+      ran();
+    }
   };
 
   function reschedule(): void {
     if (stopped) return;
-    const due = simulator.nextDueAt();
-    if (due === undefined) return;
-    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, due - simulator.clock.now()));
+    const due = store.nextDueAt();
+    if (due === undefined) {
+      if (store.kind !== 'redis') return;
+    }
+    const delay = Math.min(maxDelay, Math.max(MIN_DELAY_MS, (due ?? Infinity) - simulator.clock.now()));
     const at = Date.now() + delay;
     if (timer !== undefined && wakeAt <= at) return;
     if (timer !== undefined) clearTimeout(timer);
@@ -43,16 +71,41 @@ export function startRunner(simulator: Simulator): SimRunner {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  const unsubscribeChange = simulator.onChange(() => reschedule());
-  const unsubscribeEvent = simulator.onEvent((_event, account) => {
-    for (const waiting of [...holds]) {
-      if (waiting.hold.accountId !== account.id) continue;
-      const answer = waiting.hold.check();
+  /** Asks a held answer again, in a run of the store; answers it when it is ready. */
+  function recheck(waiting: Waiting): void {
+    if (waiting.checking) {
+      waiting.again = true;
+      return;
+    }
+    const settled = (answer: SimResponse | undefined): void => {
+      waiting.checking = false;
+      if (!holds.has(waiting)) return;
       if (answer) {
         waiting.done();
         waiting.resolve(answer);
+      } else if (waiting.again) {
+        waiting.again = false;
+        recheck(waiting);
       }
+    };
+    waiting.checking = true;
+    try {
+      const answer = store.run({ accountId: waiting.hold.accountId }, (sim) => waiting.hold.check(sim.state));
+      if (answer instanceof Promise) answer.then(settled, () => settled(undefined));
+      else settled(answer);
+    } catch {
+      settled(undefined);
     }
+  }
+
+  const eventsOf = (accountId: string): void => {
+    for (const waiting of [...holds]) if (waiting.hold.accountId === accountId) recheck(waiting);
+  };
+  const unsubscribeChange = simulator.onChange(() => reschedule());
+  const unsubscribeEvent = simulator.onEvent((_event, account) => eventsOf(account.id));
+  const unsubscribeOthers = store.onOtherEvents?.((accountId) => {
+    eventsOf(accountId);
+    reschedule();
   });
 
   return {
@@ -60,10 +113,9 @@ export function startRunner(simulator: Simulator): SimRunner {
     settle(response, signal) {
       const hold = response.hold;
       if (!hold) return Promise.resolve(response);
-      const ready = hold.check();
-      if (ready) return Promise.resolve(ready);
       return new Promise<SimResponse>((resolve) => {
-        const entry = {
+        // In place before the first look: an event committed from now on asks again.
+        const entry: Waiting = {
           hold,
           resolve,
           done: () => {
@@ -82,6 +134,7 @@ export function startRunner(simulator: Simulator): SimRunner {
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         holds.add(entry);
+        recheck(entry);
       });
     },
     stop() {
@@ -89,6 +142,7 @@ export function startRunner(simulator: Simulator): SimRunner {
       if (timer !== undefined) clearTimeout(timer);
       unsubscribeChange();
       unsubscribeEvent();
+      unsubscribeOthers?.();
       for (const waiting of [...holds]) {
         waiting.done();
         waiting.resolve(waiting.hold.expire());

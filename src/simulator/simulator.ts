@@ -18,7 +18,7 @@ import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
 import { accountBounds, DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS, type Eviction } from './account-bounds.js';
-import { activeWaits } from './resources/events.js';
+import { activeWaits, webhookTargets } from './resources/events.js';
 import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
 
 export interface SimulatorOptions {
@@ -34,7 +34,17 @@ export interface SimulatorOptions {
   modules?: readonly ResourceModule[];
 }
 
-export type EventListener = (event: SimEvent, account: AccountState, seq: number) => void;
+/** An event as its listeners get it: once the change that emitted it is committed, with the subscriptions it goes to (webhookTargets, asked when it was emitted). */
+export type EventListener = (event: SimEvent, account: AccountState, seq: number, hooks: JsonObject[]) => void;
+
+/** An event emitted by a run, held until the store has committed the run (src/simulator/store.ts). */
+export interface Emitted {
+  event: SimEvent;
+  account: AccountState;
+  seq: number;
+  /** The subscriptions it goes to, as they were when it was emitted (plain copies). */
+  hooks: JsonObject[];
+}
 
 export interface Simulator {
   readonly contract: SimContract;
@@ -56,6 +66,10 @@ export interface Simulator {
   advance(ms: number): void;
   /** Back to the seed: every account and key forgotten (control surface). */
   reset(): void;
+  /** Starts over from `state` (a snapshot brought back); the simulated clock keeps its time. */
+  load(state: SimState): void;
+  /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/mock/store/redis-store.ts). */
+  seedNamedAccounts(): void;
   /** Called for each event emitted, in order. Returns a function that stops it. */
   onEvent(listener: EventListener): () => void;
   /** Called after each change of state (for `--state` persistence). */
@@ -75,6 +89,17 @@ export interface Simulator {
   liveAccounts(): number;
   /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
   withContext<T>(fn: (ctx: RuleContext) => T): T;
+  /**
+   * The store seam (src/simulator/store.ts): runs `fn` with every rule seeing `view` as the state,
+   * and returns what it returned with the events it emitted, which are handed to no listener:
+   * the store publishes them (`publish`) once the change is committed, or drops them when it runs
+   * `fn` again. Nothing else of the simulator changes.
+   */
+  within<T>(view: SimState, fn: () => T): { result: T; emitted: Emitted[] };
+  /** Hands committed events to the listeners (`onEvent`). */
+  publish(emitted: readonly Emitted[]): void;
+  /** What new accounts start from (the demo seed, or `--seed`'s). */
+  readonly seed: SeedFile;
   /** The module list the simulator routes to (for the docs and tests). */
   readonly modules: readonly ResourceModule[];
 }
@@ -113,6 +138,19 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
   const ids = init.ids ?? randomIds(clock);
   const eventListeners = new Set<EventListener>();
+  /** Events emitted and not yet handed out; `deferring` while a store runs a view (`within`). */
+  let pending: Emitted[] = [];
+  let deferring = 0;
+  const publish = (emitted: readonly Emitted[]): void => {
+    for (const { event, account, seq, hooks } of emitted) for (const listener of eventListeners) listener(event, account, seq, hooks);
+  };
+  /** Hands out what the last entry point emitted (the memory store: it is committed as it is made). */
+  const flush = (): void => {
+    if (deferring > 0 || pending.length === 0) return;
+    const emitted = pending;
+    pending = [];
+    publish(emitted);
+  };
   const changeListeners = new Set<() => void>();
   const evictListeners = new Set<(eviction: Eviction) => void>();
   // The seed's named accounts are never evicted: their keys are the ones a team relies on.
@@ -120,7 +158,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const bounds = accountBounds(
     () => state,
     options,
-    (account) => activeWaits(account) > 0,
+    (account) => activeWaits(account.id) > 0,
     (account) => account.keys.some((key) => namedKeys.has(key)),
   );
   const evicted = (evictions: Eviction[]): Eviction[] => {
@@ -167,7 +205,10 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       const seq = ++state.eventSeq;
       account.events.push({ seq, event });
       trimOldest(account.events, EVENT_LOG_LIMIT);
-      for (const listener of eventListeners) listener(event, account, seq);
+      // Where it goes is asked now (a ping's target is known only while it is emitted); the
+      // listeners get it once the change is committed (`flush`, or the store's `publish`).
+      const hooks = webhookTargets(account, event).map((hook) => JSON.parse(JSON.stringify(hook)) as JsonObject);
+      pending.push({ event, account, seq, hooks });
       return event;
     }
     schedule(account: AccountState, kind: string, ref: string, delayMs: number, data?: JsonObject): void {
@@ -286,6 +327,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       evicted(bounds.enforce());
       changed();
     }
+    flush();
     return response;
   }
 
@@ -297,20 +339,47 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       return state;
     },
     modules,
+    seed,
     handle,
     tick() {
       if (runDue()) changed();
+      flush();
     },
+    within(view, fn) {
+      const outer = state;
+      state = view;
+      deferring++;
+      const mark = pending.length;
+      try {
+        return { result: fn(), emitted: pending.splice(mark) };
+      } finally {
+        deferring--;
+        state = outer;
+      }
+    },
+    publish,
     nextDueAt: () => nextDueAt(state),
     advance(ms) {
       clock.advance(ms);
       runDue();
       changed();
+      flush();
     },
     reset() {
       state = emptyState();
       state.clockOffsetMs = clock.offset();
       seedNamedAccounts();
+      bounds.rebuild(state);
+      changed();
+    },
+    seedNamedAccounts() {
+      seedNamedAccounts();
+      changed();
+    },
+    load(next) {
+      state = next;
+      state.clockOffsetMs = clock.offset();
+      orderJobs(state);
       bounds.rebuild(state);
       changed();
     },
@@ -344,6 +413,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     withContext: (fn) => {
       const result = fn(ruleContext());
       changed();
+      flush();
       return result;
     },
   };

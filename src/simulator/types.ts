@@ -2,6 +2,7 @@
 // data only: no Node built-in, no Request/Response class, so both transports build the same thing.
 import type { JsonObject } from '../contract/operations.js';
 import type { Verdict } from '../contract/verdict.js';
+import type { SimState } from './state.js';
 
 export type { JsonObject, Verdict };
 
@@ -55,8 +56,11 @@ export interface SimHold {
   accountId: string;
   /** Real milliseconds to hold at most. */
   timeoutMs: number;
-  /** The answer once something it waits for has happened, else undefined. */
-  check(): SimResponse | undefined;
+  /**
+   * The answer once something it waits for has happened in `state` (the state the store's run
+   * sees: it may change what it keeps, a wait's cursor), else undefined.
+   */
+  check(state: SimState): SimResponse | undefined;
   /** The answer when nothing came in time. */
   expire(): SimResponse;
   /** Called when the request ends without an answer (the client went away). */

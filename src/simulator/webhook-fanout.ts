@@ -6,8 +6,9 @@
 // has been answered. How one attempt is made is the transport's, injected as `deliver`: the HTTP
 // mock POSTs to loopback URLs only (src/mock/webhook-delivery.ts), the in-process mock calls the
 // page's callback (src/msw/handlers.ts). Browser-safe (timers only).
-import { recordWebhookDelivery, webhookTargets, type WebhookDeliveryReport } from './resources/events.js';
+import { recordWebhookDelivery, type WebhookDeliveryReport } from './resources/events.js';
 import type { Simulator } from './simulator.js';
+import type { SimStore } from './store.js';
 import type { JsonObject, SimEvent } from './types.js';
 
 /** What one attempt came to. */
@@ -39,6 +40,8 @@ export interface FanoutSettings {
 
 export interface WebhookFanoutOptions extends Partial<FanoutSettings> {
   simulator: Simulator;
+  /** Where outcomes are recorded (the simulator's own state when none). */
+  store?: SimStore;
   deliver: Deliver;
   /** One line per delivery. */
   log?: (line: string) => void;
@@ -104,16 +107,18 @@ export function startWebhookFanout(options: WebhookFanoutOptions): WebhookFanout
       };
     }
     options.log?.(`webhook ${String(subscription.id)} ${event.type} ${event.id}: ${report.outcome}${report.attempts ? ` after ${report.attempts} attempt(s)` : ''}${report.detail ? ` (${report.detail})` : ''}`);
-    if (!stopped) simulator.withContext((ctx) => recordWebhookDelivery(ctx, accountId, String(subscription.id), report));
+    if (stopped) return;
+    const record = (sim: Simulator): void => sim.withContext((ctx) => recordWebhookDelivery(ctx, accountId, String(subscription.id), report));
+    await (options.store ? options.store.run({ accountId }, record) : record(simulator));
   }
 
-  const unsubscribe = simulator.onEvent((event, account) => {
+  const unsubscribe = simulator.onEvent((event, account, _seq, hooks) => {
     if (stopped) return;
-    // Asked now, while emit runs: a ping's target is known only then. Each delivery carries the
-    // event and the subscription as they are now.
+    // `hooks` were asked while the event was emitted (a ping's target is known only then), as
+    // copies: each delivery carries the event and the subscription as they were then.
     const rawBody = JSON.stringify(event);
-    for (const hook of webhookTargets(account, event)) {
-      const delivery: Delivery = { subscription: structuredClone(hook), event: JSON.parse(rawBody) as SimEvent, rawBody };
+    for (const hook of hooks) {
+      const delivery: Delivery = { subscription: hook, event: JSON.parse(rawBody) as SimEvent, rawBody };
       const job = fanOut(account.id, delivery)
         .catch((error: unknown) => options.log?.(`webhook ${String(hook.id)}: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => {

@@ -96,10 +96,9 @@ function validCoupon(ctx: RuleContext, coupon: string): boolean {
   return coupon === testValueOf(ctx, 'couponCredit');
 }
 
-/** A number the service provisioned: registered as one, or held by an account (a seeded account's numbers too). */
+/** A number the service provisioned (a seeded account's numbers are registered as such too, numbers.ts). */
 function isServiceNumber(ctx: RuleContext, e164: string): boolean {
-  if (ctx.state.serviceNumbers[e164]) return true;
-  return Object.values(ctx.state.accounts).some((account) => account.numbers.some((number) => number.number === e164));
+  return Object.hasOwn(ctx.state.serviceNumbers, e164);
 }
 
 function signupOfRegistration(ctx: RequestContext): Signup | undefined {

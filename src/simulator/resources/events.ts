@@ -20,14 +20,18 @@ import type { JsonObject, SimEvent, SimResponse } from '../types.js';
 import type { WebhookRecord } from '../records.js';
 import { CONTROL_PREFIX, reachesControlSurface } from '../../delivery/control-paths.js';
 
-/** The ping fired right now, per account: read by `webhookTargets` while `emit` runs (synchronous). */
-const pingInFlight = new WeakMap<AccountState, string>();
-/** Waits being held, per account (for tests and the bench: "is the wait in place yet?"). */
-const heldWaits = new WeakMap<AccountState, number>();
+/** The ping fired right now, per account id: read by `webhookTargets` while `emit` runs (synchronous). */
+const pingInFlight = new Map<string, string>();
+/**
+ * Waits being held in this process, per account id (for the bounds, tests and the bench: "is the
+ * wait in place yet?"). By id, not by object: a store may hand each run its own copy of an account.
+ */
+const heldWaits = new Map<string, number>();
 
-/** How many `events/wait` requests of this account are being held right now. */
-export function activeWaits(account: AccountState | undefined): number {
-  return account ? (heldWaits.get(account) ?? 0) : 0;
+/** How many `events/wait` requests of this account (an account or its id) are being held by this process right now. */
+export function activeWaits(account: AccountState | string | undefined): number {
+  if (account === undefined) return 0;
+  return heldWaits.get(typeof account === 'string' ? account : account.id) ?? 0;
 }
 
 const PING = 'webhook.ping';
@@ -88,6 +92,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const notConfigured = ctx.testValue(['eventStreamNotConfigured']);
   if (notConfigured) return notConfigured;
   const { account } = ctx;
+  const accountId = account.id;
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
   const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`);
@@ -98,9 +103,9 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const release = (): void => {
     if (!held) return;
     held = false;
-    const left = (heldWaits.get(account) ?? 1) - 1;
-    if (left > 0) heldWaits.set(account, left);
-    else heldWaits.delete(account);
+    const left = (heldWaits.get(accountId) ?? 1) - 1;
+    if (left > 0) heldWaits.set(accountId, left);
+    else heldWaits.delete(accountId);
   };
   // The 408 text is the documented one, with this wait's own number of seconds.
   const expired = ctx.documented(408, 'waitTimedOut');
@@ -108,14 +113,17 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   return {
     status: 200,
     hold: {
-      accountId: account.id,
+      accountId,
       timeoutMs: timeout * 1000,
-      check() {
-        const found = account.events.find(({ seq, event }) => seq > from && event.type !== PING && matchesFilters(event, filters));
-        if (!found) {
+      // Asked again, in a run of the store, after each event of the account: the account as the
+      // state holds it then (a store may load it afresh), never the one of the request.
+      check(state) {
+        const account = state.accounts[accountId];
+        const found = account?.events.find(({ seq, event }) => seq > from && event.type !== PING && matchesFilters(event, filters));
+        if (!account || !found) {
           if (!held) {
             held = true;
-            heldWaits.set(account, (heldWaits.get(account) ?? 0) + 1);
+            heldWaits.set(accountId, (heldWaits.get(accountId) ?? 0) + 1);
           }
           return undefined;
         }
@@ -145,7 +153,7 @@ function pointsAtControl(url: string): boolean {
 export function webhookTargets(account: AccountState, event: SimEvent): JsonObject[] {
   if (event.type === PING) {
     // Asked while `emit` runs (transports call this from their `onEvent` listener, synchronously).
-    const id = pingInFlight.get(account);
+    const id = pingInFlight.get(account.id);
     return account.webhooks.filter((hook) => hook.id === id);
   }
   return account.webhooks.filter((hook) => Array.isArray(hook.eventTypes) && hook.eventTypes.includes(event.type));
@@ -227,11 +235,11 @@ export const eventsModule: ResourceModule = {
       const hook = account.webhooks.find((candidate) => candidate.id === ctx.params.id);
       if (!hook) return ctx.documented(404);
       // relatedObject null and data {} (part 6); it reaches this subscription only, whatever its eventTypes.
-      pingInFlight.set(account, String(hook.id));
+      pingInFlight.set(account.id, String(hook.id));
       try {
         ctx.emit(account, PING, {}, null);
       } finally {
-        pingInFlight.delete(account);
+        pingInFlight.delete(account.id);
       }
       return ctx.documented(200);
     },

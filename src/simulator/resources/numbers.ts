@@ -58,15 +58,21 @@ export function refreshNumbers(account: AccountState): void {
   for (const number of account.numbers) number.tenDlc = tenDlcSummary(account, number);
 }
 
-/** A fresh number the service can hand out: in the fictional 555 range, held by nobody. */
+/**
+ * A fresh number the service can hand out: in the fictional 555 range, held by nobody. Numbers are
+ * handed out in turn (`numbersIssued`), each checked against the maps of numbers held (service
+ * numbers, which every account's numbers are, and verified ones) by key: a store that keeps part
+ * of the state in view loads just those entries.
+ */
 function allocateE164(ctx: RuleContext): string {
-  const taken = new Set<string>([...Object.keys(ctx.state.serviceNumbers), ...Object.keys(ctx.state.boundNumbers)]);
-  for (const account of Object.values(ctx.state.accounts)) for (const n of account.numbers) taken.add(n.number);
+  const held = (e164: string): boolean => Object.hasOwn(ctx.state.serviceNumbers, e164) || Object.hasOwn(ctx.state.boundNumbers, e164);
   // 555-1000..555-9999 in one area code after another (the contract's examples use 312 and 415).
-  for (let n = taken.size; ; n++) {
+  for (let n = ctx.state.numbersIssued ?? 0; ; n++) {
     const areaCode = 312 + Math.floor(n / 9000);
     const candidate = `+1${areaCode}555${String(1000 + (n % 9000)).padStart(4, '0')}`;
-    if (!taken.has(candidate)) return candidate;
+    if (held(candidate)) continue;
+    ctx.state.numbersIssued = n + 1;
+    return candidate;
   }
 }
 

@@ -1,0 +1,111 @@
+// The store seam (issue 32): where the simulator's state lives, and how a request's changes land.
+// The rules (resources/) stay synchronous plain functions of (state, request, clock); a store
+// hands them a state to run on and commits what they changed:
+//
+// - memory (default, and the MSW transport's): the state is the simulator's own object; a run
+//   changes it in place and is committed as it ends (this file);
+// - the file (`--state`, src/mock/store/file-store.ts): the same, and each run's changes
+//   (src/simulator/store/change-set.ts) are appended to a journal, group-committed, compacted;
+// - Valkey/Redis (`--store redis://...`, src/mock/store/redis-store.ts): a run sees a view holding
+//   what it touches, loaded on demand, and its changes are committed atomically if nothing it read
+//   changed meanwhile (optimistic, retried), so any number of processes serve one mock.
+//
+// Everything above the seam (the pipeline's responder, the control surface, the runner of due
+// steps and long polls, webhook deliveries) calls `run`, never the state.
+import type { Durability } from './pipeline.js';
+import type { Simulator } from './simulator.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * A change the store could not keep or a read it could not make (a store that cannot be reached,
+ * a run that kept meeting others' changes): the pipeline answers it 503 in the `Error` shape with
+ * this message, and nothing was changed. The mock never invents success.
+ */
+export class StoreFailure extends Error {
+  readonly status = 503;
+}
+
+/** What a store failure is answered with. */
+export function storeFailureAnswer(error: unknown): { status: number; body: { error: string } } | undefined {
+  return error instanceof StoreFailure ? { status: 503, body: { error: error.message } } : undefined;
+}
+
+/** What a run is about, so that a store that loads on demand can load it up front. */
+export interface StoreScope {
+  /** The request's key: the account it opens. */
+  key?: string;
+  /** An account by id (a due step, a long poll, a webhook delivery's outcome). */
+  accountId?: string;
+}
+
+/** What `GET /__mock/snapshots` lists of one snapshot. */
+export interface SnapshotInfo {
+  name: string;
+  /** `all`: every account; `account`: one key's. */
+  scope: 'all' | 'account';
+  accounts: number;
+  createdAt: string;
+  bytes: number;
+}
+
+export interface SimStore {
+  readonly kind: 'memory' | 'file' | 'redis';
+  /**
+   * Runs `work` with the simulator's rules over this store's state and commits what it changed,
+   * atomically; the events it emitted are published (`Simulator.onEvent`) once committed. `work`
+   * is synchronous and may be run more than once (a view that lacked something, a conflict with
+   * another process), so it changes nothing but the state the simulator shows it.
+   */
+  run<T>(scope: StoreScope, work: (simulator: Simulator) => T): MaybePromise<T>;
+  /** Runs every simulated step due by now, whoever's it is. */
+  runDue(): MaybePromise<void>;
+  /** When the next step falls due (simulated ms) as far as this process knows, or undefined. */
+  nextDueAt(): number | undefined;
+  /** Moves the one simulated clock forward and runs what fell due, for every account. */
+  advance(ms: number): MaybePromise<void>;
+  /** Back to the seed: every account, key and sign-up forgotten. */
+  reset(): MaybePromise<void>;
+  /** The simulated now and how far it is ahead of the machine's clock (ms). */
+  clock(): MaybePromise<{ now: number; offsetMs: number }>;
+  /** Named snapshots (`/__mock/snapshots`). */
+  readonly snapshots: SnapshotShelf;
+  /**
+   * With a store shared by several processes: called with the id of an account another process
+   * committed events of (long polls held here ask again). Returns a function that stops it.
+   */
+  onOtherEvents?(listener: (accountId: string) => void): () => void;
+  /**
+   * With a store shared by several processes: takes the lease of an `Idempotency-Key` of `key`
+   * (part 7.2) before its request runs, waiting while another process's original runs. Resolves
+   * with the release, or undefined when the original still runs as the wait window closes (409).
+   * A store of one process needs none: its runs never overlap.
+   */
+  claimIdempotency?(key: string, idempotencyKey: string): Promise<(() => Promise<void>) | undefined>;
+  /** What the pipeline waits for before it answers (the file store: the journal on disk). */
+  readonly durability?: Durability;
+  /** Stops its timers and connections (the state stays where it is kept). */
+  close(): Promise<void>;
+}
+
+/** A snapshot as a file holds it (`GET /__mock/snapshots/{name}`, `--snapshot <file>`). */
+export interface SnapshotFile {
+  snapshot: string;
+  scope: 'all' | 'account';
+  createdAt: string;
+  /** The state: whole (`all`), or one account with the index entries that name it (`account`). */
+  state: import('./state.js').SimState;
+}
+
+export interface SnapshotShelf {
+  /** Saves the state (all accounts, or the account `key` opens) under `name`, replacing one of that name. */
+  save(name: string, key?: string): MaybePromise<SnapshotInfo>;
+  /** Brings a snapshot back: the whole state, or that one account. Undefined: no such snapshot. */
+  restore(name: string): MaybePromise<SnapshotInfo | undefined>;
+  list(): MaybePromise<SnapshotInfo[]>;
+  /** The snapshot as a file, or undefined. */
+  get(name: string): MaybePromise<SnapshotFile | undefined>;
+  /** Adds a snapshot file (`--snapshot`), replacing one of that name. */
+  put(file: SnapshotFile): MaybePromise<SnapshotInfo>;
+  remove(name: string): MaybePromise<boolean>;
+}
