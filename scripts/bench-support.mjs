@@ -1,6 +1,7 @@
 // What the bench scripts of scripts/bench/ share (kept outside that folder: scripts/bench.mjs runs
 // every file there as a bench): the result protocol of scripts/bench.mjs, the bundled description
-// and its request examples, and a free loopback port.
+// and its request examples, a free loopback port, and a server started in a process group of its own.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -43,4 +44,31 @@ export function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Starts a process in its own group; `stop` ends the whole group (npm, tsx, node, Prism). */
+export function startProcess(command, args, env = {}) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    child,
+    stderr: () => stderr,
+    async stop() {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        return;
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {}
+      }, 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+    exited,
+  };
 }

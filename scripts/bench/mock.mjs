@@ -24,14 +24,13 @@
 //
 // Every request the bench sends is derived from generated/openapi.json, never restated.
 // MOCK_BENCH_SECONDS (default 6) sets the length of each measurement.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep } from '../bench-support.mjs';
+import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep, startProcess } from '../bench-support.mjs';
 
 const load = (file) => import(pathToFileURL(path.join(root, file)).href);
 
@@ -67,32 +66,6 @@ function request(port, endpoint) {
   });
 }
 
-/** Starts a process in its own group; `stop` ends the whole group (npm, tsx, node, Prism). */
-function startProcess(command, args, env = {}) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    child,
-    stderr: () => stderr,
-    async stop() {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {}
-      }, 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-    exited,
-  };
-}
 
 /** Polls until the first answer; resolves with the milliseconds since `started`. */
 async function firstAnswer(port, started, proc, limitMs = 60_000) {

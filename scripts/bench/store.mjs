@@ -13,12 +13,11 @@
 // Debian's (redis-server, nginx), started here on free loopback ports and stopped by pid.
 // STORE_BENCH_SECONDS (default 6) sets the length of each measurement; STORE_BENCH_ONLY (names,
 // comma-separated: memory, prism, file, redis1, redis1always, redis3) measures only those.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep } from '../bench-support.mjs';
+import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep, startProcess as start } from '../bench-support.mjs';
 
 const openapi = loadOpenApi();
 const SECONDS = Number(process.env.STORE_BENCH_SECONDS ?? 6);
@@ -29,31 +28,6 @@ const endpoints = [
   { name: 'GET /api/v1/account', method: 'GET', path: '/api/v1/account' },
   { name: 'POST /api/v1/messages', method: 'POST', path: '/api/v1/messages', body: JSON.stringify(firstRequestExample(openapi, '/api/v1/messages', 'post')) },
 ];
-
-function start(command, args, env = {}) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    child,
-    stderr: () => stderr,
-    async stop() {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        return;
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {}
-      }, 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 async function answers(port, proc) {
   for (let i = 0; i < 600; i++) {
