@@ -3,19 +3,10 @@
 // embargoed region, a recipient not on WhatsApp, a failed lookup ...). The real service gives them
 // no special meaning, so the suite sends them only to the package's mock, once it has announced
 // itself; on a deployment the coverage says so. Read by name, never restated here.
+import type { TestValue } from '../src/simulator/contract.js';
 import type { Json } from './description.js';
 
-export interface TestValue {
-  name: string;
-  operations: string[];
-  /** `body.<path>`, `query.<name>` or `header.<name>`. */
-  field: string;
-  value: string;
-  /** The documented answer it triggers, where it triggers one. */
-  status?: number;
-  example?: string;
-  description?: string;
-}
+export type { TestValue };
 
 /** The test value named `name`, or undefined when the description no longer has it. */
 export function testValue(document: Json, name: string): TestValue | undefined {

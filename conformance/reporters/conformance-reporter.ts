@@ -2,21 +2,11 @@
 // writes the console summary by operation and the coverage table. The CLI writes the report files
 // (files.ts: JSON and JUnit), on every exit.
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { Json } from '../description.js';
 import type { ScenarioOutcome } from '../findings.js';
-import type { NotSent } from '../plan.js';
-import { buildReport, formatCoverage, formatSummary, type ConformanceReport } from './report.js';
+import { buildReport, formatCoverage, formatSummary, type ConformanceReport, type ReportInput } from './report.js';
 
-export interface ConformanceReporterOptions {
-  document: Json;
-  notSent: NotSent[];
-  baseUrl: string;
-  level: string;
-  /** The `writes` level's --max-sends, shown beside the sends made. */
-  maxSends?: number;
-  /** The deployment announced itself as the package's mock; a second key was given. */
-  mock?: boolean;
-  secondKey?: boolean;
+/** What the report is built from (ReportInput, but the outcomes, which the tests' meta gives), and how it is written. */
+export interface ConformanceReporterOptions extends Omit<ReportInput, 'outcomes'> {
   verbose?: boolean;
   /** Receives a progress mark per finished scenario. */
   progress?: (mark: string) => void;
