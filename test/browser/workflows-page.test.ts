@@ -118,7 +118,12 @@ describe.skipIf(SKIP)('"Run this workflow" in headless Chromium', () => {
 
   it('plays sendListDeliver to the end against the mock in the page, each request and answer shown', async () => {
     const workflowId = 'sendListDeliver';
-    await page.goto(`${server.origin}/workflow-${workflowId}.html`);
+    // As a reader comes: the landing page's Workflows link, then the workflow in the list.
+    await page.goto(`${server.origin}/index.html`);
+    await page.locator('a[href="workflows.html"]:visible').first().click();
+    await page.waitForURL(/\/workflows\.html$/);
+    await page.locator(`a[href="workflow-${workflowId}.html"]:visible`).first().click();
+    await page.waitForURL(new RegExp(`/workflow-${workflowId}\\.html$`));
     const run = page.locator('[data-run-workflow] .workflow-run-box');
     await run.locator('.workflow-run-button').click();
     await expect.poll(() => run.getAttribute('data-outcome'), { timeout: 60_000 }).toMatch(/passed|failed/);
