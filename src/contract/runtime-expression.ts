@@ -32,6 +32,8 @@ export interface Criterion {
 }
 
 export class ExpressionSyntaxError extends Error {
+  override readonly name = 'ExpressionSyntaxError';
+
   constructor(
     readonly text: string,
     readonly position: number,

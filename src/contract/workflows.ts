@@ -41,9 +41,10 @@ function readable<T>(read: () => T): T | string {
   }
 }
 
-/** Whether a payload value is (or embeds) a runtime expression, so only the runner knows its value. */
+/** Whether a payload value is (or embeds, or means to be) a runtime expression, so only the runner knows its value. */
 function isExpression(value: unknown): boolean {
-  return typeof value === 'string' && expressionsIn(value).length > 0;
+  const found = typeof value === 'string' ? readable(() => expressionsIn(value)) : [];
+  return typeof found === 'string' || found.length > 0;
 }
 
 /** Finds `$sourceDescriptions.<source>.<operationId>` in the sources. */
