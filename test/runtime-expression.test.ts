@@ -44,9 +44,9 @@ const EXPRESSIONS: Array<[string, { given: string; want: RuntimeExpression }]> =
   ['an input', { given: '$inputs.apiKey', want: { root: '$inputs', name: 'apiKey' } }],
   ['a field of an input', { given: '$inputs.customer#/firstName', want: { root: '$inputs', name: 'customer', pointer: '/firstName' } }],
   ["a child workflow's output", { given: '$outputs.registrationId', want: { root: '$outputs', name: 'registrationId' } }],
-  ["a step's output", { given: '$steps.signIn.outputs.apiKey', want: { root: '$steps', stepId: 'signIn', name: 'apiKey' } }],
-  ["a step's output with a pointer", { given: '$steps.list-numbers.outputs.items#/0/id', want: { root: '$steps', stepId: 'list-numbers', name: 'items', pointer: '/0/id' } }],
-  ['an output key with dots (Arazzo: ^[a-zA-Z0-9.\\-_]+$)', { given: '$steps.a.outputs.x.y', want: { root: '$steps', stepId: 'a', name: 'x.y' } }],
+  ["a step's output", { given: '$steps.signIn.outputs.apiKey', want: { root: '$steps', stepId: 'signIn', part: 'outputs', name: 'apiKey' } }],
+  ["a step's output with a pointer", { given: '$steps.list-numbers.outputs.items#/0/id', want: { root: '$steps', stepId: 'list-numbers', part: 'outputs', name: 'items', pointer: '/0/id' } }],
+  ['an output key with dots (Arazzo: ^[a-zA-Z0-9.\\-_]+$)', { given: '$steps.a.outputs.x.y', want: { root: '$steps', stepId: 'a', part: 'outputs', name: 'x.y' } }],
   ["a workflow's input", { given: '$workflows.signUp.inputs.email', want: { root: '$workflows', workflowId: 'signUp', part: 'inputs', name: 'email' } }],
   ["a workflow's output", { given: '$workflows.signUp.outputs.apiKey#/x', want: { root: '$workflows', workflowId: 'signUp', part: 'outputs', name: 'apiKey', pointer: '/x' } }],
   ["a source's operation", { given: '$sourceDescriptions.numbersApi.listNumbers', want: { root: '$sourceDescriptions', source: 'numbersApi', name: 'listNumbers' } }],
@@ -103,9 +103,9 @@ const VALUES: Array<[string, { given: string; want: ReturnType<typeof parseValue
   ['a price is a literal, not an expression', { given: '$5', want: { parts: ['$5'] } }],
   ['text with a space is text', { given: '$5 off today', want: { parts: ['$5 off today'] } }],
   ['the key in a header', { given: 'Bearer {$inputs.apiKey}', want: { parts: ['Bearer ', { root: '$inputs', name: 'apiKey' }] } }],
-  ['two embedded, text between', { given: '{$steps.a.outputs.b}-{$response.body#/id}!', want: { parts: [{ root: '$steps', stepId: 'a', name: 'b' }, '-', { root: '$response', part: 'body', pointer: '/id' }, '!'] } }],
+  ['two embedded, text between', { given: '{$steps.a.outputs.b}-{$response.body#/id}!', want: { parts: [{ root: '$steps', stepId: 'a', part: 'outputs', name: 'b' }, '-', { root: '$response', part: 'body', pointer: '/id' }, '!'] } }],
   ['braces without $ are text', { given: '{"a": 1}', want: { parts: ['{"a": 1}'] } }],
-  ['a JSONPath with an embedded expression', { given: '$[?@.id == {$steps.s.outputs.id}]', want: { parts: ['$[?@.id == ', { root: '$steps', stepId: 's', name: 'id' }, ']'] } }],
+  ['a JSONPath with an embedded expression', { given: '$[?@.id == {$steps.s.outputs.id}]', want: { parts: ['$[?@.id == ', { root: '$steps', stepId: 's', part: 'outputs', name: 'id' }, ']'] } }],
 ];
 
 describe.each(VALUES)('a value: %s', (_name, { given, want }) => {
@@ -187,7 +187,7 @@ describe("the contract's workflows", () => {
     step('startOver').operationId = '$sourceDescription.mockControl.mockReset';
     const problems = checkWorkflows(broken, sources()).map(formatWorkflowProblem).join('\n');
     expect(problems).toMatch(/registerNumber: expected outputs at position 21 of "\$steps\.newAccountKey\.output\.apiKey", found "output\.apiKe" \(at #\/workflows\/\d+\/steps\/\d+\/requestBody\/payload\)/);
-    expect(problems).toMatch(/registerNumber: expected a value, a runtime expression or an operator at position 14 of "\$statusCode === 202".* \(at #\/workflows\/\d+\/steps\/\d+\/successCriteria\/0\)/);
+    expect(problems).toMatch(/registerNumber: expected a value or a runtime expression at position 14 of "\$statusCode === 202".* \(at #\/workflows\/\d+\/steps\/\d+\/successCriteria\/0\)/);
     expect(problems).toMatch(/startOver: operationId expected \$url, .* at position 1 of "\$sourceDescription\.mockControl\.mockReset"/);
   });
 

@@ -217,33 +217,28 @@ function checkExpression(ctx: Context, e: RuntimeExpression, scope: { workflow: 
   const { workflow, stepIndex, op, step, child } = scope;
   const steps = (workflow.steps ?? []) as JsonObject[];
   const text = formatExpression(e);
-  switch (e.root) {
-    case '$inputs':
-      return Object.hasOwn(workflowInputs(ctx.arazzo, workflow).properties ?? {}, e.name) ? undefined : `reads ${text}, which the workflow's inputs do not declare`;
-    case '$steps': {
-      const index = steps.findIndex((s) => s.stepId === e.stepId);
-      if (index < 0) return `reads ${text}: the workflow has no step ${e.stepId}`;
-      if (index >= stepIndex) return `reads ${text} before step ${e.stepId} has run`;
-      return Object.hasOwn(steps[index]!.outputs ?? {}, e.name) ? undefined : `reads ${text}, which step ${e.stepId} does not output`;
-    }
-    case '$outputs':
-      if (!child) return `reads ${text} outside a step that runs a workflow`;
-      return Object.hasOwn(child.outputs ?? {}, e.name) ? undefined : `reads ${text}, which workflow ${child.workflowId} does not output`;
-    case '$response': {
-      if (!op || !step) return `reads ${text} outside an operation step`;
-      const statuses = expectedStatuses(step, op.operation);
-      if (e.part === 'header') {
-        const declared = statuses.some((status) => Object.keys(resolveRef(op.document, op.operation.responses?.[status])?.headers ?? {}).some((h) => h.toLowerCase() === e.name.toLowerCase()));
-        return declared ? undefined : `reads ${text}, a header the answer of ${op.operationId} does not declare`;
-      }
-      if (e.part !== 'body') return `reads ${text}, which an answer does not have`;
-      if (!e.pointer || e.pointer === '/') return undefined;
-      const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemaDeclares(op.document, schema, e.pointer!)));
-      return declared ? undefined : `reads ${text}, a field the ${statuses.join('/')} answer of ${op.operationId} does not declare`;
-    }
-    default:
-      return undefined;
+  if (e.root === '$inputs') return Object.hasOwn(workflowInputs(ctx.arazzo, workflow).properties ?? {}, e.name) ? undefined : `reads ${text}, which the workflow's inputs do not declare`;
+  if (e.root === '$steps') {
+    const index = steps.findIndex((s) => s.stepId === e.stepId);
+    if (index < 0) return `reads ${text}: the workflow has no step ${e.stepId}`;
+    if (index >= stepIndex) return `reads ${text} before step ${e.stepId} has run`;
+    return Object.hasOwn(steps[index]!.outputs ?? {}, e.name) ? undefined : `reads ${text}, which step ${e.stepId} does not output`;
   }
+  if (e.root === '$outputs') {
+    if (!child) return `reads ${text} outside a step that runs a workflow`;
+    return Object.hasOwn(child.outputs ?? {}, e.name) ? undefined : `reads ${text}, which workflow ${child.workflowId} does not output`;
+  }
+  if (e.root !== '$response') return undefined;
+  if (!op || !step) return `reads ${text} outside an operation step`;
+  const statuses = expectedStatuses(step, op.operation);
+  if (e.part === 'header') {
+    const declared = statuses.some((status) => Object.keys(resolveRef(op.document, op.operation.responses?.[status])?.headers ?? {}).some((h) => h.toLowerCase() === e.name.toLowerCase()));
+    return declared ? undefined : `reads ${text}, a header the answer of ${op.operationId} does not declare`;
+  }
+  if (e.part !== 'body') return `reads ${text}, which an answer does not have`;
+  if (!e.pointer || e.pointer === '/') return undefined;
+  const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemaDeclares(op.document, schema, e.pointer!)));
+  return declared ? undefined : `reads ${text}, a field the ${statuses.join('/')} answer of ${op.operationId} does not declare`;
 }
 
 function checkStep(ctx: Context, workflow: JsonObject, wi: number, step: JsonObject, si: number): void {

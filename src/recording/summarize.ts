@@ -43,14 +43,8 @@ export function summarizeRecordings(files: RecordingFile[]): Summary {
     const steps = workflow.steps as JsonObject[];
     try {
       const outputs = new Map<string, string>();
-      for (const step of steps) {
-        for (const [output, expression] of Object.entries((step.outputs ?? {}) as JsonObject)) {
-          outputs.set(formatExpression({ root: '$steps', stepId: String(step.stepId), name: output }), `${step.stepId} ${bodyRead(expressionsIn(expression)[0]) || String(expression)}`);
-        }
-      }
-      const carried = (value: unknown, to: string): void => {
-        for (const e of expressionsIn(value)) if (outputs.has(formatExpression(e))) summary.carries.push({ recording: name, from: outputs.get(formatExpression(e))!, to });
-      };
+      for (const step of steps) for (const [output, expression] of Object.entries((step.outputs ?? {}) as JsonObject)) outputs.set(formatExpression({ root: '$steps', stepId: String(step.stepId), part: 'outputs', name: output }), `${step.stepId} ${bodyRead(expressionsIn(expression)[0]) || String(expression)}`);
+      const carried = (value: unknown, to: string): void => void expressionsIn(value).forEach((e) => outputs.has(formatExpression(e)) && summary.carries.push({ recording: name, from: outputs.get(formatExpression(e))!, to }));
       summary.recordings.push({ name, steps: steps.length, level: String(workflow['x-conformance']?.level ?? 'unknown'), mockOnlySteps: steps.filter((s) => stepOperation(s)?.source === 'mockControl').length });
       for (const step of steps) {
         const target = stepOperation(step);

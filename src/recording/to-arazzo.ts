@@ -22,7 +22,7 @@ import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../c
 import { formatExpression } from '../contract/runtime-expression.js';
 import { findOperation } from '../contract/workflows.js';
 import { guardedReason, isWrite } from '../mcp/policy.js';
-import type { RecordedExchange, Recording } from './recorder.js';
+import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
 
 export interface ArazzoTarget {
   /** The service's description (generated/openapi.json), parsed. */
@@ -98,15 +98,6 @@ function listOrder(origin: Origin, value: string): JsonObject[] {
 /** `$response.body#<pointer>`. */
 const answerField = (pointer: string): string => formatExpression({ root: '$response', part: 'body', pointer });
 
-function parse(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The recording as an Arazzo document: one workflow named after it. */
 export function recordingToArazzo(recording: Recording, target: ArazzoTarget): JsonObject {
   const sources = { numbersApi: target.document, mockControl: target.controlDocument };
@@ -135,7 +126,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     outputs[name] = answerField(origin.pointer);
     (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
     (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
-    const expression = formatExpression({ root: '$steps', stepId: String(step.stepId), name });
+    const expression = formatExpression({ root: '$steps', stepId: String(step.stepId), part: 'outputs', name });
     carried.set(value, expression);
     return expression;
   };
@@ -214,7 +205,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     // The answer: carried values shown again must be equal; new issued values are remembered.
     let equalities = 0;
     const asserted = new Set<string>();
-    const answer = parse(exchange.responseText);
+    const answer = parseJsonText(exchange.responseText);
     for (const leaf of leaves(answer)) {
       if (!RESPECT_POINTER.test(leaf.pointer) || leaf.pointer === '') continue;
       const expression = carried.get(leaf.value);

@@ -115,24 +115,12 @@ interface Scope {
 function evaluator(scope: Scope, workflows: Record<string, Record<string, unknown>>, arazzo: JsonObject): Evaluate {
   const at = (record: unknown, names: string[], pointer = ''): unknown => valueAt(record, `${childPointer('#', ...names)}${pointer}`);
   return (e) => {
-    switch (e.root) {
-      case '$statusCode':
-        return scope.answer?.status;
-      case '$response':
-        return e.part === 'body' ? valueAt(scope.answer?.body, `#${e.pointer ?? ''}`) : e.part === 'header' ? at(scope.answer?.headers, [e.name.toLowerCase()]) : undefined;
-      case '$inputs':
-        return at(scope.inputs, [e.name], e.pointer);
-      case '$outputs':
-        return at(scope.outputs, [e.name], e.pointer);
-      case '$steps':
-        return at(scope.steps, [e.stepId, e.name], e.pointer);
-      case '$workflows':
-        return e.part === 'outputs' ? at(workflows, [e.workflowId, e.name], e.pointer) : undefined;
-      case '$components':
-        return at(arazzo.components, [e.part, e.name]);
-      default:
-        return undefined;
-    }
+    if (e.root === '$statusCode') return scope.answer?.status;
+    if (e.root === '$response') return e.part === 'body' ? valueAt(scope.answer?.body, `#${e.pointer ?? ''}`) : e.part === 'header' ? at(scope.answer?.headers, [e.name.toLowerCase()]) : undefined;
+    if (e.root === '$inputs' || e.root === '$outputs') return at(e.root === '$inputs' ? scope.inputs : scope.outputs, [e.name], e.pointer);
+    if (e.root === '$steps') return at(scope.steps, [e.stepId, e.name], e.pointer);
+    if (e.root === '$workflows' && e.part === 'outputs') return at(workflows, [e.workflowId, e.name], e.pointer);
+    return e.root === '$components' ? at(arazzo.components, [e.part, e.name]) : undefined;
   };
 }
 

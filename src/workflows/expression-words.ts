@@ -8,31 +8,19 @@ import { expressionsIn, formatExpression, type RuntimeExpression } from '../cont
 /** `e` in words; `steps` (the workflow's) lets a step's output name the answer field it was kept from. */
 export function expressionWords(e: RuntimeExpression, steps: JsonObject[] = []): string {
   const field = 'pointer' in e && e.pointer ? e.pointer.replace(/^\//, '') : '';
-  switch (e.root) {
-    case '$statusCode':
-      return 'the status code';
-    case '$response':
-      if (e.part === 'header') return `the answer's header ${e.name}`;
-      if (e.part === 'body') return field ? `the answer's field ${field}` : 'the answer';
-      break;
-    case '$inputs':
-      return e.name === 'apiKey' ? 'the key (input apiKey)' : `input ${e.name}${field ? `'s ${field}` : ''}`;
-    case '$components':
-      if (e.name === 'apiKey') return 'the key (input apiKey)';
-      break;
-    case '$steps': {
-      const step = steps.find((s) => s.stepId === e.stepId);
-      const origin = step && !step.workflowId ? expressionsIn(step.outputs?.[e.name])[0] : undefined;
-      const answerField = origin?.root === '$response' && origin.part === 'body' && origin.pointer ? ` (its answer's field ${origin.pointer.replace(/^\//, '')})` : '';
-      return `from step ${e.stepId}'s ${e.name}${field ? ` ${field}` : ''}${step?.workflowId ? ` (an output of workflow ${step.workflowId})` : answerField}`;
-    }
-    case '$workflows':
-      if (e.part === 'outputs') return `from workflow ${e.workflowId}'s ${e.name}`;
-      break;
-    case '$outputs':
-      return `the workflow's output ${e.name}`;
+  if (e.root === '$statusCode') return 'the status code';
+  if (e.root === '$response' && e.part === 'header') return `the answer's header ${e.name}`;
+  if (e.root === '$response' && e.part === 'body') return field ? `the answer's field ${field}` : 'the answer';
+  if ((e.root === '$inputs' || e.root === '$components') && e.name === 'apiKey') return 'the key (input apiKey)';
+  if (e.root === '$inputs') return `input ${e.name}${field ? `'s ${field}` : ''}`;
+  if (e.root === '$steps') {
+    const step = steps.find((s) => s.stepId === e.stepId);
+    const origin = step && !step.workflowId ? expressionsIn(step.outputs?.[e.name])[0] : undefined;
+    const kept = step?.workflowId ? ` (an output of workflow ${step.workflowId})` : origin?.root === '$response' && origin.part === 'body' && origin.pointer ? ` (its answer's field ${origin.pointer.replace(/^\//, '')})` : '';
+    return `from step ${e.stepId}'s ${e.name}${field ? ` ${field}` : ''}${kept}`;
   }
-  return formatExpression(e);
+  if (e.root === '$workflows' && e.part === 'outputs') return `from workflow ${e.workflowId}'s ${e.name}`;
+  return e.root === '$outputs' ? `the workflow's output ${e.name}` : formatExpression(e);
 }
 
 /** Each runtime expression a step sends (parameters and body, `{$…}` inside text too), with where it is sent. */
