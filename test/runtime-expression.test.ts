@@ -191,6 +191,23 @@ describe("the contract's workflows", () => {
     expect(problems).toMatch(/startOver: operationId expected \$url, .* at position 1 of "\$sourceDescription\.mockControl\.mockReset"/);
   });
 
+  it('the checker (the lint) reports an expression that names what the document does not have, by root', () => {
+    const broken = structuredClone(arazzo);
+    const signUp = (broken.workflows as JsonObject[]).find((w) => w.workflowId === 'signUpNewAccount')!;
+    const payload = (signUp.steps as JsonObject[]).find((s) => s.stepId === 'registerNumber')!.requestBody.payload;
+    Object.assign(payload, {
+      registrationId: 'r-{$workflows.noSuchFlow.outputs.id}',
+      phoneNumber: '$workflows.signUpNewAccount.inputs.nothing',
+      brand: '$components.inputs.nothing',
+      source: '$sourceDescriptions.nowhere.listNumbers',
+    });
+    const problems = checkWorkflows(broken, sources()).map(formatWorkflowProblem).join('\n');
+    expect(problems).toMatch(/reads \$workflows\.noSuchFlow\.outputs\.id, which names no workflow of the document/);
+    expect(problems).toMatch(/reads \$workflows\.signUpNewAccount\.inputs\.nothing, which workflow signUpNewAccount does not take/);
+    expect(problems).toMatch(/reads \$components\.inputs\.nothing, which components\.inputs does not define/);
+    expect(problems).toMatch(/reads \$sourceDescriptions\.nowhere\.listNumbers, which names no source description/);
+  });
+
   it('the runner fails a step it cannot read, naming the position, and does not end the run by throwing', async () => {
     const document = {
       workflows: [

@@ -228,6 +228,13 @@ function checkExpression(ctx: Context, e: RuntimeExpression, scope: { workflow: 
     if (!child) return `reads ${text} outside a step that runs a workflow`;
     return Object.hasOwn(child.outputs ?? {}, e.name) ? undefined : `reads ${text}, which workflow ${child.workflowId} does not output`;
   }
+  if (e.root === '$workflows') {
+    const target = ((ctx.arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === e.workflowId);
+    const names = e.part === 'inputs' ? workflowInputs(ctx.arazzo, target ?? {}).properties : target?.outputs;
+    return Object.hasOwn(names ?? {}, e.name) ? undefined : `reads ${text}, which ${target ? `workflow ${e.workflowId} does not ${e.part === 'inputs' ? 'take' : 'output'}` : 'names no workflow of the document'}`;
+  }
+  if (e.root === '$components') return Object.hasOwn(ctx.arazzo.components?.[e.part] ?? {}, e.name) ? undefined : `reads ${text}, which components.${e.part} does not define`;
+  if (e.root === '$sourceDescriptions') return ctx.sources[e.source] ? undefined : `reads ${text}, which names no source description`;
   if (e.root !== '$response') return undefined;
   if (!op || !step) return `reads ${text} outside an operation step`;
   const statuses = expectedStatuses(step, op.operation);
