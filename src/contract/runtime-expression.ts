@@ -4,7 +4,7 @@
 // them, the summary, the replays and the docs read them. Redocly Respect keeps one grammar for its
 // evaluator and its linter (respect-core's abnf-parser.pegjs); this is the Arazzo ABNF as a small
 // recursive-descent reader. Names are what Arazzo asks ids and keys to match (`[A-Za-z0-9_-]`, and
-// `.` inside output, component and operation names); a JSON pointer's segments are `[A-Za-z0-9_.-]`
+// `.` inside output, component, operation and parameter names); a JSON pointer's segments are `[A-Za-z0-9_.-]`
 // with `~0`/`~1`, characters no condition uses for itself. One failure rule: text the grammar does
 // not read is an `ExpressionSyntaxError` naming the position. Pure and browser-safe.
 
