@@ -9,7 +9,7 @@
 // makes the workflow that uses it fail here, by name and place. Pure and browser-safe: the
 // sources are passed in, already parsed.
 import { childPointer, resolveRef, type JsonObject } from './json-pointer.js';
-import { HTTP_METHODS, needsApiKey } from './operations.js';
+import { listOperations, needsApiKey } from './operations.js';
 import { criterionExpressions, criterionType, ExpressionSyntaxError, expressionsIn, formatExpression, parseRuntimeExpression, statusesCompared, type Criterion, type RuntimeExpression } from './runtime-expression.js';
 
 export interface WorkflowProblem {
@@ -58,14 +58,8 @@ export function resolveStepOperation(sources: Record<string, JsonObject>, operat
 /** The operation `operationId` of the source description `source`, if it has one. */
 export function findOperation(sources: Record<string, JsonObject>, source: string, operationId: string): ResolvedOperation | undefined {
   const document = sources[source];
-  for (const [path, rawItem] of Object.entries((document?.paths ?? {}) as JsonObject)) {
-    const pathItem = resolveRef(document, rawItem);
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method] as JsonObject | undefined;
-      if (operation?.operationId === operationId) return { source, operationId, method, path, operation, pathItem, document };
-    }
-  }
-  return undefined;
+  const found = document ? listOperations(document).find((o) => o.operation.operationId === operationId) : undefined;
+  return found && { source, operationId, method: found.method, path: found.path, operation: found.operation, pathItem: found.pathItem, document };
 }
 
 /** A schema and every alternative it is made of (`allOf`, `oneOf`, `anyOf`, `if`/`then`/`else`), `$ref`s followed. */
