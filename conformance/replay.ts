@@ -18,6 +18,7 @@ import { readRecordingFile, RecordingFileError } from '../src/recording/recordin
 import { recordedWorkflow, replayRecording } from '../src/recording/replay.js';
 import { stepOperation } from '../src/workflows/arazzo-runner.js';
 import { resolveStepOperation } from '../src/contract/workflows.js';
+import { criterionExpressions, type Criterion } from '../src/contract/runtime-expression.js';
 import { isWrite } from '../src/mcp/policy.js';
 import { describeVerdict } from '../src/contract/verdict.js';
 import { readAnnouncement } from './announcement.js';
@@ -127,12 +128,6 @@ function requestOf(answer: ReplayedAnswer, apiKey: string): { line: string; sent
   };
 }
 
-interface Criterion {
-  condition: string;
-  context?: string;
-  type?: string;
-}
-
 /** The step's criteria the runner said were not met (its notes name each by its condition and context). */
 function unmetCriteria(step: JsonObject | undefined, notes: string[]): Criterion[] {
   const criteria = (step?.successCriteria ?? []) as Criterion[];
@@ -141,8 +136,8 @@ function unmetCriteria(step: JsonObject | undefined, notes: string[]): Criterion
 
 /** The answer's place a criterion reads (`$response.body#/id`), as a JSON pointer. */
 function placeOf(criterion: Criterion): string | undefined {
-  const text = criterion.context ?? criterion.condition;
-  return /^\$response\.body#(\/[^\s]*)/.exec(text)?.[1];
+  const read = criterionExpressions(criterion)[0];
+  return read?.root === '$response' && read.part === 'body' && read.pointer ? read.pointer : undefined;
 }
 
 /** The names beside a missing field that look like it (`phone_number_id` for `phoneNumberId`): renamed? */

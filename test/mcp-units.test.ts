@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { NEVER_SENT } from '../conformance/policy.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { criterionHolds, parseCondition, type Criterion } from '../src/workflows/arazzo-condition.js';
+import { formatExpression, parseCondition, type Criterion, type RuntimeExpression } from '../src/contract/runtime-expression.js';
+import { criterionHolds } from '../src/workflows/arazzo-condition.js';
 import { MAX_VISITS_PER_STEP, WorkflowRunner, type StepRequest } from '../src/workflows/arazzo-runner.js';
 import { GUARDED_ON_DEPLOYMENTS, POSTS_THAT_READ, guardedReason, isWrite, verdict, type PolicyOptions } from '../src/mcp/policy.js';
 import { redactor } from '../src/mcp/redact.js';
@@ -72,7 +73,7 @@ describe('Arazzo criteria', () => {
     '$response.body#/error': "WhatsApp isn't connected on this number.",
     '$steps.subscribe.outputs.subscriptionId': 'wh_1',
   };
-  const evaluate = (expression: string) => values[expression];
+  const evaluate = (expression: RuntimeExpression) => values[formatExpression(expression)];
   it.each([
     [{ condition: '$statusCode == 200 || $statusCode == 408' }, true],
     [{ condition: '$statusCode == 200' }, false],

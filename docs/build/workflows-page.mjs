@@ -8,6 +8,7 @@
 // against the in-page mock. The guides' `workflow <id>` regions are rendered here too, as HTML for
 // the site and as Markdown for the committed sources.
 import { readGeneratedJson } from '../../src/contract/generated-files.ts';
+import { criterionExpressions, expressionsIn, parseValue } from '../../src/contract/runtime-expression.ts';
 import { stepOperation, workflowsReached } from '../../src/workflows/arazzo-runner.ts';
 import { expressionWords } from '../../src/workflows/expression-words.ts';
 import { operationTable, operationsUsed } from '../../src/workflows/step-request.ts';
@@ -42,17 +43,15 @@ function operationOf(step, sources) {
 /** Cites part 3 (the state tables): `Part 3`, `Parts 2 and 3`, `Parts 3, 6 and 7.2`. */
 const CITES_PART_3 = /\bParts? (?:[\d.]+(?:, | and ))*3(?![.\d])/;
 
-const EXPRESSION = /^\$[A-Za-z]/;
-const EMBEDDED = /\{(\$[^}]+)\}/g;
-
 /** A value a step sends, as `[html, markdown]`: an expression in words, text with `{$…}` parts, or a literal. */
 function valueText(value, steps) {
-  if (typeof value === 'string' && EXPRESSION.test(value) && !/\s/.test(value)) {
-    const words = expressionWords(value, steps);
+  const parsed = typeof value === 'string' ? parseValue(value) : { parts: [] };
+  if (parsed.expression) {
+    const words = expressionWords(parsed.expression, steps);
     return [escapeHtml(words), words];
   }
-  if (typeof value === 'string' && EMBEDDED.test(value)) {
-    const words = value.replace(EMBEDDED, (_all, e) => `{${expressionWords(e, steps)}}`);
+  if (parsed.parts.some((part) => typeof part !== 'string')) {
+    const words = parsed.parts.map((part) => (typeof part === 'string' ? part : `{${expressionWords(part, steps)}}`)).join('');
     return [`<code>${escapeHtml(words)}</code>`, `\`${words}\``];
   }
   const json = JSON.stringify(value);
@@ -112,16 +111,28 @@ function machinesOf(workflow, step, sources) {
   return CITES_PART_3.test(String(step.description ?? '')) ? names : [];
 }
 
+/** Where a step's output comes from, in words: an output of the workflow the step runs, or its expression's words. */
+function originWords(step, origin, steps) {
+  const [expression] = expressionsIn(origin);
+  if (step.workflowId) return `output ${expression?.root === '$outputs' ? expression.name : origin} of workflow ${step.workflowId}`;
+  return expression ? expressionWords(expression, steps) : String(origin);
+}
+
+/** Whether a step reads the output `name` of step `stepId` (in a parameter, its body or a criterion). */
+function readsOutput(step, stepId, name) {
+  const read = [...expressionsIn([(step.parameters ?? []).map((p) => p.value), step.requestBody?.payload]), ...(step.successCriteria ?? []).flatMap(criterionExpressions)];
+  return read.some((e) => e.root === '$steps' && e.stepId === stepId && e.name === name);
+}
+
 /** What flows between the steps: each output kept, where it comes from, and the steps that use it. */
 function flows(workflow) {
   const steps = workflow.steps ?? [];
-  const text = JSON.stringify;
   return steps.flatMap((step) =>
     Object.entries(step.outputs ?? {}).map(([name, origin]) => ({
       step: step.stepId,
       name,
-      origin: typeof origin === 'string' && (origin.startsWith('$outputs.') || step.workflowId) ? `output ${origin.replace(/^\$outputs\./, '')} of workflow ${step.workflowId}` : expressionWords(origin, steps),
-      usedBy: steps.filter((s) => s !== step && text([s.parameters, s.requestBody, s.successCriteria]).includes(`$steps.${step.stepId}.outputs.${name}`)).map((s) => s.stepId),
+      origin: originWords(step, origin, steps),
+      usedBy: steps.filter((s) => s !== step && readsOutput(s, step.stepId, name)).map((s) => s.stepId),
     })),
   );
 }
@@ -140,7 +151,7 @@ function stepHtml(workflow, step, index, sources) {
     ? `<table class="workflow-sends"><thead><tr><th>Sends</th><th>Name</th><th>Value</th></tr></thead><tbody>${sent.map(([where, name, [html]]) => `<tr><td>${escapeHtml(where)}</td><td><code>${escapeHtml(name)}</code></td><td>${html}</td></tr>`).join('')}</tbody></table>`
     : '';
   const criteria = (step.successCriteria ?? []).map((c) => `<li><code>${escapeHtml(criterionText(c))}</code></li>`).join('');
-  const outputs = Object.entries(step.outputs ?? {}).map(([name, origin]) => `<li><code>${escapeHtml(name)}</code>: ${escapeHtml(step.workflowId ? `output ${String(origin).replace(/^\$outputs\./, '')} of workflow ${step.workflowId}` : expressionWords(origin, steps))}</li>`).join('');
+  const outputs = Object.entries(step.outputs ?? {}).map(([name, origin]) => `<li><code>${escapeHtml(name)}</code>: ${escapeHtml(originWords(step, origin, steps))}</li>`).join('');
   const actions = actionsText(step).map((a) => `<li>${escapeHtml(a)}</li>`).join('');
   return `<li class="workflow-step" id="step-${escapeHtml(step.stepId)}">
 <h3><span class="workflow-step-number">${index + 1}.</span> <code>${escapeHtml(step.stepId)}</code></h3>

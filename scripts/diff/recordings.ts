@@ -6,6 +6,7 @@
 // the description whose operations no broken recording calls is reported as touching none.
 import { checkWorkflows, type WorkflowProblem } from '../../src/contract/workflows.js';
 import type { RecordingFile } from '../../src/recording/recording-files-read.js';
+import { stepOperation } from '../../src/workflows/arazzo-runner.js';
 import type { JsonObject } from '../../src/contract/json-pointer.js';
 import type { Change } from './changes.js';
 import type { ContractDocuments } from './index.js';
@@ -27,8 +28,8 @@ function routesOf(recording: JsonObject, openapi: JsonObject): Set<string> {
   const byId = new Map<string, string>();
   for (const [path, item] of Object.entries((openapi.paths ?? {}) as JsonObject)) for (const [method, op] of Object.entries(item as JsonObject)) if ((op as JsonObject)?.operationId) byId.set(String((op as JsonObject).operationId), `${method.toUpperCase()} ${path}`);
   for (const step of ((recording.workflows as JsonObject[])[0]?.steps ?? []) as JsonObject[]) {
-    const id = /^\$sourceDescriptions\.numbersApi\.(.+)$/.exec(String(step.operationId ?? ''))?.[1];
-    if (id && byId.has(id)) routes.add(byId.get(id)!);
+    const named = stepOperation(step);
+    if (named?.source === 'numbersApi' && byId.has(named.operationId)) routes.add(byId.get(named.operationId)!);
   }
   return routes;
 }

@@ -9,7 +9,8 @@
 // makes the workflow that uses it fail here, by name and place. Pure and browser-safe: the
 // sources are passed in, already parsed.
 import { childPointer, resolveRef, type JsonObject } from './json-pointer.js';
-import { HTTP_METHODS, needsApiKey } from './operations.js';
+import { listOperations, needsApiKey } from './operations.js';
+import { criterionExpressions, criterionType, ExpressionSyntaxError, expressionsIn, formatExpression, parseRuntimeExpression, statusesCompared, type Criterion, type RuntimeExpression } from './runtime-expression.js';
 
 export interface WorkflowProblem {
   workflowId: string;
@@ -30,40 +31,35 @@ export interface ResolvedOperation {
   document: JsonObject;
 }
 
-const SOURCE_OPERATION = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_.-]+)$/;
-
-/** Every runtime expression in a string (Arazzo 1.0.1 grammar, as Redocly Respect reads JSON pointers: `[\w/-]`). */
-const EXPRESSION =
-  /\$(?:response\.body(?:#(?:\/[\w-]*)*)?|response\.header\.[\w-]+|request\.(?:body(?:#(?:\/[\w-]*)*)?|header\.[\w-]+|query\.[\w-]+|path\.[\w-]+)|steps\.[\w-]+\.outputs\.[\w-]+(?:#(?:\/[\w-]*)*)?|workflows\.[\w-]+\.outputs\.[\w-]+|inputs\.[\w-]+|outputs\.[\w-]+|statusCode|url|method|components\.[\w.-]+|sourceDescriptions\.[\w.-]+)/g;
-
-/** The runtime expressions in a value (strings anywhere inside it). */
-export function expressionsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [...value.matchAll(EXPRESSION)].map((m) => m[0]);
-  if (Array.isArray(value)) return value.flatMap(expressionsIn);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(expressionsIn);
-  return [];
+/** What `read` returns, or the words of the grammar's failure (a problem to report, not a crash). */
+function readable<T>(read: () => T): T | string {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ExpressionSyntaxError) return error.message;
+    throw error;
+  }
 }
 
-/** Whether a payload value is (or embeds) a runtime expression, so only the runner knows its value. */
+/** Whether a payload value is (or embeds, or means to be) a runtime expression, so only the runner knows its value. */
 function isExpression(value: unknown): boolean {
-  return typeof value === 'string' && expressionsIn(value).length > 0;
+  const found = typeof value === 'string' ? readable(() => expressionsIn(value)) : [];
+  return typeof found === 'string' || found.length > 0;
 }
 
 /** Finds `$sourceDescriptions.<source>.<operationId>` in the sources. */
 export function resolveStepOperation(sources: Record<string, JsonObject>, operationId: string): ResolvedOperation | string {
-  const match = SOURCE_OPERATION.exec(operationId);
-  if (!match) return `operationId "${operationId}" must name its source: $sourceDescriptions.<source>.<operationId>`;
-  const [, source, id] = match as unknown as [string, string, string];
+  const named = readable(() => parseRuntimeExpression(operationId));
+  if (typeof named === 'string') return `operationId ${named}`;
+  if (named.root !== '$sourceDescriptions') return `operationId "${operationId}" must name its source: $sourceDescriptions.<source>.<operationId>`;
+  return findOperation(sources, named.source, named.name) ?? `operationId "${operationId}": ${sources[named.source] ? `${named.source} has no operation ${named.name}` : `names the source "${named.source}", which is not a source description`}`;
+}
+
+/** The operation `operationId` of the source description `source`, if it has one. */
+export function findOperation(sources: Record<string, JsonObject>, source: string, operationId: string): ResolvedOperation | undefined {
   const document = sources[source];
-  if (!document) return `operationId "${operationId}" names the source "${source}", which is not a source description`;
-  for (const [path, rawItem] of Object.entries((document.paths ?? {}) as JsonObject)) {
-    const pathItem = resolveRef(document, rawItem);
-    for (const method of HTTP_METHODS) {
-      const operation = pathItem?.[method] as JsonObject | undefined;
-      if (operation?.operationId === id) return { source, operationId: id, method, path, operation, pathItem, document };
-    }
-  }
-  return `operationId "${operationId}": ${source} has no operation ${id}`;
+  const found = document ? listOperations(document).find((o) => o.operation.operationId === operationId) : undefined;
+  return found && { source, operationId, method: found.method, path: found.path, operation: found.operation, pathItem: found.pathItem, document };
 }
 
 /** A schema and every alternative it is made of (`allOf`, `oneOf`, `anyOf`, `if`/`then`/`else`), `$ref`s followed. */
@@ -171,8 +167,9 @@ function payloadProblems(document: JsonObject, schema: unknown, payload: unknown
 /** The statuses a step expects: those its criteria compare `$statusCode` with, else the operation's 2xx. */
 function expectedStatuses(step: JsonObject, operation: JsonObject): string[] {
   const named = new Set<string>();
-  for (const criterion of (step.successCriteria ?? []) as JsonObject[]) {
-    for (const m of String(criterion.condition ?? '').matchAll(/\$statusCode\s*==\s*(\d{3})/g)) named.add(m[1]!);
+  for (const criterion of (step.successCriteria ?? []) as Criterion[]) {
+    const statuses = criterionType(criterion) === 'simple' ? readable(() => statusesCompared(criterion.condition)) : [];
+    if (typeof statuses !== 'string') for (const status of statuses) named.add(String(status));
   }
   const documented = Object.keys(operation.responses ?? {});
   return named.size > 0 ? [...named] : documented.filter((s) => /^2\d\d$/.test(s));
@@ -196,8 +193,9 @@ interface Context {
 /** A step parameter with `reference: $components.parameters.<name>` replaced by that component (its `value` overriding). */
 function resolveParameter(arazzo: JsonObject, parameter: JsonObject): JsonObject | string {
   if (typeof parameter.reference !== 'string') return parameter;
-  const match = /^\$components\.parameters\.([\w.-]+)$/.exec(parameter.reference);
-  const target = match ? arazzo.components?.parameters?.[match[1]!] : undefined;
+  const named = readable(() => parseRuntimeExpression(parameter.reference));
+  if (typeof named === 'string') return `refers to ${named}`;
+  const target = named.root === '$components' && named.part === 'parameters' ? arazzo.components?.parameters?.[named.name] : undefined;
   if (!target) return `refers to ${parameter.reference}, which components.parameters does not define`;
   return { ...target, ...('value' in parameter ? { value: parameter.value } : {}) };
 }
@@ -208,41 +206,40 @@ function workflowInputs(arazzo: JsonObject, workflow: JsonObject): JsonObject {
   return inputs ?? {};
 }
 
-/** Checks one runtime expression where it is read. */
-function checkExpression(ctx: Context, expression: string, scope: { workflow: JsonObject; stepIndex: number; op?: ResolvedOperation; step?: JsonObject; child?: JsonObject }): string | undefined {
+/** Checks one runtime expression where it is read: what it names exists there. */
+function checkExpression(ctx: Context, e: RuntimeExpression, scope: { workflow: JsonObject; stepIndex: number; op?: ResolvedOperation; step?: JsonObject; child?: JsonObject }): string | undefined {
   const { workflow, stepIndex, op, step, child } = scope;
   const steps = (workflow.steps ?? []) as JsonObject[];
-  let m: RegExpExecArray | null;
-  if ((m = /^\$inputs\.([\w-]+)$/.exec(expression))) {
-    return Object.hasOwn(workflowInputs(ctx.arazzo, workflow).properties ?? {}, m[1]!) ? undefined : `reads ${expression}, which the workflow's inputs do not declare`;
+  const text = formatExpression(e);
+  if (e.root === '$inputs') return Object.hasOwn(workflowInputs(ctx.arazzo, workflow).properties ?? {}, e.name) ? undefined : `reads ${text}, which the workflow's inputs do not declare`;
+  if (e.root === '$steps') {
+    const index = steps.findIndex((s) => s.stepId === e.stepId);
+    if (index < 0) return `reads ${text}: the workflow has no step ${e.stepId}`;
+    if (index >= stepIndex) return `reads ${text} before step ${e.stepId} has run`;
+    return Object.hasOwn(steps[index]!.outputs ?? {}, e.name) ? undefined : `reads ${text}, which step ${e.stepId} does not output`;
   }
-  if ((m = /^\$steps\.([\w-]+)\.outputs\.([\w-]+)/.exec(expression))) {
-    const index = steps.findIndex((s) => s.stepId === m![1]);
-    if (index < 0) return `reads ${expression}: the workflow has no step ${m[1]}`;
-    if (index >= stepIndex) return `reads ${expression} before step ${m[1]} has run`;
-    return Object.hasOwn(steps[index]!.outputs ?? {}, m[2]!) ? undefined : `reads ${expression}, which step ${m[1]} does not output`;
+  if (e.root === '$outputs') {
+    if (!child) return `reads ${text} outside a step that runs a workflow`;
+    return Object.hasOwn(child.outputs ?? {}, e.name) ? undefined : `reads ${text}, which workflow ${child.workflowId} does not output`;
   }
-  if ((m = /^\$outputs\.([\w-]+)$/.exec(expression))) {
-    if (!child) return `reads ${expression} outside a step that runs a workflow`;
-    return Object.hasOwn(child.outputs ?? {}, m[1]!) ? undefined : `reads ${expression}, which workflow ${child.workflowId} does not output`;
+  if (e.root === '$workflows') {
+    const target = ((ctx.arazzo.workflows ?? []) as JsonObject[]).find((w) => w.workflowId === e.workflowId);
+    const names = e.part === 'inputs' ? workflowInputs(ctx.arazzo, target ?? {}).properties : target?.outputs;
+    return Object.hasOwn(names ?? {}, e.name) ? undefined : `reads ${text}, which ${target ? `workflow ${e.workflowId} does not ${e.part === 'inputs' ? 'take' : 'output'}` : 'names no workflow of the document'}`;
   }
-  if ((m = /^\$response\.body(?:#(.*))?$/.exec(expression))) {
-    if (!op || !step) return `reads ${expression} outside an operation step`;
-    const pointer = m[1] ?? '';
-    if (pointer === '' || pointer === '/') return undefined;
-    const statuses = expectedStatuses(step, op.operation);
-    const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemaDeclares(op.document, schema, pointer)));
-    return declared ? undefined : `reads ${expression}, a field the ${statuses.join('/')} answer of ${op.operationId} does not declare`;
+  if (e.root === '$components') return Object.hasOwn(ctx.arazzo.components?.[e.part] ?? {}, e.name) ? undefined : `reads ${text}, which components.${e.part} does not define`;
+  if (e.root === '$sourceDescriptions') return ctx.sources[e.source] ? undefined : `reads ${text}, which names no source description`;
+  if (e.root !== '$response') return undefined;
+  if (!op || !step) return `reads ${text} outside an operation step`;
+  const statuses = expectedStatuses(step, op.operation);
+  if (e.part === 'header') {
+    const declared = statuses.some((status) => Object.keys(resolveRef(op.document, op.operation.responses?.[status])?.headers ?? {}).some((h) => h.toLowerCase() === e.name.toLowerCase()));
+    return declared ? undefined : `reads ${text}, a header the answer of ${op.operationId} does not declare`;
   }
-  if ((m = /^\$response\.header\.([\w-]+)$/.exec(expression))) {
-    if (!op || !step) return `reads ${expression} outside an operation step`;
-    const name = m[1]!.toLowerCase();
-    const declared = expectedStatuses(step, op.operation).some((status) =>
-      Object.keys(resolveRef(op.document, op.operation.responses?.[status])?.headers ?? {}).some((h) => h.toLowerCase() === name),
-    );
-    return declared ? undefined : `reads ${expression}, a header the answer of ${op.operationId} does not declare`;
-  }
-  return undefined;
+  if (e.part !== 'body') return `reads ${text}, which an answer does not have`;
+  if (!e.pointer || e.pointer === '/') return undefined;
+  const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemaDeclares(op.document, schema, e.pointer!)));
+  return declared ? undefined : `reads ${text}, a field the ${statuses.join('/')} answer of ${op.operationId} does not declare`;
 }
 
 function checkStep(ctx: Context, workflow: JsonObject, wi: number, step: JsonObject, si: number): void {
@@ -302,19 +299,18 @@ function checkStep(ctx: Context, workflow: JsonObject, wi: number, step: JsonObj
   }
 
   const scope = { workflow, stepIndex: si, op, step, child };
-  const read = (value: unknown, where: string): void => {
-    for (const expression of expressionsIn(value)) {
+  const read = (expressions: () => RuntimeExpression[], where: string): void => {
+    const found = readable(expressions);
+    if (typeof found === 'string') return report(where, found);
+    for (const expression of found) {
       const problem = checkExpression(ctx, expression, scope);
       if (problem) report(where, problem);
     }
   };
-  given.forEach((parameter, pi) => read(parameter.value, `${at}/parameters/${pi}/value`));
-  read((step.requestBody as JsonObject | undefined)?.payload, `${at}/requestBody/payload`);
-  ((step.successCriteria ?? []) as JsonObject[]).forEach((criterion, ci) => {
-    read(criterion.condition, `${at}/successCriteria/${ci}/condition`);
-    read(criterion.context, `${at}/successCriteria/${ci}/context`);
-  });
-  for (const [name, value] of Object.entries((step.outputs ?? {}) as JsonObject)) read(value, childPointer(`${at}/outputs`, name));
+  given.forEach((parameter, pi) => read(() => expressionsIn(parameter.value), `${at}/parameters/${pi}/value`));
+  read(() => expressionsIn((step.requestBody as JsonObject | undefined)?.payload), `${at}/requestBody/payload`);
+  ((step.successCriteria ?? []) as Criterion[]).forEach((criterion, ci) => read(() => criterionExpressions(criterion), `${at}/successCriteria/${ci}`));
+  for (const [name, value] of Object.entries((step.outputs ?? {}) as JsonObject)) read(() => expressionsIn(value), childPointer(`${at}/outputs`, name));
   for (const kind of ['onSuccess', 'onFailure']) {
     ((step[kind] ?? []) as JsonObject[]).forEach((action, ai) => {
       if (action.stepId !== undefined && !((workflow.steps ?? []) as JsonObject[]).some((s) => s.stepId === action.stepId)) {
@@ -323,7 +319,7 @@ function checkStep(ctx: Context, workflow: JsonObject, wi: number, step: JsonObj
       if (action.workflowId !== undefined && !workflows.some((w) => w.workflowId === action.workflowId)) {
         report(`${at}/${kind}/${ai}`, `goes to workflow ${action.workflowId}, which the document does not define`);
       }
-      ((action.criteria ?? []) as JsonObject[]).forEach((criterion, ci) => read(criterion.condition, `${at}/${kind}/${ai}/criteria/${ci}/condition`));
+      ((action.criteria ?? []) as Criterion[]).forEach((criterion, ci) => read(() => criterionExpressions(criterion), `${at}/${kind}/${ai}/criteria/${ci}`));
     });
   }
 }
@@ -359,8 +355,8 @@ export function checkWorkflows(arazzo: JsonObject, sources: Record<string, JsonO
       checkStep(ctx, workflow, wi, step, si);
     });
     for (const [name, value] of Object.entries((workflow.outputs ?? {}) as JsonObject)) {
-      for (const expression of expressionsIn(value)) {
-        const problem = checkExpression(ctx, expression, { workflow, stepIndex: Infinity });
+      const found = readable(() => expressionsIn(value));
+      for (const problem of typeof found === 'string' ? [found] : found.map((expression) => checkExpression(ctx, expression, { workflow, stepIndex: Infinity }))) {
         if (problem) ctx.problems.push({ workflowId: String(workflow.workflowId), where: childPointer(`#/workflows/${wi}/outputs`, name), message: problem });
       }
     }

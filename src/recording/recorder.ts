@@ -73,7 +73,8 @@ export function isRecordingName(name: unknown): name is string {
   return typeof name === 'string' && NAME.test(name);
 }
 
-function parse(text: string | undefined): unknown {
+/** The JSON value a recorded body holds, or undefined (none, or not JSON). */
+export function parseJsonText(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
@@ -168,14 +169,14 @@ export class Recorder {
    * that answer (to-arazzo.ts) and the recorded sign-up replays whole.
    */
   private joinSignUp(last: RecordedExchange): void {
-    const apiKey = (parse(last.responseText) as { apiKey?: unknown } | undefined)?.apiKey;
+    const apiKey = (parseJsonText(last.responseText) as { apiKey?: unknown } | undefined)?.apiKey;
     const noKey = this.byKey.get(NO_KEY);
     if (last.status >= 300 || typeof apiKey !== 'string' || !noKey || this.byKey.has(apiKey)) return;
     // Linked by the values the mock issued: a request joins when its answer issued a value the
     // chain sent, or when it sent such a value too (register-number, beside verify-number). A
     // value the visitor typed (an email, the code) links nothing.
     const keyless = noKey.exchanges.filter((exchange) => exchange.source === 'numbersApi');
-    const shown = new Map(keyless.map((exchange) => [exchange, new Set(stringLeaves(parse(exchange.responseText)))]));
+    const shown = new Map(keyless.map((exchange) => [exchange, new Set(stringLeaves(parseJsonText(exchange.responseText)))]));
     const issued = new Set([...shown.values()].flatMap((values) => [...values]));
     const wanted = new Set(stringLeaves(last.body).filter((value) => issued.has(value)));
     const chain = new Set([last]);

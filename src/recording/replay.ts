@@ -8,12 +8,12 @@
 import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
 import { resolveRef } from '../contract/json-pointer.js';
-import { resolveStepOperation } from '../contract/workflows.js';
+import { findOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
 import { send, SendError } from '../mcp/send.js';
 import { stepUrl } from '../workflows/step-request.js';
 import type { ToolParameter } from '../mcp/operation-tools.js';
-import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { stepOperation, WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 
 export interface ReplayOptions {
   /** The recording, parsed. */
@@ -73,14 +73,11 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
   const validator = contractValidator(options.document);
   const workflow = recordedWorkflow(options.recording);
   const judged: Verdict[][] = [];
-  const lookup = (source: string, operationId: string) => {
-    const found = resolveStepOperation(sources, `$sourceDescriptions.${source}.${operationId}`);
-    return typeof found === 'string' ? undefined : found;
-  };
+  const lookup = (source: string, operationId: string) => findOperation(sources, source, operationId);
   const operations: Record<string, Map<string, { method: string; path: string }>> = { numbersApi: new Map(), mockControl: new Map() };
   for (const step of (workflow.steps ?? []) as JsonObject[]) {
-    const match = /^\$sourceDescriptions\.(\w+)\.(.+)$/.exec(String(step.operationId ?? ''));
-    const found = match ? lookup(match[1]!, match[2]!) : undefined;
+    const named = stepOperation(step);
+    const found = named ? lookup(named.source, named.operationId) : undefined;
     if (found) operations[found.source]?.set(found.operationId, { method: found.method, path: found.path });
   }
   const runner = new WorkflowRunner({

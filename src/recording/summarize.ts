@@ -3,8 +3,9 @@
 // answer fields they read (carried values, criteria) and the values they carry from one step to
 // the next. Read from the Arazzo documents alone, so it works on any recording file.
 import type { JsonObject } from '../contract/json-pointer.js';
-import { expressionsIn } from '../contract/workflows.js';
-import type { RecordingFile } from './recording-files-read.js';
+import { criterionExpressions, criterionType, ExpressionSyntaxError, expressionsIn, formatExpression, statusesCompared, type Criterion, type RuntimeExpression } from '../contract/runtime-expression.js';
+import { stepOperation } from '../workflows/arazzo-runner.js';
+import { RecordingFileError, type RecordingFile } from './recording-files-read.js';
 
 export interface OperationUse {
   operationId: string;
@@ -30,39 +31,47 @@ function payloadFields(value: unknown, pointer = ''): string[] {
   return pointer ? [pointer] : [];
 }
 
+/** The answer field an expression reads (`/0/id`), when it reads one. */
+const bodyRead = (e: RuntimeExpression | undefined): string | undefined => (e?.root === '$response' && e.part === 'body' ? e.pointer : undefined);
+
 export function summarizeRecordings(files: RecordingFile[]): Summary {
   const operations = new Map<string, OperationUse>();
   const summary: Summary = { recordings: [], operations: [], carries: [] };
+  const add = (list: string[], item: string | undefined): void => void (item === undefined || list.includes(item) || list.push(item));
   for (const { name, document } of files) {
     const workflow = (document.workflows as JsonObject[])[0]!;
     const steps = workflow.steps as JsonObject[];
-    const outputs = new Map<string, string>();
-    for (const step of steps) for (const [output, expression] of Object.entries((step.outputs ?? {}) as Record<string, string>)) outputs.set(`$steps.${step.stepId}.outputs.${output}`, `${step.stepId} ${String(expression).replace('$response.body#', '')}`);
-    summary.recordings.push({ name, steps: steps.length, level: String(workflow['x-conformance']?.level ?? 'unknown'), mockOnlySteps: steps.filter((s) => String(s.operationId).startsWith('$sourceDescriptions.mockControl.')).length });
-    for (const step of steps) {
-      const match = /^\$sourceDescriptions\.(\w+)\.(.+)$/.exec(String(step.operationId ?? ''));
-      if (!match) continue;
-      const [, source, operationId] = match as unknown as [string, string, string];
-      const use = operations.get(`${source}.${operationId}`) ?? { operationId, source, recordings: [], statuses: [], sends: [], reads: [] };
-      operations.set(`${source}.${operationId}`, use);
-      if (!use.recordings.includes(name)) use.recordings.push(name);
-      const add = (list: string[], item: string): void => void (list.includes(item) || list.push(item));
-      for (const criterion of (step.successCriteria ?? []) as JsonObject[]) {
-        for (const status of String(criterion.condition).matchAll(/\$statusCode == (\d{3})/g)) if (!use.statuses.includes(Number(status[1]))) use.statuses.push(Number(status[1]));
-        for (const expression of [...expressionsIn(criterion.condition), ...expressionsIn(criterion.context ?? '')]) if (expression.startsWith('$response.body#')) add(use.reads, expression.slice('$response.body#'.length));
+    try {
+      const outputs = new Map<string, string>();
+      for (const step of steps) for (const [output, expression] of Object.entries((step.outputs ?? {}) as JsonObject)) outputs.set(formatExpression({ root: '$steps', stepId: String(step.stepId), part: 'outputs', name: output }), `${step.stepId} ${bodyRead(expressionsIn(expression)[0]) || String(expression)}`);
+      const carried = (value: unknown, to: string): void => void expressionsIn(value).forEach((e) => outputs.has(formatExpression(e)) && summary.carries.push({ recording: name, from: outputs.get(formatExpression(e))!, to }));
+      summary.recordings.push({ name, steps: steps.length, level: String(workflow['x-conformance']?.level ?? 'unknown'), mockOnlySteps: steps.filter((s) => stepOperation(s)?.source === 'mockControl').length });
+      for (const step of steps) {
+        const target = stepOperation(step);
+        if (!target) continue;
+        const { source, operationId } = target;
+        const use = operations.get(`${source}.${operationId}`) ?? { operationId, source, recordings: [], statuses: [], sends: [], reads: [] };
+        operations.set(`${source}.${operationId}`, use);
+        add(use.recordings, name);
+        for (const criterion of (step.successCriteria ?? []) as Criterion[]) {
+          if (criterionType(criterion) === 'simple') for (const status of statusesCompared(criterion.condition)) if (!use.statuses.includes(status)) use.statuses.push(status);
+          for (const expression of criterionExpressions(criterion)) add(use.reads, bodyRead(expression));
+        }
+        for (const expression of expressionsIn(Object.values((step.outputs ?? {}) as JsonObject))) add(use.reads, bodyRead(expression));
+        for (const parameter of (step.parameters ?? []) as JsonObject[]) {
+          if (String(parameter.name).toLowerCase() !== 'authorization') add(use.sends, `${parameter.in} ${parameter.name}`);
+          carried(parameter.value, `${step.stepId} ${parameter.in} ${parameter.name}`);
+        }
+        const payload = (step.requestBody as JsonObject | undefined)?.payload;
+        for (const field of payloadFields(payload)) {
+          add(use.sends, `body ${field}`);
+          carried(field.split('/').slice(1).reduce<unknown>((v, k) => (v as JsonObject)?.[k], payload), `${step.stepId} body ${field}`);
+        }
+        use.statuses.sort();
       }
-      for (const expression of Object.values((step.outputs ?? {}) as Record<string, string>)) if (String(expression).startsWith('$response.body#')) add(use.reads, String(expression).slice('$response.body#'.length));
-      for (const parameter of (step.parameters ?? []) as JsonObject[]) {
-        if (String(parameter.name).toLowerCase() !== 'authorization') add(use.sends, `${parameter.in} ${parameter.name}`);
-        for (const expression of expressionsIn(parameter.value)) if (outputs.has(expression)) summary.carries.push({ recording: name, from: outputs.get(expression)!, to: `${step.stepId} ${parameter.in} ${parameter.name}` });
-      }
-      const payload = (step.requestBody as JsonObject | undefined)?.payload;
-      for (const field of payloadFields(payload)) {
-        add(use.sends, `body ${field}`);
-        const value = field.split('/').slice(1).reduce<unknown>((v, k) => (v as JsonObject)?.[k], payload);
-        for (const expression of expressionsIn(value)) if (outputs.has(expression)) summary.carries.push({ recording: name, from: outputs.get(expression)!, to: `${step.stepId} body ${field}` });
-      }
-      use.statuses.sort();
+    } catch (error) {
+      if (error instanceof ExpressionSyntaxError) throw new RecordingFileError(`recording ${name}: ${error.message}`);
+      throw error;
     }
   }
   summary.operations = [...operations.values()].sort((a, b) => a.source.localeCompare(b.source) || a.operationId.localeCompare(b.operationId));

@@ -19,9 +19,10 @@
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
 import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../contract/json-pointer.js';
-import { resolveStepOperation } from '../contract/workflows.js';
+import { formatExpression } from '../contract/runtime-expression.js';
+import { findOperation } from '../contract/workflows.js';
 import { guardedReason, isWrite } from '../mcp/policy.js';
-import type { RecordedExchange, Recording } from './recorder.js';
+import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
 
 export interface ArazzoTarget {
   /** The service's description (generated/openapi.json), parsed. */
@@ -91,17 +92,11 @@ function listOrder(origin: Origin, value: string): JsonObject[] {
   const first = origin.first;
   if (typeof first !== 'string' || first === value) return [];
   const op = first > value ? '>' : '<';
-  return [{ condition: `$response.body#${list}/0/${field} ${op} $response.body#${origin.pointer}` }];
+  return [{ condition: `${answerField(`${list}/0/${field}`)} ${op} ${answerField(origin.pointer)}` }];
 }
 
-function parse(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+/** `$response.body#<pointer>`. */
+const answerField = (pointer: string): string => formatExpression({ root: '$response', part: 'body', pointer });
 
 /** The recording as an Arazzo document: one workflow named after it. */
 export function recordingToArazzo(recording: Recording, target: ArazzoTarget): JsonObject {
@@ -128,10 +123,10 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const outputs = (step.outputs ??= {}) as Record<string, string>;
     let name = origin.field.replace(/[^\w]/g, '') || 'value';
     for (let n = 2; outputs[name] !== undefined; n++) name = `${origin.field.replace(/[^\w]/g, '') || 'value'}${n}`;
-    outputs[name] = `$response.body#${origin.pointer}`;
-    (step.successCriteria as JsonObject[]).push({ context: `$response.body#${origin.pointer}`, condition: formatOf(value), type: 'regex' });
+    outputs[name] = answerField(origin.pointer);
+    (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
     (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
-    const expression = `$steps.${step.stepId}.outputs.${name}`;
+    const expression = formatExpression({ root: '$steps', stepId: String(step.stepId), part: 'outputs', name });
     carried.set(value, expression);
     return expression;
   };
@@ -141,7 +136,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       inputs[name] = schema;
       if (schema.default === undefined) required.push(name);
     }
-    return `$inputs.${name}`;
+    return formatExpression({ root: '$inputs', name });
   };
 
   const sent = (value: unknown, key: string | undefined, field = ''): unknown => {
@@ -163,8 +158,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   };
 
   recording.exchanges.forEach((exchange: RecordedExchange, index) => {
-    const resolved = resolveStepOperation(sources, `$sourceDescriptions.${exchange.source}.${exchange.operationId}`);
-    const operation = typeof resolved === 'string' ? undefined : resolved;
+    const operation = findOperation(sources, exchange.source, exchange.operationId);
     const count = (counts.get(exchange.operationId) ?? 0) + 1;
     counts.set(exchange.operationId, count);
     const stepId = count === 1 ? exchange.operationId : `${exchange.operationId}${count}`;
@@ -173,7 +167,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const step: JsonObject = {
       stepId,
       description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
-      operationId: `$sourceDescriptions.${exchange.source}.${exchange.operationId}`,
+      operationId: formatExpression({ root: '$sourceDescriptions', source: exchange.source, name: exchange.operationId }),
     };
     if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
       sends += 1;
@@ -198,9 +192,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     }
     if (exchange.key !== undefined) {
       // A key the recorded sign-up got (verify or verify-number) is carried from that step.
-      const issuedKey = carry(exchange.key);
-      if (issuedKey === undefined) input('apiKey', ARAZZO_KEY_INPUT);
-      parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${issuedKey ?? '$inputs.apiKey'}}` });
+      parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${carry(exchange.key) ?? input('apiKey', ARAZZO_KEY_INPUT)}}` });
     }
     if (parameters.length > 0) step.parameters = parameters;
     if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key) };
@@ -213,13 +205,13 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     // The answer: carried values shown again must be equal; new issued values are remembered.
     let equalities = 0;
     const asserted = new Set<string>();
-    const answer = parse(exchange.responseText);
+    const answer = parseJsonText(exchange.responseText);
     for (const leaf of leaves(answer)) {
       if (!RESPECT_POINTER.test(leaf.pointer) || leaf.pointer === '') continue;
       const expression = carried.get(leaf.value);
       if (expression) {
-        if (!asserted.has(leaf.value) && equalities < MAX_EQUALITIES && !expression.startsWith(`$steps.${stepId}.`)) {
-          criteria.push({ condition: `$response.body#${leaf.pointer} == ${expression}` });
+        if (!asserted.has(leaf.value) && equalities < MAX_EQUALITIES) {
+          criteria.push({ condition: `${answerField(leaf.pointer)} == ${expression}` });
           asserted.add(leaf.value);
           equalities += 1;
         }

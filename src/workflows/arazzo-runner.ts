@@ -6,8 +6,9 @@
 // another workflow. Every request goes through the caller's `call`, which is where the policy
 // decides what may be sent; a step on the mock's control surface (the `mockControl` source) runs
 // only against the mock and is left out on a deployment, as the workflows' own description says.
-import { valueAt, type JsonObject } from '../contract/json-pointer.js';
-import { criterionHolds, embedExpressions, type Criterion } from './arazzo-condition.js';
+import { childPointer, valueAt, type JsonObject } from '../contract/json-pointer.js';
+import { ExpressionSyntaxError, parseRuntimeExpression, parseValue, type Criterion } from '../contract/runtime-expression.js';
+import { criterionHolds, embedExpressions, type Evaluate } from './arazzo-condition.js';
 
 /** An answer as the caller received it. */
 export interface Answer {
@@ -77,8 +78,6 @@ export interface RunnerOptions {
 export const MAX_VISITS_PER_STEP = 50;
 const PREVIEW_CHARS = 2000;
 
-const SOURCE_OPERATION = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_.-]+)$/;
-
 function preview(value: unknown): unknown {
   const text = JSON.stringify(value);
   if (text === undefined || text.length <= PREVIEW_CHARS) return value;
@@ -95,8 +94,13 @@ export function workflowsReached(arazzo: JsonObject, workflowId: string, seen = 
 
 /** The `(source, operationId)` of a step that names an operation. */
 export function stepOperation(step: JsonObject): { source: string; operationId: string } | undefined {
-  const match = SOURCE_OPERATION.exec(String(step.operationId ?? ''));
-  return match ? { source: match[1]!, operationId: match[2]! } : undefined;
+  if (typeof step.operationId !== 'string') return undefined;
+  try {
+    const named = parseRuntimeExpression(step.operationId);
+    return named.root === '$sourceDescriptions' ? { source: named.source, operationId: named.name } : undefined;
+  } catch {
+    return undefined; // not `$sourceDescriptions.<source>.<operationId>`: the step names no operation
+  }
 }
 
 interface Scope {
@@ -108,32 +112,33 @@ interface Scope {
   outputs?: Record<string, unknown>;
 }
 
-function evaluator(scope: Scope, workflows: Record<string, Record<string, unknown>>, arazzo: JsonObject) {
-  return (expression: string): unknown => {
-    const [head, pointer] = expression.split('#') as [string, string | undefined];
-    const at = (value: unknown): unknown => (pointer === undefined ? value : valueAt(value, `#${pointer}`));
-    if (head === '$statusCode') return scope.answer?.status;
-    if (head === '$response.body') return at(scope.answer?.body);
-    if (head.startsWith('$response.header.')) return scope.answer?.headers[head.slice('$response.header.'.length).toLowerCase()];
-    const parts = head.split('.');
-    if (parts[0] === '$inputs') return at(scope.inputs[parts[1]!]);
-    if (parts[0] === '$outputs') return at(scope.outputs?.[parts[1]!]);
-    if (parts[0] === '$steps' && parts[2] === 'outputs') return at(scope.steps[parts[1]!]?.[parts[3]!]);
-    if (parts[0] === '$workflows' && parts[2] === 'outputs') return at(workflows[parts[1]!]?.[parts[3]!]);
-    if (parts[0] === '$components') return valueAt(arazzo.components, `#/${parts.slice(1).join('/')}`);
-    return undefined;
+function evaluator(scope: Scope, workflows: Record<string, Record<string, unknown>>, arazzo: JsonObject): Evaluate {
+  const at = (record: unknown, names: string[], pointer = ''): unknown => valueAt(record, `${childPointer('#', ...names)}${pointer}`);
+  return (e) => {
+    if (e.root === '$statusCode') return scope.answer?.status;
+    if (e.root === '$response') return e.part === 'body' ? valueAt(scope.answer?.body, `#${e.pointer ?? ''}`) : e.part === 'header' ? at(scope.answer?.headers, [e.name.toLowerCase()]) : undefined;
+    if (e.root === '$inputs' || e.root === '$outputs') return at(e.root === '$inputs' ? scope.inputs : scope.outputs, [e.name], e.pointer);
+    if (e.root === '$steps') return at(scope.steps, [e.stepId, e.name], e.pointer);
+    if (e.root === '$workflows' && e.part === 'outputs') return at(workflows, [e.workflowId, e.name], e.pointer);
+    return e.root === '$components' ? at(arazzo.components, [e.part, e.name]) : undefined;
   };
 }
 
 /** A value of the workflow document with its runtime expressions replaced: a whole expression by its value, `{$…}` inside text by its text. */
-function resolveValue(value: unknown, evaluate: (e: string) => unknown): unknown {
+function resolveValue(value: unknown, evaluate: Evaluate): unknown {
   if (typeof value === 'string') {
-    if (/^\$[A-Za-z]/.test(value) && !/\s/.test(value)) return evaluate(value);
-    return embedExpressions(value, evaluate, false);
+    const parsed = parseValue(value);
+    return 'expression' in parsed ? evaluate(parsed.expression) : embedExpressions(value, evaluate, false);
   }
   if (Array.isArray(value)) return value.map((item) => resolveValue(item, evaluate));
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, evaluate)]));
   return value;
+}
+
+/** A step the grammar cannot read (a hand-edited recording) fails, saying what and where, instead of ending the run. */
+function unreadable(stepId: string, error: unknown): StepRecord {
+  if (!(error instanceof ExpressionSyntaxError)) throw error;
+  return { stepId, runs: '', outcome: 'failed', notes: [error.message] };
 }
 
 function defaultsOf(workflow: JsonObject): Record<string, unknown> {
@@ -178,7 +183,7 @@ export class WorkflowRunner {
         passed = false;
         break;
       }
-      const record = await this.runStep(step, scope, workflowId);
+      const record = await this.runStep(step, scope, workflowId).catch((error: unknown) => unreadable(stepId, error));
       records.push(record);
       if (record.outcome === 'skipped') {
         index += 1;
@@ -255,7 +260,7 @@ export class WorkflowRunner {
     // Parameters: a reference to a reusable parameter (the key) is that parameter.
     const parameters = ((step.parameters ?? []) as JsonObject[]).map((p) => {
       if (!p.reference) return p;
-      const referenced = evaluate(String(p.reference)) as JsonObject | undefined;
+      const referenced = evaluate(parseRuntimeExpression(String(p.reference))) as JsonObject | undefined;
       return { ...referenced, ...(p.value !== undefined ? { value: p.value } : {}) };
     });
     let authorization: string | null = null;
