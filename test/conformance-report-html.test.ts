@@ -2,13 +2,14 @@
 // platform team must see: the writes level against the mock behind a deployment stand-in that
 // answers 500 where the mock answers 402 (an empty wallet refusing a number, a message, a call and
 // a 10DLC fee, on an account the suite signed up there), a selection of the suite as `-t` makes
-// one, and the contract level against a deployment. In headless Chromium at 1280 and 390 px:
+// one, the contract level against a deployment, and a run of one workflow. In headless Chromium
+// at 1280 and 390 px:
 // - no sideways scroll at either width;
 // - a status asked for and answered with another is red, shows the status that came, and links
 //   to its finding (it was a grey "not provoked" cell);
 // - the undocumented statuses an operation answered are in its row, as in the console;
-// - every reason is the run's own: "-t or --shard" only for a run that was a selection, and each
-//   chip's footnote leads to its cell's reason;
+// - every reason is the run's own: "-t or --shard" only for a run that was a selection (not for a
+//   run of workflows), and each chip's footnote leads to its cell's reason;
 // - a curl that carries `$SCRATCH_KEY` says beside it what that is and how to get one.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,9 +22,10 @@ import { createEnvironment } from '../conformance/environment.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
 import { planScenarios, scenariosMatching, type Plan } from '../conformance/plan.js';
 import type { CoverageCell } from '../conformance/reporters/coverage.js';
-import { writeReports } from '../conformance/reporters/files.js';
+import { reportFiles, writeReports } from '../conformance/reporters/files.js';
 import { buildReport, formatCoverage, formatFinding, type ConformanceReport } from '../conformance/reporters/report.js';
 import { runScenario, type Environment } from '../conformance/scenario.js';
+import { runWorkflowsCommand } from '../conformance/workflows.js';
 import { startMock, type RunningMock } from '../src/mock/start-mock.js';
 import { launchChromium, skipBrowser } from './helpers/chromium.js';
 import { startBreakingProxy, type BreakingProxy } from './helpers/breaking-proxy.js';
@@ -39,6 +41,8 @@ let broken: { report: ConformanceReport; file: string };
 let selection: { report: ConformanceReport; file: string };
 /** The whole contract level against a deployment (the mock not announced). */
 let deployment: { report: ConformanceReport; file: string };
+/** A run of one workflow (`--workflows -t billingActivityPaging`): none of the suite's scenarios. */
+let workflows: { report: ConformanceReport; file: string };
 
 const WALLET_GATES = ['createNumber', 'sendMessage', 'createCall', 'submitTenDlcRegistration'];
 
@@ -74,6 +78,11 @@ beforeAll(async () => {
   broken = await reportOf('broken', { level: 'writes', mock: 'any' });
   selection = await reportOf('selection', { level: 'contract', mock: 'any', to: undefined }, /getAccount/);
   deployment = await reportOf('deployment', { level: 'contract', to: undefined });
+  const reportDir = path.join(root, 'workflows');
+  const env = createEnvironment({ ...testConfig({ url: proxy.url } as never), level: 'contract', to: undefined, reportDir });
+  await runWorkflowsCommand(env.config, env.document, () => undefined, { only: ['billingActivityPaging'], isMock: true });
+  const files = reportFiles(reportDir);
+  workflows = { report: JSON.parse(readFileSync(files.json, 'utf8')) as ConformanceReport, file: files.html };
 }, 180_000);
 
 afterAll(async () => {
@@ -99,7 +108,9 @@ describe('the coverage says what came and why, from the run', () => {
   });
 
   it('says "-t or --shard" only of a scenario this run planned and left out', () => {
-    for (const run of [broken, deployment]) expect(allCells(run.report).filter(({ cell: c }) => /-t or --shard/.test(c.reason ?? '')).map(({ target }) => target)).toEqual([]);
+    for (const run of [broken, deployment, workflows]) expect(allCells(run.report).filter(({ cell: c }) => /-t or --shard/.test(c.reason ?? '')).map(({ target }) => target)).toEqual([]);
+    // A run of workflows ran none of the suite's scenarios: said so, with the scenario that would provoke it.
+    expect(cell(workflows.report, 'getUsage', '200')?.reason).toMatch(/^this run ran its workflow scenarios, none of the suite's; the suite's ".*" provokes it$/);
     expect(cell(selection.report, 'getAccount', '200')?.state).toBe('passed');
     expect(cell(selection.report, 'getUsage', '200')?.reason).toMatch(/^its scenario ".*" was left out of this run \(-t or --shard\)$/);
     // What this run could never have sent is said so, not blamed on the selection.
@@ -141,7 +152,7 @@ describe.skipIf(skipBrowser('the conformance HTML report at a glance'))('the HTM
   }
 
   it.each([1280, 390])('no sideways scroll at %i px, whatever the report holds', async (width) => {
-    for (const run of [broken, selection, deployment]) {
+    for (const run of [broken, selection, deployment, workflows]) {
       await open(run.file, width, async (page) => {
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
         expect(scrollWidth, run.file).toBeLessThanOrEqual(innerWidth);
@@ -173,7 +184,7 @@ describe.skipIf(skipBrowser('the conformance HTML report at a glance'))('the HTM
   });
 
   it("every chip's state and reason are its cell's: a not-provoked chip's footnote leads to its reason", async () => {
-    for (const run of [broken, selection, deployment]) {
+    for (const run of [broken, selection, deployment, workflows]) {
       await open(run.file, 1280, async (page) => {
         const chips = await page.locator('.chip[data-target]').evaluateAll((els) =>
           els.map((el) => {

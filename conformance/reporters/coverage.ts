@@ -58,6 +58,11 @@ export interface CoverageRun {
   secondKey: boolean;
   /** This run's plan (its level and options): a scenario in it that has no outcome was left out by -t or --shard. */
   plan: Plan;
+  /**
+   * The checks of the scenarios this run ran when none was the suite's (`--workflows`, a replay):
+   * then the plan's scenarios were not left out, the run was of another kind.
+   */
+  notTheSuite?: string[];
 }
 
 const WRITES_UNLOCK = '--level writes --to <E.164>';
@@ -97,7 +102,10 @@ type Why = { reason: string; unlock?: string; leftOut?: true };
 
 /** Why a scenario of the full suite that would provoke `target` did not run here: from this run's plan and options. */
 function why(scenario: Scenario, run: CoverageRun, target: string): Why {
-  if (run.plan.scenarios.some((s) => s.id === scenario.id)) return { reason: `its scenario "${scenario.title}" was left out of this run (-t or --shard)`, leftOut: true };
+  if (run.plan.scenarios.some((s) => s.id === scenario.id)) {
+    if (run.notTheSuite) return { reason: `this run ran its ${run.notTheSuite.join(' and ')} scenarios, none of the suite's; the suite's "${scenario.title}" provokes it`, leftOut: true };
+    return { reason: `its scenario "${scenario.title}" was left out of this run (-t or --shard)`, leftOut: true };
+  }
   if (scenario.mockOnly && !run.mock) return { reason: `on the package's mock only: ${scenario.mockOnlyBecause?.[target] ?? scenario.mockOnly}` };
   if (scenario.secondAccount && !run.secondKey && !run.mock) return { reason: 'needs a second account (cross-account isolation)', unlock: '--second-key' };
   if (scenario.level === 'writes' && run.level !== 'writes') return { reason: `provoked at --level writes (${scenario.check})`, unlock: WRITES_UNLOCK };

@@ -175,7 +175,10 @@ export function buildReport(input: ReportInput): ConformanceReport {
   });
   const full = fullPlan(input.document);
   const options = { mock: input.mock === true, secondKey: input.secondKey === true };
-  const run = { level: input.level, ...options, plan: planScenarios(input.document, input.level as Level, options) };
+  // A run of workflows or of a recording has outcomes of its own, none of a scenario of the suite.
+  const suite = new Set(full.scenarios.map((s) => s.id));
+  const notTheSuite = input.outcomes.length && !input.outcomes.some((o) => suite.has(o.scenarioId)) ? [...new Set(input.outcomes.map((o) => o.check))] : undefined;
+  const run = { level: input.level, ...options, plan: planScenarios(input.document, input.level as Level, options), ...(notTheSuite ? { notTheSuite } : {}) };
   const known = new Set(catalogCodes(input.document).map((c) => c.code));
   const coverage: CoverageRow[] = operations.map((op) => {
     const statuses = new Set<number>();
