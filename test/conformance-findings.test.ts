@@ -290,14 +290,16 @@ describe('the coverage, and the HTML report', () => {
       });
       await page.goto(pathToFileURL(path.join(dir, 'conformance-report.html')).href);
       expect(fetched).toEqual([]);
-      const passed = await page.locator('table.matrix td.passed').count();
-      const failed = await page.locator('table.matrix td.failed').count();
-      const notProvoked = await page.locator('table.matrix td.not-provoked').count();
+      // One chip per documented status (its codes are chips of their own, .code).
+      const statusChips = (state: string) => page.locator(`.ops .chip[data-state="${state}"]:not(.code)`).count();
+      const passed = await statusChips('passed');
+      const failed = await statusChips('failed');
+      const notProvoked = await statusChips('not-provoked');
       // The renamed field: the numbers list's 200 was provoked, and its answer failed.
       expect(failed).toBe(1);
-      await expect(page.locator('table.matrix tr', { hasText: 'listNumbers' }).locator('td.failed').count()).resolves.toBe(1);
+      await expect(page.locator('#coverage-listNumbers .chip.failed').innerText()).resolves.toBe('200 ✗');
       expect(passed + failed).toBe(report.coverageSummary.provoked);
-      expect(notProvoked).toBe(report.coverageSummary.statuses - report.coverageSummary.provoked);
+      expect(notProvoked).toBe(report.coverageSummary.statuses - report.coverageSummary.provoked - report.coverageSummary.answeredOtherwise);
       await expect(page.locator('ol.reasons li').first().isVisible()).resolves.toBe(true);
       const finding = page.locator(`#finding-${report.findings.find((g) => g.operationId === 'listNumbers')!.id}`);
       await expect(finding.isVisible()).resolves.toBe(true);

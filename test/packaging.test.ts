@@ -7,6 +7,7 @@
 //   - "tools": numbers-api beside it (numbers-api depends on numbers-api-contract, which is not in
 //     the registry yet, so both tarballs are given to the same `npm install`).
 import { execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { repoRoot } from './helpers/contract.js';
 import { freePort } from './helpers/mock-process.js';
 import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
+import { reportFiles } from '../conformance/reporters/files.js';
 import { startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const run = promisify(execFile);
@@ -446,9 +448,10 @@ console.log(JSON.stringify({ status, data }));
 });
 
 // The conformance guide's CI jobs (conformance/README.md, "On a schedule in CI"), read from the
-// guide and run as written: their shell lines in a fresh copy of a project that has both packages
-// (its package.json and lockfile, as a CI checkout has them), the secrets as the environment the
-// job gives them, against the mock; then against a deployment that breaks a rule.
+// guide and run as written: its set-up lines in one shell, from a copy of this repository beside a
+// project that holds only its package.json (no vendor/), then the jobs' shell lines in a clone of
+// that project (its package.json and lockfile, as a CI checkout has them), the secrets as the
+// environment the job gives them, against the mock; then against a deployment that breaks a rule.
 describe("the conformance guide's CI jobs, run as written", () => {
   const guide = readFileSync(path.join(repoRoot, 'conformance', 'README.md'), 'utf8');
   const jobs = [...guide.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((m) => parseYaml(m[1]!) as Record<string, any>);
@@ -456,29 +459,36 @@ describe("the conformance guide's CI jobs, run as written", () => {
   const gitlab = jobs.find((j) => j.conformance?.script)?.conformance as { script: string[]; artifacts: { when: string; paths: string[]; reports: { junit: string } } } | undefined;
   const secrets = (env: Record<string, string> = {}) =>
     Object.fromEntries(Object.entries(env).map(([name, value]) => [name, /^\$\{\{ secrets\.(\w+) \}\}$/.exec(value)?.[1] ?? '']));
+  const runStep = () => github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
 
-  it('GitHub Actions and GitLab CI run the same lines, read the base URL and key from secrets, and keep both reports whatever the outcome', () => {
+  it('GitHub Actions and GitLab CI run the same lines, read the base URL and key from secrets, and keep the three reports, the HTML one included, whatever the outcome', () => {
     expect(github && gitlab, 'conformance/README.md has both jobs').toBeTruthy();
     const lines = github!.steps.filter((s) => s.run).map((s) => s.run!.trim());
     expect(gitlab!.script).toEqual(lines);
-    const run = github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
-    expect(secrets(run.env)).toEqual({ CONFORMANCE_BASE_URL: 'CONFORMANCE_BASE_URL', CONFORMANCE_API_KEY: 'CONFORMANCE_API_KEY' });
+    expect(secrets(runStep().env)).toEqual({ CONFORMANCE_BASE_URL: 'CONFORMANCE_BASE_URL', CONFORMANCE_API_KEY: 'CONFORMANCE_API_KEY' });
     const upload = github!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
     expect(upload.if).toBe('always()');
     const kept = String(upload.with?.path).trim().split('\n');
     expect(kept).toEqual(gitlab!.artifacts.paths);
     expect(gitlab!.artifacts.when).toBe('always');
     expect(kept).toContain(gitlab!.artifacts.reports.junit);
+    // Every file the run writes to its --report-dir, as the suite names them (the HTML is the one the guide says to open).
+    const reportDir = /--report-dir (\S+)/.exec(runStep().run!)?.[1];
+    expect(reportDir, 'the run line names its --report-dir').toBeDefined();
+    expect([...kept].sort()).toEqual(Object.values(reportFiles(reportDir!)).sort());
   });
 
-  // The set-up lines before the jobs: pack into the project's vendor/, install from there, commit.
+  // The set-up lines before the jobs: make the project's vendor/, pack into it from the clone, install from there, commit.
   const setupLines = (/## On a schedule in CI[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? '').trim().split('\n');
 
-  it("sets up from tarballs kept in the project: packed as this test packs, installed from vendor/, committed", () => {
-    expect(setupLines).toHaveLength(3);
-    expect(setupLines[0]).toMatch(/^npm pack --workspaces --include-workspace-root --pack-destination \S+\/vendor$/);
-    expect(setupLines[1]).toBe(`npm install --save-dev ${[CONTRACT, TOOLS].map((name) => `./vendor/${path.basename(packed[name]!.tarball)}`).join(' ')}`);
-    expect(setupLines[2]).toBe('git add vendor package.json package-lock.json');
+  it('sets up from tarballs kept in the project: vendor/ made first, packed there as this test packs, installed from there, committed', () => {
+    const pack = setupLines.findIndex((line) => line.startsWith('npm pack '));
+    const destination = /^npm pack --workspaces --include-workspace-root --pack-destination (\S+\/vendor)$/.exec(setupLines[pack] ?? '')?.[1];
+    expect(destination, setupLines.join('\n')).toBeDefined();
+    // npm pack does not make its destination (ENOENT): a line before it does.
+    expect(setupLines.slice(0, pack)).toContain(`mkdir -p ${destination}`);
+    expect(setupLines).toContain(`npm install --save-dev ${[CONTRACT, TOOLS].map((name) => `./vendor/${path.basename(packed[name]!.tarball)}`).join(' ')}`);
+    expect(setupLines).toContain('git add vendor package.json package-lock.json');
   });
 
   describe('their lines in a fresh checkout of a project with numbers-api', () => {
@@ -486,8 +496,7 @@ describe("the conformance guide's CI jobs, run as written", () => {
     let mock: StatefulMock;
     let broken: FakeDeployment;
     const runLines = async (baseUrl: string, apiKey: string) => {
-      const runStep = github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
-      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep.env)).map((name) => [name, name === 'CONFORMANCE_BASE_URL' ? baseUrl : apiKey])) };
+      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep().env)).map((name) => [name, name === 'CONFORMANCE_BASE_URL' ? baseUrl : apiKey])) };
       const results: { line: string; code: number; out: string }[] = [];
       for (const line of gitlab!.script) {
         // As a CI runner does: each line in a shell, the job failing at the first non-zero exit.
@@ -502,24 +511,41 @@ describe("the conformance guide's CI jobs, run as written", () => {
     };
 
     beforeAll(async () => {
-      // The guide's set-up as written: the tarballs in the project's vendor/ (what its `npm pack`
-      // line writes there), installed and committed; then a clone of it, as a CI runner checks it out.
-      const source = createEmptyProject(path.join(work, 'ci-project'));
-      const git = (args: string[], cwd: string) => run('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@example.org', ...args], { cwd });
+      // The guide's set-up as written, from nothing: a copy of this repository (the files git holds,
+      // as this work tree has them, and its node_modules, as `npm ci` made them) beside a new
+      // project, a git repository with only its package.json and no vendor/; the guide's lines in
+      // one shell from the copy, stopping at the first that fails; then a clone of the project, as
+      // a CI runner checks it out.
+      const ci = path.join(work, 'ci');
+      const clone = path.join(ci, 'numbers-api-contract');
+      const { stdout: listed } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, maxBuffer: 64 * 1024 * 1024 });
+      for (const file of listed.split('\0').filter((f) => f && existsSync(path.join(repoRoot, f)))) {
+        mkdirSync(path.dirname(path.join(clone, file)), { recursive: true });
+        copyFileSync(path.join(repoRoot, file), path.join(clone, file));
+      }
+      symlinkSync(path.join(repoRoot, 'node_modules'), path.join(clone, 'node_modules'));
+      const destination = /--pack-destination (\S+)\/vendor$/m.exec(setupLines.join('\n'))?.[1] ?? '';
+      const source = createEmptyProject(path.resolve(clone, destination));
+      // The guide's `git commit` needs a name and an address, as a person's git has them.
+      const env = { ...npmEnv(), GIT_AUTHOR_NAME: 'ci', GIT_AUTHOR_EMAIL: 'ci@example.org', GIT_COMMITTER_NAME: 'ci', GIT_COMMITTER_EMAIL: 'ci@example.org' };
+      const git = (args: string[], cwd: string) => run('git', args, { cwd, env });
       await git(['init', '-q'], source);
-      mkdirSync(path.join(source, 'vendor'));
-      for (const name of [CONTRACT, TOOLS]) copyFileSync(packed[name]!.tarball, path.join(source, 'vendor', path.basename(packed[name]!.tarball)));
-      for (const line of setupLines.slice(1)) await run('sh', ['-c', line], { cwd: source, env: npmEnv(), maxBuffer: 64 * 1024 * 1024 });
-      await git(['commit', '-q', '-m', 'numbers-api from vendor/'], source);
+      expect(existsSync(path.join(source, 'vendor'))).toBe(false);
+      await run('sh', ['-e', '-c', setupLines.join('\n')], { cwd: clone, env, maxBuffer: 64 * 1024 * 1024 });
+      // Committed: the tarballs the guide's lines packed into vendor/, and the manifest and lockfile naming them.
+      const { stdout: committed } = await git(['ls-tree', '-r', '--name-only', 'HEAD'], source);
+      expect(committed.trim().split('\n').sort()).toEqual(['package-lock.json', 'package.json', ...[CONTRACT, TOOLS].map((name) => `vendor/${path.basename(packed[name]!.tarball)}`)].sort());
       project = path.join(work, 'ci-checkout');
       await git(['clone', '-q', source, project], work);
       mock = await startStatefulMock();
       broken = await startFakeDeployment({ apiKey: TEST_KEY });
       broken.breaks.add('usage-days');
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => {
       await mock?.close();
       await broken?.close();
+      // What this describe made (a copy of the repository, two installed projects), removed here rather than all at once at the end.
+      await Promise.all(['ci', 'ci-checkout'].map((dir) => rm(path.join(work, dir), { recursive: true, force: true })));
     });
 
     it('the checkout names the tarballs inside it, never a path outside (file:vendor/...)', () => {
@@ -537,6 +563,7 @@ describe("the conformance guide's CI jobs, run as written", () => {
       expect(last).toMatch(/Scenarios: \d+ passed, 0 failed, [1-9]\d* advisory/);
       for (const file of gitlab!.artifacts.paths) expect(existsSync(path.join(project, file)), file).toBe(true);
       expect(readFileSync(path.join(project, gitlab!.artifacts.reports.junit), 'utf8')).toMatch(/<testsuite name="auth-required \(part 5\.1\)"/);
+      expect(readFileSync(path.join(project, reportFiles(/--report-dir (\S+)/.exec(runStep().run!)![1]!).html), 'utf8')).toMatch(/^<!doctype html>[\s\S]*<h2 id="coverage">/);
     }, 300_000);
 
     it('a failed check fails the job (exit 1), and the reports are still there to keep', async () => {

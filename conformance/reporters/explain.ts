@@ -109,8 +109,22 @@ export function curlOf(baseUrl: string, sent: SentRequest): string {
   return parts.join(' ');
 }
 
-/** Where a request came from for a person: `GET /api/v1/numbers (with the API key)` is the line already given; this adds the scratch note. */
+/**
+ * What the key variable of a request sent on an account the suite signed up on the mock stands
+ * for, and how to get such a key: the one explanation, shown wherever such a request is (the
+ * console, the HTML report, JUnit).
+ */
+export function scratchKeyNote(): string {
+  const variable = /\$\w+/.exec(curlAuthorization('scratch') ?? '')?.[0] ?? 'its key';
+  return (
+    `${variable} is the key of an account the suite signed up on the package's mock for this check; the suite never keeps it. ` +
+    'To send the request again, sign up an account on the same mock as "A new account, step by step" in docs/guides/getting-a-key.md shows ' +
+    "(an example.com address, a fictional 555-01xx holder number, and the mock's sign-up code: its `signupCode` test value), " +
+    `then export ${variable}=<the apiKey that verify-number answered>.`
+  );
+}
+
+/** The note a request needs besides its curl: what its key variable stands for, when the key is not the run's. */
 export function authNote(sent: SentRequest | undefined): string | undefined {
-  if (sent?.auth === 'scratch') return 'sent with the key of an account the suite signed up on the mock (not kept): sign one up to send it again';
-  return undefined;
+  return sent?.auth === 'scratch' ? scratchKeyNote() : undefined;
 }

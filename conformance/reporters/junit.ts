@@ -7,6 +7,7 @@
 // Written here rather than by vitest's JUnit reporter: that one names suites by file
 // (`slice-1.conformance.js`), drops skip reasons, and cannot write when the run stops before vitest.
 import type { Finding, ScenarioOutcome } from '../findings.js';
+import { authNote } from './explain.js';
 import type { ConformanceReport } from './report.js';
 
 interface Case {
@@ -36,7 +37,8 @@ export function suiteName(check: string, part?: string): string {
 function findingText(f: Finding, report: ConformanceReport): string {
   // The group the finding belongs to: its id for --rerun, and its curl.
   const group = report.findings.find((g) => g.check === f.check && g.operationId === f.operationId && g.status === f.status && (g.example.request === f.request || g.title === f.reason));
-  return `[${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n  request: ${f.request}` : ''}${group ? `\n  finding ${group.id}${group.example.curl ? `\n  ${group.example.curl}` : ''}` : ''}`;
+  const note = authNote(group?.example.sent);
+  return `[${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n  request: ${f.request}` : ''}${group ? `\n  finding ${group.id}${group.example.curl ? `\n  ${group.example.curl}` : ''}${note ? `\n  (${note})` : ''}` : ''}`;
 }
 
 function scenarioCase(s: ScenarioOutcome, report: ConformanceReport): Case {

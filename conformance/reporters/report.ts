@@ -4,8 +4,9 @@
 // the same thing.
 import { documentedStatuses, listOperations, type Json } from '../description.js';
 import type { Finding, ScenarioOutcome, SendRecord, Verdict } from '../findings.js';
-import { fullPlan, type NotSent } from '../plan.js';
-import { catalogCodes, codeCoverage, coverageCells, type CodeCoverage, type CoverageCell } from './coverage.js';
+import type { Level } from '../config.js';
+import { fullPlan, planScenarios, type NotSent } from '../plan.js';
+import { catalogCodes, codeCoverage, coverageCells, provoked, type CodeCoverage, type CoverageCell } from './coverage.js';
 import { authNote } from './explain.js';
 import { groupFindings, type FindingGroup } from './finding-groups.js';
 
@@ -39,8 +40,12 @@ export interface CoverageRow {
 /** The coverage in figures: statuses provoked by level, and part 7's codes provoked or explained. */
 export interface CoverageSummary {
   statuses: number;
+  /** Statuses that came (their answer held or not). */
   provoked: number;
+  /** Statuses that came with an answer that broke a rule. */
   failed: number;
+  /** Statuses asked for that got another status instead (a failure too, but the status never came). */
+  answeredOtherwise: number;
   byLevel: { contract: number; writes: number; mock: number };
   codes: { total: number; provoked: number; explained: number };
 }
@@ -111,7 +116,7 @@ export function stoppedReport(input: { baseUrl?: string; level?: string; exitCod
     sends: { total: 0, byOperation: {}, requests: [] },
     findings: [],
     codes: [],
-    coverageSummary: { statuses: 0, provoked: 0, failed: 0, byLevel: { contract: 0, writes: 0, mock: 0 }, codes: { total: 0, provoked: 0, explained: 0 } },
+    coverageSummary: { statuses: 0, provoked: 0, failed: 0, answeredOtherwise: 0, byLevel: { contract: 0, writes: 0, mock: 0 }, codes: { total: 0, provoked: 0, explained: 0 } },
     unlocks: [],
     stopped: { exitCode: input.exitCode, message: input.message },
   };
@@ -169,7 +174,11 @@ export function buildReport(input: ReportInput): ConformanceReport {
     };
   });
   const full = fullPlan(input.document);
-  const run = { level: input.level, mock: input.mock === true, secondKey: input.secondKey === true };
+  const options = { mock: input.mock === true, secondKey: input.secondKey === true };
+  // A run of workflows or of a recording has outcomes of its own, none of a scenario of the suite.
+  const suite = new Set(full.scenarios.map((s) => s.id));
+  const notTheSuite = input.outcomes.length && !input.outcomes.some((o) => suite.has(o.scenarioId)) ? [...new Set(input.outcomes.map((o) => o.check))] : undefined;
+  const run = { level: input.level, ...options, plan: planScenarios(input.document, input.level as Level, options), ...(notTheSuite ? { notTheSuite } : {}) };
   const known = new Set(catalogCodes(input.document).map((c) => c.code));
   const coverage: CoverageRow[] = operations.map((op) => {
     const statuses = new Set<number>();
@@ -218,8 +227,9 @@ export function buildReport(input: ReportInput): ConformanceReport {
     codes,
     coverageSummary: {
       statuses: statusCells.length,
-      provoked: statusCells.filter((c) => c.state !== 'not-provoked').length,
+      provoked: statusCells.filter(provoked).length,
       failed: statusCells.filter((c) => c.state === 'failed').length,
+      answeredOtherwise: statusCells.filter((c) => c.state === 'answered-otherwise').length,
       byLevel: {
         contract: statusCells.filter((c) => c.level === 'contract').length,
         writes: statusCells.filter((c) => c.level === 'writes').length,
@@ -265,10 +275,11 @@ export function formatFinding(group: FindingGroup): string[] {
   for (const also of group.also.slice(0, 3)) lines.push(`    also, from the same answer: ${also}`);
   if (group.also.length > 3) lines.push(`    also, from the same answer: ${group.also.length - 3} more`);
   if (group.example.request) lines.push(`    request: ${group.example.request}`);
+  if (group.example.curl) lines.push(`    ${group.example.curl}`);
+  // A request sent with a key the suite did not keep: what its variable is, and how to get one (--rerun cannot send it).
   const note = authNote(group.example.sent);
   if (note) lines.push(`    (${note})`);
-  else if (group.example.curl) lines.push(`    ${group.example.curl}`);
-  if (group.example.sent && !note) lines.push(`    rerun: ${rerunCommand(group.id)}`);
+  else if (group.example.sent) lines.push(`    rerun: ${rerunCommand(group.id)}`);
   return lines;
 }
 
@@ -326,9 +337,13 @@ export function formatSends(sends: SendSummary): string {
   return `Sends (creating or changing something): ${sends.total} of at most ${sends.limit} (--max-sends)${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
-/** A cell's mark in the table: `*` provoked, `+` provoked only at the writes level (or on the mock's accounts), `!` provoked and failed. */
+/**
+ * A cell's mark in the table: `*` provoked, `+` provoked only at the writes level (or on the
+ * mock's accounts), `!` provoked and failed, `(got 500)` asked for and another status came.
+ */
 function mark(cell: CoverageCell): string {
-  if (cell.state === 'not-provoked') return '';
+  if (cell.state === 'answered-otherwise') return `(got ${cell.came?.join(', ')})`;
+  if (!provoked(cell)) return '';
   return `${cell.level === 'contract' ? '*' : '+'}${cell.state === 'failed' ? '!' : ''}`;
 }
 
@@ -345,7 +360,7 @@ export function formatCoverage(report: ConformanceReport): string {
       c.undocumentedSeen.join(' '),
     ];
   });
-  const header = ['operation', 'request', 'exercised', 'documented statuses (* = provoked, + = only at level writes, ! = its answer failed)', 'part 7 codes', 'undocumented seen'];
+  const header = ['operation', 'request', 'exercised', 'documented statuses (* = provoked, + = only at level writes, ! = its answer failed, (got 500) = asked for, 500 came)', 'part 7 codes', 'undocumented seen'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const fmt = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const exercised = report.coverage.filter((c) => c.exercised).length;
@@ -356,20 +371,29 @@ export function formatCoverage(report: ConformanceReport): string {
     ...rows.map(fmt),
     '',
     `Operations exercised: ${exercised}/${report.coverage.length} (${report.coverage.filter((c) => c.notSentReason).length} never sent by design); documented statuses provoked: ${sum.provoked}/${sum.statuses} ` +
-      `(${sum.byLevel.contract} at level contract, ${sum.byLevel.writes} at level writes${sum.byLevel.mock ? `, ${sum.byLevel.mock} on accounts the suite signed up on the mock` : ''}${sum.failed ? `; ${sum.failed} answered wrongly` : ''})`,
+      `(${sum.byLevel.contract} at level contract, ${sum.byLevel.writes} at level writes${sum.byLevel.mock ? `, ${sum.byLevel.mock} on accounts the suite signed up on the mock` : ''}${sum.failed ? `; ${sum.failed} answered wrongly` : ''}${sum.answeredOtherwise ? `; ${sum.answeredOtherwise} asked for and answered with another status` : ''})`,
     `Part 7 codes: ${sum.codes.provoked} of ${sum.codes.total} provoked, ${sum.codes.explained} explained`,
   ];
   for (const code of report.codes.filter((c) => !c.inferred && !c.provokedAt.length)) lines.push(`  - ${code.code} (${code.status}): not provoked: ${code.reason}`);
-  const notProvoked = new Map<string, string[]>();
-  for (const row of report.coverage) {
-    for (const cell of row.cells) {
-      if (cell.state !== 'not-provoked' || cell.code !== undefined) continue;
-      const reason = cell.reason ?? 'not provoked';
-      notProvoked.set(reason, [...(notProvoked.get(reason) ?? []), `${row.operationId} ${cell.status}`]);
+  const byReason = (state: CoverageCell['state']) => {
+    const out = new Map<string, string[]>();
+    for (const row of report.coverage) {
+      for (const cell of row.cells) {
+        if (cell.state !== state || cell.code !== undefined) continue;
+        const reason = cell.reason ?? 'not provoked';
+        out.set(reason, [...(out.get(reason) ?? []), `${row.operationId} ${cell.status}`]);
+      }
     }
+    return out;
+  };
+  const otherwise = byReason('answered-otherwise');
+  if (otherwise.size) {
+    lines.push('', `Asked for, and another status came (${sum.answeredOtherwise}):`);
+    for (const [reason, which] of otherwise) lines.push(`  - ${which.join(', ')}: ${reason}`);
   }
+  const notProvoked = byReason('not-provoked');
   if (notProvoked.size) {
-    lines.push('', `Not provoked (${sum.statuses - sum.provoked}), and why:`);
+    lines.push('', `Not provoked (${sum.statuses - sum.provoked - sum.answeredOtherwise}), and why:`);
     for (const [reason, which] of notProvoked) lines.push(`  - ${reason}: ${which.join(', ')}`);
   }
   if (report.unlocks.length) {
