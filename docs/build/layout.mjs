@@ -25,6 +25,7 @@ export const SITE_PAGES = [
   { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', group: 'Mock and tools', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
   { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', group: 'Mock and tools', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
   { file: 'hosting.html', guide: 'hosting.md', nav: 'Hosting the mock', group: 'Mock and tools', summary: 'One mock for QA, previews and CI: several processes behind a load balancer, their state in Valkey or Redis.' },
+  { file: 'running-workflows.html', guide: 'workflows.md', nav: 'Running workflows', group: 'Mock and tools', summary: 'The Arazzo workflows of the contract: what they cover, running them with Redocly Respect, and where else they run.' },
   { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', group: 'Mock and tools', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
   { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown', group: 'Reference' },
   { file: 'interface-specification.html', guide: 'interface-specification.md', nav: 'Parts', group: 'Reference', summary: 'The nine parts of the interface specification, each on a page of what the contract says where it cites the part: where every "part N" citation of the package points.' },
