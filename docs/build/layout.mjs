@@ -21,7 +21,7 @@ export const SITE_PAGES = [
   { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning', group: 'Guides', summary: 'Interface version 1, the base and legacy base addresses (part 9).' },
   { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', group: 'Guides', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
   { file: 'installing.html', guide: 'installing.md', nav: 'Installing', group: 'Mock and tools', summary: 'What installs what, today and once published, the Node versions, and the folders with their own install.' },
-  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', group: 'Mock and tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
+  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', group: 'Mock and tools', summary: 'The mock server, the conformance suite, the listening agent and the event source of this package, each in short.' },
   { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', group: 'Mock and tools', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
   { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', group: 'Mock and tools', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
   { file: 'hosting.html', guide: 'hosting.md', nav: 'Hosting the mock', group: 'Mock and tools', summary: 'One mock for QA, previews and CI: several processes behind a load balancer, their state in Valkey or Redis.' },
