@@ -51,7 +51,7 @@ export interface ConformanceConfig {
 
 /**
  * The `writes` level needs 8 sends for its flows, and up to 7 more for the answers it provokes on
- * the account when its state allows (README, Safety): 16 leaves one to spare.
+ * the account when its state allows (conformance/README.md, Safety): 16 leaves one to spare.
  */
 export const DEFAULT_MAX_SENDS = 16;
 

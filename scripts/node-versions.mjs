@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The Node versions this repository supports: exactly those CI runs (issue 26). `engines` of both
-// packages and README's Set-up say the same, and test/node-versions.test.ts holds them to this list.
+// packages, README's Set-up and docs/guides/installing.md say the same; test/node-versions.test.ts holds them to it.
 // The machine's Node runs as it is; another line comes from the npm registry's `node` package (the
 // binary ships inside it: nothing is downloaded from elsewhere), through npx's cache.
 //

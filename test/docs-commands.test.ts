@@ -1,5 +1,5 @@
 // Every command and code block of README.md and the guides is run here, as a reader would run it
-// from a clone (README "Installing: what works today"): `npx numbers-api` is the clone's command
+// from a clone (docs/guides/installing.md, "What works today"): `npx numbers-api` is the clone's command
 // (bin/numbers-api.ts, what `npm start` and `npm run events` run; checked against package.json),
 // against a stateful mock this test starts on a free port (the only change to what the docs say
 // is that port, for 127.0.0.1:4010 and for a handler's 127.0.0.1:3000). A shell line that fails,

@@ -144,7 +144,7 @@ describe('API reference', () => {
     expect(JSON.stringify(openapi)).not.toContain('x-codeSamples');
   });
 
-  it("code samples of the reference and the guides' TypeScript blocks type-check against this package", async () => {
+  it("code samples of the reference and the TypeScript blocks of the README and the guides type-check against this package", async () => {
     const dir = mkdtempSync(path.join(repoRoot, 'node_modules/.docs-samples-'));
     try {
       const { document } = await withCodeSamples(openapi, loadDereferencedOpenApi());
@@ -153,13 +153,14 @@ describe('API reference', () => {
         writeFileSync(path.join(dir, `sample-${operation.operationId}.mts`), ts.source);
       }
       let blocks = 0;
-      for (const guide of readdirSync(path.join(repoRoot, 'docs/guides')).filter((f) => f.endsWith('.md'))) {
+      // The guides' blocks, and the README's (issue 40: the README keeps one short example).
+      for (const guide of ['../../README.md', ...readdirSync(path.join(repoRoot, 'docs/guides')).filter((f) => f.endsWith('.md'))]) {
         const markdown = readFileSync(path.join(repoRoot, 'docs/guides', guide), 'utf8');
         for (const [i, m] of [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].entries()) {
           // A block that names its file in its first line (`// test/setup-api-mock.ts: ...`) is
           // written under that name, so another block can import it (`./setup-api-mock.js`).
           const named = /^\/\/ (?:[\w./-]*\/)?([\w-]+)\.ts\b/.exec(m[1]!)?.[1];
-          writeFileSync(path.join(dir, named ? `${named}.ts` : `guide-${guide.replace(/\.md$/, '')}-${i}.mts`), m[1]);
+          writeFileSync(path.join(dir, named ? `${named}.ts` : `guide-${path.basename(guide, '.md')}-${i}.mts`), m[1]);
           blocks += 1;
         }
       }

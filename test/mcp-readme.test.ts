@@ -1,4 +1,4 @@
-// README's "MCP server for agents", as a reader uses it: each client configuration is the shape
+// The MCP guide (docs/guides/mcp.md), as a reader uses it: each client configuration is the shape
 // that client documents (Claude Desktop's claude_desktop_config.json, VS Code's .vscode/mcp.json,
 // Cursor's .cursor/mcp.json) and each server it names starts and answers the SDK's client; each
 // `npx numbers-api mcp` line runs; the tool-list sizes it states are what the server lists.
@@ -18,8 +18,7 @@ import { cliEntry, freePort } from './helpers/mock-process.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-const section = /^## MCP server for agents\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+const section = readFileSync(path.join(repoRoot, 'docs/guides/mcp.md'), 'utf8');
 const configs = new Map([...section.matchAll(/^```json (\S+)\n([\s\S]*?)^```$/gm)].map((m) => [m[1]!, JSON.parse(m[2]!) as JsonObject]));
 const lines = [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((m) => m[1]!.split('\n').map((line) => line.replace(/\s{2,}#.*$/, '').trim()).filter(Boolean));
 
@@ -98,7 +97,7 @@ async function startStdioEntry(entry: JsonObject, inputs: Record<string, string>
   return session.client;
 }
 
-describe("README's MCP client configurations", () => {
+describe("the MCP guide's client configurations", () => {
   it('has one for each of Claude Desktop, VS Code and Cursor', () => {
     expect([...configs.keys()].sort()).toEqual(Object.keys(CLIENT_SHAPES).sort());
   });
@@ -137,7 +136,7 @@ describe("README's MCP client configurations", () => {
   });
 });
 
-describe("README's numbers-api mcp lines", () => {
+describe("the MCP guide's numbers-api mcp lines", () => {
   const mcpLines = lines.filter((line) => /^npx numbers-api mcp\b/.test(line));
 
   it('are there, and the deployment line is the only other one', () => {
@@ -171,8 +170,8 @@ describe("README's numbers-api mcp lines", () => {
   });
 });
 
-describe("README's tool-list sizes", () => {
-  const table = /<!-- mcp-tool-list:start -->([\s\S]*?)<!-- mcp-tool-list:end -->/.exec(readme)?.[1] ?? '';
+describe("the MCP guide's tool-list sizes", () => {
+  const table = /<!-- mcp-tool-list:start -->([\s\S]*?)<!-- mcp-tool-list:end -->/.exec(section)?.[1] ?? '';
   const stated = (label: RegExp) => {
     const row = table.split('\n').find((l) => label.test(l));
     const m = /\|\s*(\d+)\s*\|\s*([\d,]+) characters\s*\|\s*([\d,]+)\s*\|\s*$/.exec(row ?? '');
@@ -186,7 +185,7 @@ describe("README's tool-list sizes", () => {
     ['--compact', /^\| `--compact`/, true],
   ] as const)('%s: the tools, characters and tokens stated are what the server lists (within 10%%)', (_name, label, compact) => {
     const claim = stated(label);
-    expect(claim, 'README states it in the mcp-tool-list table').toBeDefined();
+    expect(claim, 'docs/guides/mcp.md states it in the mcp-tool-list table').toBeDefined();
     const actual = measured(compact);
     expect(actual.tools).toBe(claim!.tools);
     expect(Math.abs(actual.characters - claim!.characters) / claim!.characters, `${actual.characters} characters`).toBeLessThanOrEqual(0.1);

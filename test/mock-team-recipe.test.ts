@@ -1,4 +1,4 @@
-// README's "A mock a team hosts" recipe, run as written (issue 32): its shell block, with free
+// The recipe of docs/guides/hosting.md, run as written (issue 32): its shell block, with free
 // ports and a directory of its own, starts Redis, three mocks on it and nginx in front; requests
 // through the balancer read their writes whichever mock answers, the store runs as the recipe
 // says (append-only, every write flushed), and the whole process group is stopped by its pid.
@@ -14,10 +14,10 @@ import { repoRoot } from './helpers/contract.js';
 import { freePort } from './helpers/mock-process.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-const recipe = /<!-- team-mock-recipe -->\n```bash\n([\s\S]*?)\n```/.exec(readme)?.[1];
+const guide = readFileSync(path.join(repoRoot, 'docs/guides/hosting.md'), 'utf8');
+const recipe = /<!-- team-mock-recipe -->\n```bash\n([\s\S]*?)\n```/.exec(guide)?.[1];
 
-describe("README's recipe for a mock a team hosts", () => {
+describe("the hosting guide's recipe for a mock a team hosts", () => {
   it('is there', () => {
     expect(recipe).toMatch(/redis-server .*--appendonly yes/);
     expect(recipe).toMatch(/npx numbers-api mock --port/);

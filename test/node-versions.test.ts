@@ -1,5 +1,6 @@
-// The Node versions README names are exactly those CI runs (issue 26): one list
-// (scripts/node-versions.mjs) that `engines` of both packages, README's Set-up and .ci/run follow,
+// The Node versions README and the installing guide name are exactly those CI runs (issue 26): one
+// list (scripts/node-versions.mjs) that `engines` of both packages, README's Set-up, the guide's
+// "Node versions" and .ci/run follow,
 // and a binary of each line that this machine can get from the npm registry.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,16 +20,27 @@ describe('supported Node versions', () => {
     expect(ENGINES_NODE).toBe(versions.map((v) => `^${v.minimum}`).join(' || '));
   });
 
-  it("README's Set-up names exactly those lines, and the engines range", () => {
-    const readme = read('README.md');
-    const list = versions.map(named);
-    const sentence = `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
-    expect(readme).toContain(`On a fresh clone, with Node ${sentence}`);
-    expect(readme).toContain(`\`${ENGINES_NODE}\``);
-    // No other line claimed anywhere in the Set-up section.
-    const setup = readme.slice(readme.indexOf('## Set-up'), readme.indexOf('## Commands'));
-    const claimed = new Set([...setup.matchAll(/\bNode (\d+)/g)].map((m) => Number(m[1])));
-    expect([...claimed].filter((major) => !versions.some((v) => v.major === major))).toEqual([]);
+  /** The section of `text` under the heading `heading`, up to the next heading of its level. */
+  const section = (text: string, heading: string) => {
+    const start = text.indexOf(`\n${heading}\n`);
+    expect(start, heading).toBeGreaterThanOrEqual(0);
+    const end = text.indexOf('\n## ', start + heading.length + 1);
+    return text.slice(start, end < 0 ? undefined : end);
+  };
+  const list = versions.map(named);
+  const sentence = `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
+  const unclaimed = (text: string) => [...new Set([...text.matchAll(/\bNode (\d+)/g)].map((m) => Number(m[1])))].filter((major) => !versions.some((v) => v.major === major));
+
+  it.each([
+    ['README.md', '## Set-up', `On a fresh clone, with Node ${sentence}`],
+    ['docs/guides/installing.md', '## A clone', `On a fresh clone, with Node ${sentence}`],
+    ['docs/guides/installing.md', '## Node versions', `Supported: Node ${list.slice(0, -1).join(', ')} and ${list.at(-1)}`],
+  ])("%s, %s, names exactly those lines, and the engines range", (file, heading, claim) => {
+    const text = section(read(file), heading);
+    expect(text).toContain(claim);
+    if (heading !== '## A clone') expect(text).toContain(`\`${ENGINES_NODE}\``);
+    // No other line claimed anywhere in the section.
+    expect(unclaimed(text)).toEqual([]);
   });
 
   it('.ci/run runs npm test on every line of the list, each first on PATH', () => {

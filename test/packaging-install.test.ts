@@ -1,5 +1,6 @@
 // A clone's own install (issue 26): `npm ci && npm start` installs only what the mock, the core
-// tests and the packaging need, prints no warning line, and weighs what README states; the
+// tests and the packaging need, prints no warning line, and weighs what the installing guide
+// (docs/guides/installing.md) states; the
 // generator and renderer matrices, the docs build's libraries and the bench's load generator are
 // folders with their own install (scripts/tools-install.mjs) that their commands, and `npm test`
 // through vitest's globalSetup, install on demand. CI runs this file on every supported Node line
@@ -16,7 +17,7 @@ type Manifest = { dependencies?: Record<string, string>; devDependencies?: Recor
 type Lockfile = { packages: Record<string, { hasInstallScript?: boolean; version?: string; link?: boolean }> };
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const installing = readFileSync(path.join(repoRoot, 'docs/guides/installing.md'), 'utf8');
 const folders = Object.entries(TOOL_FOLDERS as Record<string, { dir: string; holds: string }>);
 const rootManifest = readJson<Manifest>(path.join(repoRoot, 'package.json'));
 const declared = (manifest: Manifest) => Object.keys({ ...manifest.dependencies, ...manifest.devDependencies });
@@ -59,9 +60,9 @@ describe("a clone's npm ci", () => {
     }
   });
 
-  it("weighs what README's install table states (packages within 10%, size on disk within 20%)", () => {
-    const row = /<!-- clone-install:start -->[\s\S]*?\n(\| `npm ci && npm start`[^\n]*)/.exec(readme)?.[1];
-    expect(row, 'README.md states it in the clone-install table').toBeDefined();
+  it("weighs what the installing guide's table states (packages within 10%, size on disk within 20%)", () => {
+    const row = /<!-- clone-install:start -->[\s\S]*?\n(\| `npm ci && npm start`[^\n]*)/.exec(installing)?.[1];
+    expect(row, 'docs/guides/installing.md states it in the clone-install table').toBeDefined();
     const [, packages, megabytes] = /^\|[^|]*\|\s*([\d,]+)\s*\|\s*([\d.]+) MB\s*\|/.exec(row!) ?? [];
     const actual = { packages: listInstalled(clone).length, megabytes: diskUsage(path.join(clone, 'node_modules')).onDisk / 1e6 };
     expect(Math.abs(actual.packages - Number(packages!.replace(/,/g, ''))) / Number(packages!.replace(/,/g, '')), `${actual.packages} packages installed`).toBeLessThanOrEqual(0.1);

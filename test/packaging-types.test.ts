@@ -1,9 +1,11 @@
-// Types that compile where people use them (issue 26): the MSW guide's set-up and the README's
-// client example, type-checked with tsc against the packed numbers-api-contract tarball in a matrix
+// Types that compile where people use them (issues 26 and 40): the MSW guide's set-up and the types
+// guide's client example, type-checked with tsc against the packed numbers-api-contract tarball in a matrix
 // of consumer projects: ES module and CommonJS (what `npm init -y` makes, and most jest projects),
 // `moduleResolution` nodenext and bundler, `skipLibCheck` on and off (tsc's default), vitest and
 // jest (its globals from @types/jest, as ts-jest projects have them). And a CommonJS project runs
-// the handlers: `require('numbers-api-contract/msw')` beside `require('msw/node')`.
+// the handlers: `require('numbers-api-contract/msw')` beside `require('msw/node')`. The matrix is
+// exactly the settings docs/guides/types-and-client.md states as supported, and the two it states
+// as not supported fail with the error it names.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,14 +20,14 @@ const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
 const compatModules = path.join(repoRoot, 'scripts/compat/node_modules');
 
 const guide = readFileSync(path.join(repoRoot, 'docs/guides/mock-in-process.md'), 'utf8');
-const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const typesGuide = readFileSync(path.join(repoRoot, 'docs/guides/types-and-client.md'), 'utf8');
 /** The first ```ts block after `heading`. */
 const blockAfter = (text: string, heading: string) => new RegExp(`${heading}\\n[\\s\\S]*?\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(text)?.[1];
 const mswSetup = blockAfter(guide, '## Vitest \\(or jest\\)');
-const clientExample = blockAfter(readme, '## Types and client');
+const clientExample = blockAfter(typesGuide, '# Types and client');
 const VITEST_IMPORT = /^import \{[^}]*\} from 'vitest';\n/m;
 
-type Cell = { format: 'esm' | 'cjs'; resolution: 'nodenext' | 'bundler'; skipLibCheck: boolean; runner: 'vitest' | 'jest' };
+type Cell = { format: 'esm' | 'cjs'; resolution: 'nodenext' | 'bundler'; skipLibCheck: boolean; runner: 'vitest' | 'jest'; module?: string };
 const cells: Cell[] = (['esm', 'cjs'] as const).flatMap((format) =>
   (['nodenext', 'bundler'] as const).flatMap((resolution) =>
     [true, false].flatMap((skipLibCheck) => (['vitest', 'jest'] as const).map((runner) => ({ format, resolution, skipLibCheck, runner }))),
@@ -54,18 +56,28 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** The `module` setting of a cell: its own, or the one that goes with its resolution and format. */
+const moduleOf = (cell: Cell) => cell.module ?? (cell.resolution === 'nodenext' ? 'nodenext' : cell.format === 'esm' ? 'esnext' : 'preserve');
+
+/** The rows of the Markdown table under `heading` in the types guide, as cells of text. */
+function guideTable(heading: RegExp): string[][] {
+  const after = typesGuide.slice(typesGuide.search(heading));
+  const table = /\n(\|[^\n]*\|\n\|[- |]+\|\n(?:\|[^\n]*\|\n)+)/.exec(after)?.[1] ?? '';
+  return table.trim().split('\n').slice(2).map((row) => row.split('|').slice(1, -1).map((cell) => cell.trim()));
+}
+
 /** A consumer project of `cell` holding `files`; resolves with tsc's diagnostics ('' when it compiles). */
 async function compile(cell: Cell, files: Record<string, string>): Promise<string> {
-  const dir = path.join(work, name(cell).replace(/\W+/g, '-'));
+  const dir = path.join(work, `${name(cell)}${cell.module ? `, module ${cell.module}` : ''}`.replace(/\W+/g, '-'));
   mkdirSync(dir, { recursive: true });
   symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, ...(cell.format === 'esm' ? { type: 'module' } : {}) }));
-  const module = cell.resolution === 'nodenext' ? 'nodenext' : cell.format === 'esm' ? 'esnext' : 'preserve';
+  const module = moduleOf(cell);
   const compilerOptions = {
     target: 'ES2022',
     lib: ['ES2023', 'DOM'],
     module,
-    moduleResolution: cell.resolution,
+    ...(cell.module ? {} : { moduleResolution: cell.resolution }),
     strict: true,
     noEmit: true,
     skipLibCheck: cell.skipLibCheck,
@@ -94,6 +106,29 @@ describe('the MSW set-up and the client example compile in consumer projects', (
     const body = clientExample!.split('\n').filter((line) => !line.startsWith('import ')).join('\n');
     const client = cell.format === 'cjs' && cell.resolution === 'nodenext' ? `${imports.join('\n')}\nexport async function example() {\n${body}}\n` : `${clientExample}\nexport {};\n`;
     expect(await compile(cell, { 'setup-api-mock.ts': setup, 'client-example.ts': client })).toBe('');
+  }, 120_000);
+});
+
+describe('the compiler settings the types guide states', () => {
+  const code = (text: string) => /`([^`]+)`/.exec(text)?.[1];
+
+  it('supported: exactly the module and moduleResolution of the matrix, for ES module and CommonJS projects', () => {
+    const stated = guideTable(/These\s+`tsconfig\.json` settings compile it/).map(([project, module, resolution]) => `${/CommonJS/.test(project!) ? 'cjs' : 'esm'} ${code(module!)} ${code(resolution!)}`);
+    const tested = [...new Set(cells.map((c) => `${c.format} ${moduleOf(c)} ${c.resolution}`))];
+    expect(stated.sort()).toEqual(tested.sort());
+  });
+
+  // What the guide says does not work, tried as written: a CommonJS project with that `module`.
+  const unsupported = guideTable(/Settings that do not work/).map(([setting, happens]) => ({ module: /^`module: (\w+)`/.exec(setting!)?.[1], error: /\((TS\d+)\)/.exec(happens!)?.[1] }));
+  it('not supported: the guide names two settings, each with its TypeScript error', () => {
+    expect(unsupported.map((u) => u.module)).toEqual(['commonjs', 'node16']);
+    expect(unsupported.every((u) => u.error)).toBe(true);
+  });
+  it.each(unsupported.map((u) => [u.module!, u.error!]))('module %s in a CommonJS project fails with %s', async (module, error) => {
+    const cell: Cell = { format: 'cjs', resolution: 'nodenext', skipLibCheck: true, runner: 'vitest', module };
+    const imports = clientExample!.split('\n').filter((line) => line.startsWith('import ')).join('\n');
+    const diagnostics = await compile(cell, { 'client-example.ts': `${imports}\nexport const used = [createClient, ApiError, isEventOfType, waitForEvent, verifySignature];\n` });
+    expect(diagnostics).toContain(`error ${error}:`);
   }, 120_000);
 });
 

@@ -48,6 +48,9 @@ let packed: Record<string, { tarball: string; files: string[] }>;
 let lean: string;
 let tools: string;
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+const guide = (name: string) => readFileSync(path.join(repoRoot, 'docs/guides', name), 'utf8');
+/** The README and every guide, as a reader who follows its links has them (the tarballs carry them all). */
+const docs = [readme, ...relativeLinks(readme).filter((file: string) => /^docs\/guides\/.*\.md$/.test(file)).map((file: string) => guide(path.basename(file)))];
 const repoManifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
 
 const installedDir = (project: string, name: string) => path.join(project, 'node_modules', name);
@@ -125,10 +128,10 @@ describe.each([CONTRACT, TOOLS])('the %s tarball', (name) => {
   });
 });
 
-// README's "Installing" states what each install weighs; a fresh install must still agree (a
-// dependency bump that changes it is a README change too). Packages within 10%, size within 20%.
-describe("README's installed sizes", () => {
-  const table = /<!-- installed-size:start -->([\s\S]*?)<!-- installed-size:end -->/.exec(readme)?.[1] ?? '';
+// The installing guide states what each install weighs; a fresh install must still agree (a
+// dependency bump that changes it is a guide change too). Packages within 10%, size within 20%.
+describe("the installing guide's installed sizes", () => {
+  const table = /<!-- installed-size:start -->([\s\S]*?)<!-- installed-size:end -->/.exec(guide('installing.md'))?.[1] ?? '';
   // A cell is one figure, or one per Node line (`236 on Node 20 and 22, 275 on Node 24`): npm picks
   // each dependency's newest version whose `engines` the running Node meets, so an install without
   // a lockfile differs by line. The figure of the line running this test is the one held.
@@ -154,9 +157,9 @@ describe("README's installed sizes", () => {
   it.each([
     ['numbers-api-contract alone', /^\| `numbers-api-contract` alone \|/, () => lean],
     ['numbers-api with numbers-api-contract', /^\| `numbers-api` with `numbers-api-contract` \|/, () => tools],
-  ])('%s: the packages and size README states are what an install brings', (_name, label, project) => {
+  ])('%s: the packages and size the guide states are what an install brings', (_name, label, project) => {
     const claim = stated(label);
-    expect(claim, `README.md states it in the installed-size table, for Node ${major}`).toBeDefined();
+    expect(claim, `docs/guides/installing.md states it in the installed-size table, for Node ${major}`).toBeDefined();
     const actual = measured(project());
     expect(Math.abs(actual.packages - claim!.packages) / claim!.packages, `${actual.packages} packages installed`).toBeLessThanOrEqual(0.1);
     expect(Math.abs(actual.megabytes - claim!.megabytes) / claim!.megabytes, `${actual.megabytes.toFixed(1)} MB installed`).toBeLessThanOrEqual(0.2);
@@ -211,7 +214,7 @@ describe('numbers-api-contract installed alone (types, client, event helpers)', 
     expect(existsSync(path.join(installedDir(lean, CONTRACT), manifest.types!))).toBe(true);
   });
 
-  it("type-checks a consumer and the README's own example (tsc, NodeNext)", async () => {
+  it("type-checks a consumer and the types guide's own example (tsc, NodeNext)", async () => {
     const consumer = `
 import type { Message, Call, AnyEvent, ErrorBody, SendMessageRequest, components, operations, paths, webhooks } from 'numbers-api-contract';
 import { serverUrls } from 'numbers-api-contract';
@@ -241,9 +244,8 @@ export const wrong: components['schemas']['CreateCallRequest'] = { to: '+1415555
 // @ts-expect-error the call body needs outboundInstruction
 export const wrongCall = () => api.POST('/api/v1/calls', { body: { to: '+14155550123', fromNumberId: 'pn_1' } });
 `;
-    // The README's "Types and client" example, as a user would paste it.
-    const section = readme.slice(readme.indexOf('## Types and client'));
-    const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    // The example of docs/guides/types-and-client.md, as a user would paste it.
+    const example = /```ts\n([\s\S]*?)```/.exec(guide('types-and-client.md'))?.[1];
     expect(example).toContain("from 'numbers-api-contract/client'");
     writeFileSync(path.join(lean, 'consumer.ts'), consumer);
     writeFileSync(path.join(lean, 'readme-example.ts'), `${example}\nexport {};\n`);
@@ -394,9 +396,9 @@ describe('numbers-api installed beside it (the command)', () => {
     expect(files.filter((f) => /^(dist\/)?generated\//.test(f))).toEqual([]);
   });
 
-  // Every `npx numbers-api ...` command the README shows, with --help.
-  const commands = [...new Set([...readme.matchAll(/npx numbers-api((?: [a-z][a-z-]*)*)/g)].map((m) => m[1]!.trim()))];
-  it.each(commands.map((c) => [c || '(no command)', c]))("the README's `npx numbers-api %s` runs (--help)", async (_label, command) => {
+  // Every `npx numbers-api ...` command the README and the guides it links show, with --help.
+  const commands = [...new Set(docs.flatMap((text) => [...text.matchAll(/npx numbers-api((?: [a-z][a-z-]*\b(?!:))*)/g)].map((m) => m[1]!.trim())))];
+  it.each(commands.map((c) => [c || '(no command)', c]))("the docs' `npx numbers-api %s` runs (--help)", async (_label, command) => {
     const { stdout } = await run(bin(), [...(command ? command.split(' ') : []), '--help'], { cwd: tools });
     expect(stdout).toMatch(/Usage/);
   });

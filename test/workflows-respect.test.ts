@@ -1,6 +1,6 @@
 // The workflows run by the standard runner, Redocly Respect (`redocly respect`, @redocly/cli 2 of
 // the main install), which also checks every answer against the description it came from:
-// - the README's command, as written (its port aside), against the stateful mock: every
+// - the workflows guide's command (docs/guides/workflows.md), as written (its port aside), against the stateful mock: every
 //   workflow passes;
 // - against a proxy that breaks one rule of the contract at a time: the matching workflow fails,
 //   at the step that reads what broke;
@@ -18,8 +18,8 @@ import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful
 const arazzo = JSON.parse(readFileSync(path.join(generatedDir, 'workflows.arazzo.json'), 'utf8')) as JsonObject;
 const workflowIds = (arazzo.workflows as JsonObject[]).map((w) => String(w.workflowId));
 
-/** The README's Respect command: the one line a user types, run here with the mock's port. */
-const README_LINE = readFileSync(path.join(repoRoot, 'README.md'), 'utf8')
+/** The workflows guide's Respect command: the one line a user types, run here with the mock's port. */
+const GUIDE_LINE = readFileSync(path.join(repoRoot, 'docs/guides/workflows.md'), 'utf8')
   .split('\n')
   .map((line) => line.trim())
   .find((line) => line.startsWith('npx redocly respect generated/workflows.arazzo.yaml'));
@@ -42,12 +42,12 @@ afterAll(async () => {
 });
 
 describe('Redocly Respect against the stateful mock', () => {
-  it('the README gives the command', () => {
-    expect(README_LINE).toMatch(/^npx redocly respect generated\/workflows\.arazzo\.yaml -S numbersApi=http:\/\/127\.0\.0\.1:4010 -S mockControl=http:\/\/127\.0\.0\.1:4010 -i apiKey=sk_live_\w+$/);
+  it('the workflows guide gives the command', () => {
+    expect(GUIDE_LINE).toMatch(/^npx redocly respect generated\/workflows\.arazzo\.yaml -S numbersApi=http:\/\/127\.0\.0\.1:4010 -S mockControl=http:\/\/127\.0\.0\.1:4010 -i apiKey=sk_live_\w+$/);
   });
 
-  it('the README command, as written, passes every workflow', async () => {
-    const line = README_LINE!.replaceAll('http://127.0.0.1:4010', mock.url);
+  it('the guide command, as written, passes every workflow', async () => {
+    const line = GUIDE_LINE!.replaceAll('http://127.0.0.1:4010', mock.url);
     const started = Date.now();
     const run = await runRespectCommand(line, { json: true });
     const wall = Date.now() - started;

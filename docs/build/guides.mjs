@@ -16,6 +16,7 @@
 //   error-codes             the ErrorCode catalog
 //   message-send-errors     the named 400 examples of sendMessage
 //   event-types             the documented event types
+//   example-names           the example names per operation and status (`Prefer: example=`)
 //   servers                 the servers of the OpenAPI description
 //   test-values             the mock's documented test values (x-test-values)
 //   mock-control            the mock's control surface (generated/mock-control.json)
@@ -35,6 +36,7 @@ import { escapeHtml, markdownInline, slug } from './html.mjs';
 import { machineSection } from './state-diagrams.mjs';
 import { listOperations } from './contract.mjs';
 import { errorCodeCatalog } from './error-codes.mjs';
+import { listExampleNames } from '../../src/mock/example-names.ts';
 import { SITE_PAGES } from './layout.mjs';
 import { partMarkdown, partsIndexMarkdown } from './parts.mjs';
 import { workflowRegionHtml, workflowRegionMarkdown } from './workflows-page.mjs';
@@ -50,6 +52,19 @@ const TRY_IT = /^Try it: ((?:`[A-Z]+ \/api\/v1\/[^`]+`(?:, | and )?)+)\.?$/gm;
 const cell = (text) => String(text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 /** A Markdown table. */
 const mdTable = (head, rows) => [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+
+/** The example names a frontend can select with `Prefer`, one row per operation (src/mock/example-names.ts). */
+function exampleNamesMarkdown(openapi) {
+  const code = (name) => `\`${name}\``;
+  return mdTable(
+    ['Operation', 'Success examples (`Prefer: example=<name>`)', 'Other statuses (`Prefer: code=<status>, example=<name>`)'],
+    listExampleNames(openapi).map((operation) => {
+      const success = operation.responses.find((response) => response.status === operation.defaultStatus);
+      const others = operation.responses.filter((response) => response !== success).map((response) => `${response.status}: ${response.names.map(code).join(', ')}`);
+      return [`\`${operation.method} ${operation.path}\``, success ? success.names.map(code).join(', ') : '', others.join('; ')];
+    }),
+  );
+}
 
 /** The generated blocks a guide may ask for, by name. */
 function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOperation }) {
@@ -106,6 +121,7 @@ function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOper
     workflow: async (workflowId) => workflowRegionHtml(workflowId, { openapi, mockControl, linkOperation }),
     part: async (number) => guideMarked(linkOperation).parse(partMarkdown({ openapi, asyncapi }, number)),
     parts: async () => guideMarked(linkOperation).parse(partsIndexMarkdown({ openapi, asyncapi })),
+    'example-names': async () => guideMarked(linkOperation).parse(exampleNamesMarkdown(openapi)),
     'event-types': async () =>
       `<ul>${documentedEventTypes(asyncapi)
         .map(({ type, description }) => `<li><a href="events.html#event-${slug(type)}"><code>${escapeHtml(type)}</code></a>: ${escapeHtml(description)}</li>`)
@@ -189,6 +205,7 @@ function markdownBlocks({ openapi, dereferenced, asyncapi, mockControl }) {
     workflow: (workflowId) => workflowRegionMarkdown(workflowId, { openapi, mockControl, linkOperation: () => null }),
     part: (number) => partMarkdown({ openapi, asyncapi }, number),
     parts: () => partsIndexMarkdown({ openapi, asyncapi }),
+    'example-names': () => exampleNamesMarkdown(openapi),
   };
 }
 

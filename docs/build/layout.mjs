@@ -20,10 +20,18 @@ export const SITE_PAGES = [
   { file: 'limits.html', guide: 'limits.md', nav: 'Limits', group: 'Guides', summary: 'Call caps, free-account limits, messaging and lookup limits, and the values left unpublished (part 8).' },
   { file: 'versioning.html', guide: 'versioning.md', nav: 'Versioning', group: 'Guides', summary: 'Interface version 1, the base and legacy base addresses (part 9).' },
   { file: 'receiving-events.html', guide: 'events.md', nav: 'Receiving events', group: 'Guides', summary: 'events/wait, webhook subscriptions and numbers-api listen: what each guarantees, what the mock does, and a handler that verifies the signature.' },
-  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', group: 'Mock and tools', summary: 'The mock server, the conformance suite and the event source of this package.' },
-  { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', group: 'Mock and tools', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
-  { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', group: 'Mock and tools', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
-  { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', group: 'Mock and tools', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
+  { file: 'installing.html', guide: 'installing.md', nav: 'Installing', group: 'The package', summary: 'What installs what, today and once published, the Node versions, and the folders with their own install.' },
+  { file: 'types-and-client.html', guide: 'types-and-client.md', nav: 'Types & client', group: 'The package', summary: 'The TypeScript types and the typed client: installing them, the compiler settings they support, and what the client does.' },
+  { file: 'local-tools.html', guide: 'local-tools.md', nav: 'Mock & tools', group: 'The package', summary: 'The mock server, the conformance suite, the listening agent and the event source of this package, each in short.' },
+  { file: 'mock.html', guide: 'mock.md', nav: 'Stateful mock', group: 'The package', summary: 'What the mock keeps, the sign-up code, time, the control surface and the test values.' },
+  { file: 'mock-in-process.html', guide: 'mock-in-process.md', nav: 'In-process mock', group: 'The package', summary: 'The stateful mock as MSW handlers: setups for vitest, a browser app and Storybook.' },
+  { file: 'hosting.html', guide: 'hosting.md', nav: 'Hosting the mock', group: 'The package', summary: 'One mock for QA, previews and CI: several processes behind a load balancer, their state in Valkey or Redis.' },
+  { file: 'recording.html', guide: 'recording.md', nav: 'Record and replay', group: 'The package', summary: 'What a frontend does on the mock, recorded as Arazzo workflows, replayed on the mock or a deployment, and checked against a contract change.' },
+  { file: 'running-workflows.html', guide: 'workflows.md', nav: 'Running workflows', group: 'The package', summary: 'The Arazzo workflows of the contract: what they cover, running them with Redocly Respect, and where else they run.' },
+  { file: 'mcp.html', guide: 'mcp.md', nav: 'MCP server', group: 'The package', summary: 'numbers-api mcp: the operations, workflows and events as tools for an agent, safe by default, and the configuration of three MCP clients.' },
+  { file: 'docs-site.html', guide: 'docs-site.md', nav: 'Docs site', group: 'The package', summary: 'npm run docs: what the site holds, the Try it consoles and the mock in the page, the search, the code samples, and how it is checked.' },
+  { file: 'tool-compatibility.html', guide: 'tool-compatibility.md', nav: 'Tools', group: 'The package', summary: 'What each code generator, renderer, validator and converter keeps of the contract, checked against the real tools.' },
+  { file: 'checks.html', guide: 'checks.md', nav: 'Checks', group: 'The package', summary: 'What npm test checks, every command of the repository in full, and where the code is.' },
   { file: 'unshown.html', title: 'What the specification leaves unshown', nav: 'Unshown', group: 'Reference' },
   { file: 'interface-specification.html', guide: 'interface-specification.md', nav: 'Parts', group: 'Reference', summary: 'The nine parts of the interface specification, each on a page of what the contract says where it cites the part: where every "part N" citation of the package points.' },
   // One page per part, reached from the Parts page and from citations (listed in the menu only on itself).
@@ -33,7 +41,7 @@ export const SITE_PAGES = [
 ];
 
 /** The menu's groups, in order. */
-const MENU_GROUPS = ['Reference', 'Guides', 'Mock and tools'];
+const MENU_GROUPS = ['Reference', 'Guides', 'The package'];
 
 /**
  * The navigation bar's HTML, with `current` (a file name) marked: the site's name, the one search,

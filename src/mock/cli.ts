@@ -31,7 +31,7 @@ const MOCK_USAGE = `Usage: numbers-api mock [options]
 
 Serves a mock of the API that behaves like the service: every request is validated against the
 bundled contract (with Prism's verdicts), then answered from per-account state that sign-up,
-sends, calls, billing and time change (see the README, "Mock"). --stateless serves the documented
+sends, calls, billing and time change (docs/guides/mock.md). --stateless serves the documented
 examples only, through Prism 5.14.2, as a plain example server.
 
   Authorization: Bearer sk_live_<anything>   every key is its own account, made from the demo seed
@@ -50,12 +50,12 @@ Options:
   --port <n>              port to listen on (default: $PORT or ${DEFAULT_PORT})
   --host <address>        address to listen on (default: $HOST or ${DEFAULT_HOST})
   --stateless             serve the documented examples only, keeping no state
-  --seed <file>           start every account from your own data (a JSON seed, see the README)
+  --seed <file>           start every account from your own data (a JSON seed: docs/guides/mock.md)
   --state <file>          keep the state in this file across restarts: a journal beside it holds
                           every change before it is answered, folded into the file now and then
   --store <url>           keep the state in Valkey/Redis (redis://host:port/db, rediss:// for TLS),
                           shared by every mock process given the same store: run several behind
-                          a load balancer (README, "A mock a team hosts"); or set
+                          a load balancer (docs/guides/hosting.md); or set
                           NUMBERS_API_MOCK_STORE. The store must run with appendonly yes
   --snapshot <file>       a snapshot file (GET /__mock/snapshots/{name} gives one): kept under its
                           name, and brought back at start when the store holds no state yet

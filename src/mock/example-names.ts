@@ -74,7 +74,7 @@ export function formatExampleNamesText(operations: OperationExamples[]): string 
   return lines.join('\n');
 }
 
-/** A Markdown table per operation, for the README and the docs (`--list-examples --markdown`). */
+/** A Markdown table per operation (`numbers-api mock --list-examples --markdown`). */
 export function formatExampleNamesMarkdown(operations: OperationExamples[]): string {
   const out: string[] = [
     'Send `Prefer: example=<name>` to get a success example, or `Prefer: code=<status>, example=<name>` for',

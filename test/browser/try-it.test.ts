@@ -1,6 +1,6 @@
 // The docs site's try-it consoles and search in a real headless Chromium (Debian's package, driven
 // by playwright-core), with nothing running but a static file server for the built site: the
-// walk the landing page and README write down, followed as written with the consoles' defaults
+// walk the landing page and the docs-site guide write down, followed as written with the consoles' defaults
 // (sign up on "Getting a key", back to the landing page, "Send a message", then "List recent
 // messages" and "Wait for an event" by clicking Redoc's menu, Advance clock), every answer given
 // by the stateful mock in the page (the package's MSW handlers under the site's service worker);
@@ -118,13 +118,13 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
   it("walks the landing page's steps as written, with the consoles' defaults, moving through the reference by its menu", async () => {
     await page.goto(`${site.origin}/index.html`);
     const steps = page.locator('h2#try-it ~ ol').first();
-    // The walk makes exactly the choices the landing page and README write down, and no other.
+    // The walk makes exactly the choices the landing page and the docs-site guide write down, and no other.
     const written = (await steps.textContent()) ?? '';
-    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-    const readmeWalk = /State carries across pages[\s\S]*?\n\n/.exec(readme)?.[0] ?? '';
+    const guide = readFileSync(path.join(repoRoot, 'docs/guides/docs-site.md'), 'utf8');
+    const guideWalk = /State carries across pages[\s\S]*?\n\n/.exec(guide)?.[0] ?? '';
     for (const choice of ['withCoupon', 'Use this key', 'Advance clock', signupCode]) {
       expect(written, `landing page names ${choice}`).toContain(choice);
-      expect(readmeWalk, `README names ${choice}`).toContain(choice);
+      expect(guideWalk, `docs/guides/docs-site.md names ${choice}`).toContain(choice);
     }
 
     // 1. Getting a key: the sign-up steps (the first with withCoupon), the code a click away, then the key.

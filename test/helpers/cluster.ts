@@ -1,6 +1,6 @@
 // A mock a team hosts, started for real (issue 32): `redis-server` and `nginx` from Debian and
 // several `numbers-api mock --store redis://...` processes, each on a free loopback port, each
-// stopped by its pid when the test file ends. Redis runs as the README's recipe asks (append-only
+// stopped by its pid when the test file ends. Redis runs as the hosting guide's recipe asks (append-only
 // file on), in a directory of its own; nginx round-robins over the replicas with a configuration
 // of its own in a temporary directory.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -82,7 +82,7 @@ export async function startNginx(ports: number[]): Promise<Server & { url: strin
   return { ...server, url: `http://127.0.0.1:${port}` };
 }
 
-/** The load balancer of the README's recipe: round-robin, keep-alive to the replicas, long polls held. */
+/** The load balancer of the hosting guide's recipe: round-robin, keep-alive to the replicas, long polls held. */
 export function nginxConfig(port: number, replicas: number[], dir: string): string {
   return `worker_processes 1;
 error_log ${dir}/error.log warn;

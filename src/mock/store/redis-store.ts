@@ -107,7 +107,7 @@ export async function connectRedis(url: string, warn: (line: string) => void, op
       return undefined;
     }
   };
-  // What the store must be set to (README, "A mock a team hosts"): append-only file on, and no
+  // What the store must be set to (docs/guides/hosting.md): append-only file on, and no
   // eviction of keys (an evicted account would be a lost write).
   const appendonly = (await config('appendonly')) ?? (/aof_enabled:(\d)/.exec(await redis.info('persistence').catch(() => ''))?.[1] === '1' ? 'yes' : undefined);
   const fsync = await config('appendfsync');
