@@ -1,9 +1,10 @@
 // What the MCP server talks to: a base URL and a key, read as `listen` reads them
 // (`NUMBERS_API_BASE_URL`, `NUMBERS_API_KEY`), or, with neither, the stateful mock started in
-// this process on a free loopback port with an account of its own. Whether the target is this
-// package's mock is learnt from what it announces (`GET /__mock/about`, the `mockAbout`
-// operation of generated/mock-control.json, checked against its own schema), never guessed from
-// its address or behaviour.
+// this process on a free loopback port with an account of its own. The target is treated as this
+// package's mock only when this server started it, or the user names it so (`--target-is-mock`,
+// and it must then announce itself at `GET /__mock/about`, the `mockAbout` operation of
+// generated/mock-control.json, checked against its own schema): an announcement alone never lifts
+// the deployment rules, since anything (a gateway forwarding `/__mock/about`) can make it.
 import { randomBytes } from 'node:crypto';
 import { keyPrefix } from '../contract/api-key.js';
 import { withoutPrototype } from '../contract/dict.js';
@@ -20,7 +21,7 @@ const API_KEY_PREFIX = keyPrefix(loadOpenApi());
 export interface Target {
   baseUrl: URL;
   apiKey: string;
-  /** Whether the target announced itself as the numbers-api mock. */
+  /** Whether the target is the numbers-api mock: started here, or named so by the user. */
   isMock: boolean;
   /** The mock's control token, sent on changes to its control surface. */
   controlToken?: string;
@@ -72,6 +73,8 @@ export interface TargetOptions {
   apiKey?: string;
   /** `NUMBERS_API_CONTROL_TOKEN`: the token of a mock that asks for one. */
   controlToken?: string;
+  /** `--target-is-mock`: the user says the base URL is the numbers-api mock. */
+  targetIsMock?: boolean;
   /** Where the in-process mock's warnings go (stderr: stdout is the MCP channel on stdio). */
   warn: (line: string) => void;
 }
@@ -82,17 +85,17 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
     const controlToken = newControlToken();
     // Its own token: only this server moves the in-process mock's clock or resets it.
     const mock = await startMock({ host: '127.0.0.1', port: 0, controlToken, warn: options.warn });
-    const baseUrl = new URL(mock.url);
-    const announced = await readAnnouncement(baseUrl).catch(() => undefined);
-    return { baseUrl, apiKey: ownMockKey(), isMock: announced !== undefined, controlToken, origin: 'in-process mock', close: () => mock.close() };
+    return { baseUrl: new URL(mock.url), apiKey: ownMockKey(), isMock: true, controlToken, origin: 'in-process mock', close: () => mock.close() };
   }
   const baseUrl = options.baseUrl ?? new URL(DEFAULT_BASE_URL);
   const announced = await readAnnouncement(baseUrl);
+  if (options.targetIsMock && !announced) throw new TargetError(`--target-is-mock, but ${baseUrl.origin} does not announce itself as the numbers-api mock at GET /__mock/about`);
   let apiKey = options.apiKey;
   if (!apiKey) {
     if (announced?.keys !== 'any') throw new TargetError(`no API key: set NUMBERS_API_KEY (a key beginning ${API_KEY_PREFIX}) for ${baseUrl.origin}`);
     apiKey = ownMockKey();
   }
-  return { baseUrl, apiKey, isMock: announced !== undefined, ...(options.controlToken ? { controlToken: options.controlToken } : {}), origin: baseUrl.origin, close: async () => {} };
+  // A key of our own for a target that takes any is harmless whoever answers; the mock's rules are not.
+  return { baseUrl, apiKey, isMock: options.targetIsMock === true, ...(options.controlToken ? { controlToken: options.controlToken } : {}), origin: baseUrl.origin, close: async () => {} };
 }
 

@@ -18,9 +18,9 @@
 //    step (`mockControl` source, description "Mock only"): a runner leaves it out on a deployment.
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
+import { effectsOf, harmOf } from '../contract/effects.js';
 import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { resolveStepOperation } from '../contract/workflows.js';
-import { guardedReason, isWrite } from '../mcp/policy.js';
 import type { RecordedExchange, Recording } from './recorder.js';
 
 export interface ArazzoTarget {
@@ -168,16 +168,18 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const count = (counts.get(exchange.operationId) ?? 0) + 1;
     counts.set(exchange.operationId, count);
     const stepId = count === 1 ? exchange.operationId : `${exchange.operationId}${count}`;
-    const mockOnly = exchange.source === 'mockControl';
+    // What the step does, as the contract says (x-effects); an operation it does not have is taken at its worst.
+    const effects = operation ? effectsOf(operation.operation) : undefined;
+    const mockOnly = effects?.mockOnly ?? false;
     const route = operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${exchange.method}`;
     const step: JsonObject = {
       stepId,
       description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
       operationId: `$sourceDescriptions.${exchange.source}.${exchange.operationId}`,
     };
-    if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
+    if (!mockOnly && (effects?.changesState ?? true)) {
       sends += 1;
-      const reason = guardedReason(exchange.operationId, exchange.method);
+      const reason = effects ? harmOf(effects) : 'is no operation of the contract';
       if (reason) guarded.set(exchange.operationId, reason);
     }
     const parameters: JsonObject[] = [];
