@@ -6,9 +6,8 @@
 // Paths, parameters, bodies and responses are typed from the generated `paths`. A 2xx answer
 // resolves to `{ status, data, response }`, typed per documented status; anything else throws
 // `ApiError` (part 7). Beyond openapi-fetch
-// it adds only what part 7 asks of a client: the bearer key, an idempotency key on every request
-// of an operation that takes one (the call placement, `x-effects.idempotencyKey`), and retries
-// where they are safe (see ./retry.ts).
+// it adds only what part 7 asks of a client: the bearer key, an idempotency key where the operation
+// takes one (`x-effects`: the call placement), and retries where they are safe (see ./retry.ts).
 
 import createFetchClient, { type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { idempotencyKeyHeaders, serverUrls } from '../../generated/types/constants.js';
@@ -172,10 +171,8 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
       if (apiKey !== null) request.headers.set('Authorization', `Bearer ${apiKey}`);
       // Part 7.2: without the key every attempt places another call, so one is always sent.
       const header = idempotencyKeyHeaders[`${request.method} ${schemaPath}`];
-      if (header) {
-        if (!request.headers.has(header)) request.headers.set(header, globalThis.crypto.randomUUID());
-        keyed.add(request as unknown as OutgoingRequest);
-      }
+      if (header && !request.headers.has(header)) request.headers.set(header, globalThis.crypto.randomUUID());
+      if (header) keyed.add(request as unknown as OutgoingRequest);
       // Changed in place: nothing returned (openapi-fetch would insist on a real Request).
     },
   };

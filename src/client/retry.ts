@@ -1,9 +1,8 @@
 // Retries, exactly as far as part 7 allows and no further:
 //  - GET has no side effects (7.1): retried on 429 (waiting `Retry-After` when given, part 8), on
 //    502/503 and on network errors, with bounded exponential backoff.
-//  - a request of an operation that takes an idempotency key (its `x-effects.idempotencyKey`:
-//    POST /api/v1/calls and its `Idempotency-Key`, 7.2) is retried on the same conditions and on
-//    409 (the original is still running), always with the same key, so at most one call is placed.
+//  - a request that carries its operation's idempotency key (`x-effects`: POST /api/v1/calls, 7.2)
+//    is retried on the same conditions and on 409 (the original is still running), always with the same key, so at most one call is placed.
 //    Any non-2xx answer guarantees no live call (7.3), so retrying one is safe.
 //  - Every other write is not idempotent (7.4) and is never retried.
 

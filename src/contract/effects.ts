@@ -1,47 +1,31 @@
-// What an operation does to the world, as the contract says in its `x-effects` (spec/EXTENSIONS.md),
-// read here once for every tool that must not do more than it is asked: the MCP policy and tool
-// annotations, the conformance suite's safety rules, the recorder and the client's retries. No
-// list of operations lives in code; a description without `x-effects` is refused, not guessed
-// from its methods. Pure and browser-safe.
+// What an operation does to the world, as its `x-effects` says (spec/EXTENSIONS.md: each key and its
+// part), for every tool that must do no more than it is asked: the MCP policy and annotations, the
+// suite's safety rules, the recorder, the client. No list of operations lives in code; one without
+// `x-effects` is refused, never guessed from its method. Pure and browser-safe.
 import type { JsonObject } from './json-pointer.js';
 
 export interface Effects {
-  /** It creates, changes or removes something (false: a read, part 7.1). */
   changesState: boolean;
-  /** It takes money or opens the way for it: a purchase, a fee, an invoice, a checkout. */
   charges: boolean;
-  /** It removes something that cannot be brought back. */
   deletes: boolean;
-  /** A person receives something: a message, a call, a code, a typing indicator. */
   reachesPerson: boolean;
-  /** The header whose key makes a retry replay instead of repeat (part 7.2), if it takes one. */
+  /** The header of the key that makes a retry replay instead of repeat (part 7.2), if it takes one. */
   idempotencyKey?: string;
-  /** Only on this package's mock (its control surface). */
   mockOnly: boolean;
   /** What it does, in a line that follows the operationId, citing its part. */
   reason: string;
 }
 
-export class EffectsError extends Error {}
-
-const FLAGS = ['changesState', 'charges', 'deletes', 'reachesPerson'] as const;
-
 /** The operation's `x-effects`; throws when it has none, or one the lint rule would refuse. */
 export function effectsOf(operation: JsonObject | undefined): Effects {
-  const raw = operation?.['x-effects'];
-  const named = String(operation?.operationId ?? 'an operation');
-  if (raw === null || typeof raw !== 'object') throw new EffectsError(`${named} has no x-effects (spec/EXTENSIONS.md)`);
-  for (const flag of FLAGS) if (typeof raw[flag] !== 'boolean') throw new EffectsError(`${named}: x-effects.${flag} must be a boolean`);
-  if (typeof raw.reason !== 'string') throw new EffectsError(`${named}: x-effects.reason must be a string`);
-  return {
-    ...Object.fromEntries(FLAGS.map((flag) => [flag, raw[flag] as boolean])),
-    ...(typeof raw.idempotencyKey === 'string' ? { idempotencyKey: raw.idempotencyKey } : {}),
-    mockOnly: raw.mockOnly === true,
-    reason: raw.reason,
-  } as Effects;
+  const { changesState, charges, deletes, reachesPerson, idempotencyKey, mockOnly, reason } = operation?.['x-effects'] ?? {};
+  const flags = { changesState, charges, deletes, reachesPerson };
+  const bad = Object.entries(flags).find(([, value]) => typeof value !== 'boolean')?.[0] ?? (typeof reason === 'string' ? undefined : 'reason');
+  if (bad) throw new Error(`${operation?.operationId ?? 'an operation'}: x-effects.${bad} must be ${bad === 'reason' ? 'a string' : 'a boolean'} (spec/EXTENSIONS.md)`);
+  return { ...flags, ...(typeof idempotencyKey === 'string' ? { idempotencyKey } : {}), mockOnly: mockOnly === true, reason };
 }
 
-/** Why an operation needs the user's word before it is sent to a deployment: it deletes or charges. */
+/** Why an operation needs the user's word before it goes to a deployment (it deletes or charges), or undefined. */
 export function harmOf(effects: Effects): string | undefined {
   return effects.deletes || effects.charges ? effects.reason : undefined;
 }

@@ -27,28 +27,24 @@ A failed call is a tool error carrying the contract's Error (status, error, code
 
 Target: the base URL from --base-url, else ${BASE_URL_ENV}, and the key from ${API_KEY_ENV}, as
 listen reads them (a key and no base URL: the mock at ${DEFAULT_BASE_URL}; a base URL and no key:
-it must be the mock, which takes any key). With neither, it starts the stateful mock in this
+it must be a mock, which takes any key). With neither, it starts the stateful mock in this
 process, on a free loopback port, with an account of its own: nothing reaches a person or costs
-money. Any other target is held to the deployment rules, whatever it announces at
-GET /__mock/about, unless --target-is-mock names it the mock.
+money. Any other target is a deployment, whatever it announces, unless --target-is-mock.
 
 Safe by default: read-only until --allow-writes (a write tool is listed, and refuses saying
-how to allow it). Against anything that is not the mock, the tools that delete the account,
-release numbers, buy a number, start a checkout, change the subscription or pay the 10DLC fee
-are refused unless also named one by one with --allow. The key never appears in a tool result
-or a log line.
+how to allow it). Against a deployment, the tools that delete or charge (the contract's
+x-effects: the account, a number, a checkout, the 10DLC fee) are refused unless also named one by
+one with --allow. The key never appears in a tool result or a log line.
 
 Options:
   --base-url <url>        the API (or ${BASE_URL_ENV}): a running mock or a deployment
-  --target-is-mock        the base URL is the numbers-api mock you run (it must announce itself):
-                          its control surface is listed and the deployment rules are lifted
+  --target-is-mock        the base URL is the numbers-api mock you run (it must announce itself)
   --compact               three tools (find_operations, describe_operation, call_operation)
                           instead of one per operation: a smaller tool list for a model's context
   --allow-writes          let the tools that change something run
-  --allow <id>            against a deployment, also let this operationId run (deleteAccount,
-                          createNumber, a checkout, changeSubscriptionInterval,
-                          submitTenDlcRegistration, a DELETE), or this workflow whose x-conformance
-                          is never (repeatable; needs --allow-writes)
+  --allow <id>            against a deployment, also let this operationId that deletes or charges
+                          run, or this workflow whose x-conformance is never (repeatable; needs
+                          --allow-writes)
   --http                  serve Streamable HTTP on loopback instead of stdio
   --port <n>              with --http: the port (default 0: a free one, printed)
   --host <address>        with --http: 127.0.0.1 (default), localhost or ::1

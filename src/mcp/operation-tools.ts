@@ -55,12 +55,8 @@ function operationDescription(operation: JsonObject, method: string, path: strin
   const source = operation['x-source'] ? String(operation['x-source']) : undefined;
   const cites = source ? `; interface specification ${source.includes(',') ? 'parts' : 'part'} ${source}` : '';
   const head = `${String(operation.summary ?? operation.operationId).replace(/\.$/, '')}. ${method.toUpperCase()} ${path}${cites}.`;
-  const header = effects.idempotencyKey;
-  // Part 7.2: the tool always sends a key, so an agent's retry (same arguments) never repeats the effect.
-  const keyed = header
-    ? `This tool always sends an \`${header}\`: yours, or, without one, a key made from the arguments (the same arguments on this server and target make the same key), returned as \`idempotencyKey\`. ` +
-      `Calling it again with the same arguments replays the first answer (200) instead of doing it twice; to do it twice on purpose, pass a new \`${header}\`.`
-    : '';
+  const header = effects.idempotencyKey; // always sent (part 7.2, service.ts): a retry never repeats the effect
+  const keyed = header && `This tool always sends an \`${header}\`: yours, or one made from the arguments (the same arguments on this server and target make the same key), returned as \`idempotencyKey\`. Calling it again with the same arguments replays the first answer (200) instead of doing it twice; to do it twice on purpose, pass a new \`${header}\`.`;
   return [head, String(operation.description ?? '').trim(), keyed].filter(Boolean).join('\n\n');
 }
 

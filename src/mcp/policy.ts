@@ -19,12 +19,10 @@ export interface PolicyOptions {
 }
 
 /** What a tool would send, as far as the policy cares. */
-export interface Action {
-  operationId: string;
-  effects: Effects;
-}
+export type Action = { operationId: string; effects: Effects };
 
-export type Refused = { allowed: false; rule: 'mock-only' } | { allowed: false; rule: 'read-only' } | { allowed: false; rule: 'guarded'; reason: string };
+/** A refusal, with the options a restart needs for the action to run (none lets a mock-only one). */
+export type Refused = { allowed: false; rule: 'mock-only' } | { allowed: false; rule: 'read-only'; allowWith: string } | { allowed: false; rule: 'guarded'; reason: string; allowWith: string };
 export type Verdict = { allowed: true } | Refused;
 
 /** The one decision every tool (an operation, a workflow's step, the compact call) goes through. */
@@ -32,17 +30,10 @@ export function verdict(action: Action, options: PolicyOptions): Verdict {
   const { effects } = action;
   if (effects.mockOnly && !options.targetIsMock) return { allowed: false, rule: 'mock-only' };
   if (!effects.changesState) return { allowed: true };
-  if (!options.allowWrites) return { allowed: false, rule: 'read-only' };
+  if (!options.allowWrites) return { allowed: false, rule: 'read-only', allowWith: '--allow-writes' };
   const reason = options.targetIsMock ? undefined : harmOf(effects);
-  if (reason && !options.allow.has(action.operationId)) return { allowed: false, rule: 'guarded', reason };
+  if (reason && !options.allow.has(action.operationId)) return { allowed: false, rule: 'guarded', reason, allowWith: `--allow-writes --allow ${action.operationId}` };
   return { allowed: true };
-}
-
-/** The options a restart needs for a refused action to run, or undefined when none lets it (mock-only). */
-export function allowedWith(action: Action, refused: Refused): string | undefined {
-  if (refused.rule === 'read-only') return '--allow-writes';
-  if (refused.rule === 'guarded') return `--allow-writes --allow ${action.operationId}`;
-  return undefined;
 }
 
 /** The refusal in words: what was refused, why, and how to allow it. */
@@ -53,12 +44,12 @@ export function refusalText(action: Action, refused: Refused, options: PolicyOpt
     case 'read-only':
       return (
         `${action.operationId} ${action.effects.reason}, and this MCP server is read-only: nothing was sent. ` +
-        `Restart it with ${allowedWith(action, refused)} to let write tools run${options.targetIsMock ? ' (the target is the mock: nothing reaches a person or costs money)' : ''}.`
+        `Restart it with ${refused.allowWith} to let write tools run${options.targetIsMock ? ' (the target is the mock: nothing reaches a person or costs money)' : ''}.`
       );
     case 'guarded':
       return (
         `${action.operationId} ${refused.reason}, and the target is not the numbers-api mock (this server did not start it, and --target-is-mock does not name it): nothing was sent. ` +
-        `To allow it, restart with ${allowedWith(action, refused)}.`
+        `To allow it, restart with ${refused.allowWith}.`
       );
   }
 }

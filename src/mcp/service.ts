@@ -9,7 +9,7 @@ import { loadOpenApi, readGeneratedJson, resolveRef, type JsonObject } from '../
 import { WorkflowRunner, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { errorLines, validatorOf } from './json-schema.js';
 import { operationTools, type OperationTool, type ToolDefinition } from './operation-tools.js';
-import { allowedWith, refusalText, verdict, type PolicyOptions } from './policy.js';
+import { refusalText, verdict, type PolicyOptions } from './policy.js';
 import { redactor, type Redactor } from './redact.js';
 import { send, SendError, type Answer } from './send.js';
 import type { Target } from './target.js';
@@ -56,14 +56,7 @@ export const COMPACT_TOOLS = { find: 'find_operations', describe: 'describe_oper
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
 /** JSON with every object's keys in order: the same arguments, however written, are one string. */
-const canonical = (value: unknown): string =>
-  Array.isArray(value) ? `[${value.map(canonical).join(',')}]` : value !== null && typeof value === 'object' ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as JsonObject)[k])}`).join(',')}}` : JSON.stringify(value);
-
-/** Why a tool is refused, and the options a restart needs for it to run (none: it cannot be allowed here). */
-interface Refusal {
-  text: string;
-  allowWith?: string;
-}
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
 const errorResult = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 /** The tool that waits for the next event: `waitForEvent`'s own body as its input, a 408 as "no event". */
@@ -110,12 +103,11 @@ export function createMcpService(options: ServiceOptions): McpService {
   const tools: Tool[] = [...serviceOperations, ...(target.isMock ? controlOperations : []), events, ...flows];
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.definition.name, tool]));
 
-  /** Why an operation is refused here, as the policy decides it, or undefined. */
+  /** Why a tool is refused here, and the options a restart needs for it to run (none: it cannot be allowed here). */
+  type Refusal = { text: string; allowWith?: string | undefined };
   const operationRefusal = (operation: OperationTool, prefix = ''): Refusal | undefined => {
     const v = verdict(operation, policy);
-    if (v.allowed) return undefined;
-    const allowWith = allowedWith(operation, v);
-    return { text: `${prefix}${refusalText(operation, v, policy)}`, ...(allowWith ? { allowWith } : {}) };
+    return v.allowed ? undefined : { text: `${prefix}${refusalText(operation, v, policy)}`, allowWith: v.rule === 'mock-only' ? undefined : v.allowWith };
   };
 
   /** Why a tool is refused here, before anything is sent, or undefined. */
@@ -143,17 +135,13 @@ export function createMcpService(options: ServiceOptions): McpService {
     return { ...tool.definition, description: `${tool.definition.description}\n\nRefused on this server${refused.allowWith ? ` unless it is restarted with ${refused.allowWith}` : ''}.` };
   };
 
-  // A key for a call that brings none (part 7.2), from its canonical arguments, this server's
-  // session and its target: an agent's retry with the same arguments replays instead of repeating.
+  // Part 7.2: what takes an idempotency key always gets one, the caller's or one made from the
+  // canonical arguments, this server's session and its target, so a retry replays, never repeats.
   const session = randomBytes(32);
-  const madeKey = (operation: OperationTool, values: JsonObject, body: unknown): string =>
-    createHmac('sha256', session).update(canonical([target.baseUrl.href, target.apiKey, operation.operationId, values, body ?? null])).digest('base64url').slice(0, 32);
-  /** The values with the operation's idempotency key: the caller's, else one made; and that key. */
   const keyed = (operation: OperationTool, values: JsonObject, body: unknown): { values: JsonObject; key?: string } => {
     const header = operation.effects.idempotencyKey;
-    if (!header) return { values };
-    const key = typeof values[header] === 'string' && values[header] !== '' ? String(values[header]) : madeKey(operation, values, body);
-    return { values: { ...values, [header]: key }, key };
+    const key = header && (values[header] ? String(values[header]) : createHmac('sha256', session).update(canonical([target.baseUrl.href, target.apiKey, operation.operationId, values, body ?? null])).digest('base64url').slice(0, 32));
+    return header && key ? { values: { ...values, [header]: key }, key } : { values };
   };
 
   const sendOperation = (operation: OperationTool, values: Record<string, unknown>, body: unknown, authorization: string | null | undefined, signal?: AbortSignal): Promise<Answer> =>
@@ -206,7 +194,6 @@ export function createMcpService(options: ServiceOptions): McpService {
     const error = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : { error: answer.body ?? `HTTP ${answer.status}` };
     return { status: answer.status, result: errorResult(text(redact({ status: answer.status, ...(error as object), ...extra }))) };
   };
-  const callOperation = async (operation: OperationTool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => (await runOperation(operation, args, signal)).result;
 
   const stepCall = (signal?: AbortSignal) => async (request: StepRequest): Promise<Answer | { refused: string }> => {
     const operation = bySource[request.source as 'numbersApi' | 'mockControl']?.get(request.operationId);
@@ -251,7 +238,7 @@ export function createMcpService(options: ServiceOptions): McpService {
   };
 
   const callTool = async (tool: Tool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => {
-    if (tool.kind === 'operation') return callOperation(tool, args, signal);
+    if (tool.kind === 'operation') return (await runOperation(tool, args, signal)).result;
     if (tool.kind === 'workflow') return callWorkflow(tool, args, signal);
     return callNextEvent(tool, args, signal);
   };

@@ -1,19 +1,17 @@
 // What the MCP server talks to: a base URL and a key, read as `listen` reads them
 // (`NUMBERS_API_BASE_URL`, `NUMBERS_API_KEY`), or, with neither, the stateful mock started in
-// this process on a free loopback port with an account of its own. The target is treated as this
-// package's mock only when this server started it, or the user names it so (`--target-is-mock`,
-// and it must then announce itself at `GET /__mock/about`, the `mockAbout` operation of
-// generated/mock-control.json, checked against its own schema): an announcement alone never lifts
-// the deployment rules, since anything (a gateway forwarding `/__mock/about`) can make it.
+// this process on a free loopback port with an account of its own. The target is the mock only
+// when this server started it, or the user names it so (`--target-is-mock`; it must then announce
+// itself at `GET /__mock/about`, checked against its schema in generated/mock-control.json): an
+// announcement alone lifts no deployment rule, since anything (a gateway forwarding it) can make it.
 import { randomBytes } from 'node:crypto';
 import { keyPrefix } from '../contract/api-key.js';
 import { withoutPrototype } from '../contract/dict.js';
-import { listOperations, loadOpenApi, readGeneratedJson, resolveRef } from '../contract/generated-files.js';
+import { contractValidator } from '../contract/contract-validator.js';
+import { listOperations, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { DEFAULT_BASE_URL } from '../listen/cli.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
-import { validatorOf } from './json-schema.js';
-import { schemaCollector, withDefs } from './tool-schema.js';
 
 // The prefix part 5.1 gives every key, read from the contract.
 const API_KEY_PREFIX = keyPrefix(loadOpenApi());
@@ -51,19 +49,9 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
     const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new TargetError(`nothing answers at ${baseUrl.origin} (${code})`);
   }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.text(), withoutPrototype);
-  } catch {
-    return undefined;
-  }
-  const collector = schemaCollector(control);
-  const schema = collector.convert(resolveRef(control, about.operation.responses?.['200'])?.content?.['application/json']?.schema ?? {});
-  return validatorOf(withDefs(schema, collector))(body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;
+  // Only a 200 whose body the schema accepts is the announcement (any other answer's body is let go).
+  const body: unknown = response.status === 200 ? await response.text().then((text) => JSON.parse(text, withoutPrototype)).catch(() => undefined) : await response.body?.cancel();
+  return contractValidator(control).accepts(`${about.pointer}/responses/200/content/application~1json/schema`, body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;
 }
 
 export interface TargetOptions {
@@ -95,7 +83,6 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
     if (announced?.keys !== 'any') throw new TargetError(`no API key: set NUMBERS_API_KEY (a key beginning ${API_KEY_PREFIX}) for ${baseUrl.origin}`);
     apiKey = ownMockKey();
   }
-  // A key of our own for a target that takes any is harmless whoever answers; the mock's rules are not.
   return { baseUrl, apiKey, isMock: options.targetIsMock === true, ...(options.controlToken ? { controlToken: options.controlToken } : {}), origin: baseUrl.origin, close: async () => {} };
 }
 

@@ -168,16 +168,14 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const count = (counts.get(exchange.operationId) ?? 0) + 1;
     counts.set(exchange.operationId, count);
     const stepId = count === 1 ? exchange.operationId : `${exchange.operationId}${count}`;
-    // What the step does, as the contract says (x-effects); an operation it does not have is taken at its worst.
-    const effects = operation ? effectsOf(operation.operation) : undefined;
-    const mockOnly = effects?.mockOnly ?? false;
+    const effects = operation ? effectsOf(operation.operation) : undefined; // none: taken at its worst below
     const route = operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${exchange.method}`;
     const step: JsonObject = {
       stepId,
-      description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
+      description: effects?.mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
       operationId: `$sourceDescriptions.${exchange.source}.${exchange.operationId}`,
     };
-    if (!mockOnly && (effects?.changesState ?? true)) {
+    if (!effects?.mockOnly && (effects?.changesState ?? true)) {
       sends += 1;
       const reason = effects ? harmOf(effects) : 'is no operation of the contract';
       if (reason) guarded.set(exchange.operationId, reason);
