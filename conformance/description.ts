@@ -1,6 +1,7 @@
 // The bundled OpenAPI description (generated/openapi.json), read at run time, and small lookups
 // over it. The suite never restates a path, schema or status code: it finds them here.
 import { readFileSync } from 'node:fs';
+import { effectsOf, type Effects } from '../src/contract/effects.js';
 import { resolveRef, valueAt, type JsonNode } from '../src/contract/json-pointer.js';
 import { listOperations as listContractOperations, needsApiKey } from '../src/contract/operations.js';
 import { generatedPath } from '../src/contract/generated-files.js';
@@ -25,6 +26,8 @@ export interface Operation {
   inferred: boolean;
   /** `x-source` of the operation: the parts of the interface specification it comes from. */
   source: string;
+  /** What it does to the world (`x-effects`): the safety policy reads it. */
+  effects: Effects;
 }
 
 /**
@@ -64,6 +67,7 @@ export function listOperations(document: Json): Operation[] {
       authenticated: needsApiKey(document, operation),
       inferred: operation['x-inferred'] === true,
       source: String(operation['x-source'] ?? ''),
+      effects: effectsOf(operation),
     };
   });
 }

@@ -48,7 +48,7 @@ export function planScenarios(document: Json, level: Level, options: PlanOptions
   // On the mock, the writes level sends the operations a deployment never gets, on accounts of its own.
   const onMockAccounts = options.mock === true && level === 'writes';
   const sendable = operations.filter((op) => {
-    const reason = neverSentReason(op.operationId, op.method);
+    const reason = neverSentReason(op);
     if (reason && !onMockAccounts) notSent.push({ operationId: op.operationId, method: op.method, path: op.path, reason });
     return !reason;
   });

@@ -4,39 +4,33 @@
 // - `contract` sends only reads and requests a conforming deployment must reject, each built so
 //   that a deployment that wrongly accepts it still sends, charges and provisions nothing;
 // - anything that creates something waits for the opt-in `writes` level.
-// This file names operations and fields of the contract deliberately, so the policy can be audited
-// in one place; scenarios check at run time that each named field still exists (else they skip).
-import type { Json } from './description.js';
+// Which operations delete or charge is the contract's `x-effects` (src/contract/effects.ts); this
+// file names operations and fields only for the requests it knows to be harmless, so that part of
+// the policy can be audited in one place; scenarios check at run time that each named field still
+// exists (else they skip).
+import { harmOf } from '../src/contract/effects.js';
+import type { Json, Operation } from './description.js';
 
 /**
- * Never sent to a deployment, at any level, with or without a key (issue 6). On the package's own
- * mock, the `writes` level sends them on accounts it signs up there, never on the run's account
- * (scenarios/mock-*.ts).
+ * Operations that delete or charge which the suite still sends, each only in the way that leaves
+ * nothing to act on, even where a deployment wrongly accepts it.
  */
-export const NEVER_SENT: Readonly<Record<string, string>> = {
-  deleteAccount: 'deletes the account and releases every number (part 4.2)',
-  createCreditsCheckout: 'starts a checkout (part 4.4)',
-  createSubscriptionCheckout: 'starts a checkout (part 4.4)',
-  createPaymentMethodSetup: 'starts a setup-mode checkout (part 4.4)',
+export const SENT_ONLY_HARMLESSLY: Readonly<Record<string, string>> = {
+  createNumber: 'sent only without a valid key and with a body that is not an object (the 401 checks)',
+  changeSubscriptionInterval: 'sent only without a valid key, or once the billing status shows no subscription to change (the 409, part 4.4)',
 };
 
 /**
- * Sent only to an id that cannot exist on any account (the 401 and unknown-id 404 checks), at any
- * level: each acts on the record its id names, so an id that names nothing leaves nothing to act
- * on, even where the deployment wrongly accepts the request.
+ * Why an operation is never sent to a deployment, at any level, with or without a key (issue 6),
+ * or undefined. What deletes or charges (x-effects) is never sent, unless it names its record in
+ * the path (then only to an id that cannot exist: the 401 and unknown-id 404 checks) or is sent
+ * only harmlessly (above). On the package's own mock, the `writes` level sends them on accounts it
+ * signs up there, never on the run's account (scenarios/mock-*.ts).
  */
-export const UNKNOWN_ID_ONLY: Readonly<Record<string, string>> = {
-  deletePaymentMethod: 'deletes a saved card (part 4.4)',
-  submitTenDlcRegistration: 'charges the one-time 10DLC fee (parts 3 and 8)',
-};
-
-/** Why an operation is never sent, or undefined. Unknown deletions could release numbers. */
-export function neverSentReason(operationId: string, method: string): string | undefined {
-  if (NEVER_SENT[operationId]) return NEVER_SENT[operationId];
-  if (method === 'delete' && !UNKNOWN_ID_ONLY[operationId]) {
-    return 'a DELETE operation the suite does not know to be harmless (it could release numbers)';
-  }
-  return undefined;
+export function neverSentReason(op: Pick<Operation, 'operationId' | 'effects' | 'parameters'>): string | undefined {
+  const harm = harmOf(op.effects);
+  if (!harm || SENT_ONLY_HARMLESSLY[op.operationId] || op.parameters.some((p) => p.in === 'path')) return undefined;
+  return harm;
 }
 
 /** A value that is not an E.164 number: no message, call or typing indicator can reach it. */

@@ -5,8 +5,8 @@
 // - on a deployment (anything that does not announce itself as this package's mock), the
 //   mock-only steps are left out (skipped, said why);
 // - a step that changes something runs only at `--level writes`, at most --max-sends of them;
-// - a step the suite never sends (it deletes, buys, checks out or pays a fee: conformance/policy.ts)
-//   runs only when named with --allow <operationId>.
+// - a step that deletes or charges (its x-effects: it deletes, buys, checks out or pays a fee),
+//   with the values the recording carries, runs only when named with --allow <operationId>.
 // A recording with a step its level does not allow sends nothing: the run stops (exit 2) naming
 // each such step, why, and the flag that would allow it. Each step becomes a scenario of the
 // suite's report (its criteria and the contract's verdicts on its answer as findings), written
@@ -19,14 +19,13 @@ import { recordedWorkflow, replayRecording } from '../src/recording/replay.js';
 import { stepOperation } from '../src/workflows/arazzo-runner.js';
 import { resolveStepOperation } from '../src/contract/workflows.js';
 import { criterionExpressions, type Criterion } from '../src/contract/runtime-expression.js';
-import { isWrite } from '../src/mcp/policy.js';
+import { effectsOf, harmOf, type Effects } from '../src/contract/effects.js';
 import { describeVerdict } from '../src/contract/verdict.js';
 import { readAnnouncement } from './announcement.js';
 import { DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
 import type { AnswerExcerpt, Finding, ScenarioOutcome, SentRequest } from './findings.js';
 import { describeRequest, type AuthMode } from './http.js';
-import { neverSentReason } from './policy.js';
 import { writeReports } from './reporters/files.js';
 import { buildReport, formatSummary, stoppedReport } from './reporters/report.js';
 
@@ -164,10 +163,10 @@ function criterionReason(criterion: Criterion, body: unknown): string {
 }
 
 /** Why a step may not be sent at this level, or undefined. */
-function refusal(step: { operationId: string; method: string }, args: ReplayArgs): string | undefined {
-  const never = neverSentReason(step.operationId, step.method);
-  if (never && !args.allow.has(step.operationId)) return `${never}: the suite never sends it unless named with --allow ${step.operationId}`;
-  if (isWrite(step.operationId, step.method) && args.level !== 'writes') return 'it changes something: it runs only at --level writes';
+function refusal(step: { operationId: string; effects: Effects }, args: ReplayArgs): string | undefined {
+  const harm = harmOf(step.effects);
+  if (harm && !args.allow.has(step.operationId)) return `it ${harm}: the suite never sends it unless named with --allow ${step.operationId}`;
+  if (step.effects.changesState && args.level !== 'writes') return 'it changes something: it runs only at --level writes';
   return undefined;
 }
 
@@ -206,18 +205,21 @@ export async function runReplayCli(argv: string[], out: (t: string) => void = (t
   const refused: string[] = [];
   const leftOut = new Map<string, string>();
   let writes = 0;
+  const changes = new Map<string, boolean>();
   for (const step of (workflow.steps ?? []) as JsonObject[]) {
     const target = stepOperation(step);
     const resolved = target ? resolveStepOperation({ numbersApi: document, mockControl: controlDocument }, String(step.operationId)) : 'no operation';
     if (typeof resolved === 'string') return stop(`${args.recording}: step ${step.stepId}: ${resolved}`);
-    if (resolved.source === 'mockControl') {
+    const effects = effectsOf(resolved.operation);
+    changes.set(resolved.operationId, effects.changesState);
+    if (effects.mockOnly) {
       if (!isMock) leftOut.set(String(step.stepId), 'mock only: the mock\'s control surface, left out on a deployment');
       continue;
     }
     if (isMock) continue;
-    const why = refusal({ operationId: resolved.operationId, method: resolved.method }, args);
+    const why = refusal({ operationId: resolved.operationId, effects }, args);
     if (why) refused.push(`step ${step.stepId} (${resolved.operationId}): ${why}`);
-    else if (isWrite(resolved.operationId, resolved.method)) writes += 1;
+    else if (effects.changesState) writes += 1;
   }
   if (refused.length > 0) return stop(`recording ${name}: nothing was sent; ${refused.length} step${refused.length === 1 ? '' : 's'} not allowed at --level ${args.level}: ${refused.join('; ')}`);
   if (!isMock && writes > args.maxSends) return stop(`recording ${name}: nothing was sent; it has ${writes} steps that change something, more than --max-sends ${args.maxSends}`);
@@ -235,7 +237,7 @@ export async function runReplayCli(argv: string[], out: (t: string) => void = (t
     const answer = record.status !== undefined ? answers[sent++] : undefined;
     const seq = answer ? sent : undefined;
     const request = answer ? requestOf(answer, args.apiKey) : undefined;
-    const acting = answer !== undefined && answer.source === 'numbersApi' && isWrite(answer.operationId, answer.method);
+    const acting = answer !== undefined && answer.source === 'numbersApi' && changes.get(answer.operationId) === true;
     const about = { operationId, ...(record.status !== undefined ? { status: record.status } : {}), ...(request ? { request: request.line, sent: request.sent, answer: request.excerpt, exchange: seq } : {}) };
     const findings: Finding[] = [];
     const verdicts = contract.get(record.stepId) ?? [];

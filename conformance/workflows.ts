@@ -19,7 +19,7 @@ import path from 'node:path';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
 import type { JsonObject } from '../src/contract/json-pointer.js';
-import { isWrite } from '../src/mcp/policy.js';
+import { harmOf } from '../src/contract/effects.js';
 import { expressionsSent, expressionWords } from '../src/workflows/expression-words.js';
 import { operationTable, readAnswer, stepFetchRequest } from '../src/workflows/step-request.js';
 import { WorkflowRunner, stepOperation, type Answer, type StepRecord, type StepRequest } from '../src/workflows/arazzo-runner.js';
@@ -32,7 +32,6 @@ import { writeReports } from './reporters/files.js';
 import { buildReport, formatSummary } from './reporters/report.js';
 import { answerCode, answerExcerpt, sentRequest } from './scenario.js';
 import type { NotSent } from './plan.js';
-import { neverSentReason } from './policy.js';
 import { SendBudget } from './sends.js';
 
 /** Which workflow levels each run level replays. */
@@ -190,9 +189,10 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
       }
       const op = operations.get(step.operationId);
       if (step.source !== 'numbersApi' || !op) return { refused: `${step.operationId} is no operation of the description under test` };
-      const never = neverSentReason(op.operationId, op.method);
-      if (never) return { refused: `${op.operationId} is never sent by the suite: ${never}` };
-      const writes = isWrite(op.operationId, op.method);
+      // A workflow carries real ids and valid bodies: what deletes or charges (x-effects) is never sent.
+      const harm = harmOf(op.effects);
+      if (harm) return { refused: `${op.operationId} is never sent by the suite: it ${harm}` };
+      const writes = op.effects.changesState;
       if (writes && config.level !== 'writes') return { refused: `${op.operationId} creates or changes something: only at --level writes` };
       if (writes && writesLeft <= 0) return { refused: `${op.operationId} would send more than the ${entry.sends} sends the workflow declares (x-conformance.sends)` };
       const spec: RequestSpec = { auth: step.authorization === null ? 'none' : 'valid', pathParams: {}, query: {}, headers: {} };
@@ -204,7 +204,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
         else if (parameter.in === 'header' && String(parameter.name).toLowerCase() !== 'authorization') spec.headers![String(parameter.name).toLowerCase()] = String(value);
       }
       // Part 7.4: each call without a key places another call; the suite never sends one.
-      if (op.operationId === 'createCall' && !spec.headers!['idempotency-key']) return { refused: 'a call without an Idempotency-Key is never sent' };
+      const keyHeader = op.effects.idempotencyKey;
+      if (keyHeader && !spec.headers![keyHeader.toLowerCase()]) return { refused: `${op.operationId} without an ${keyHeader} is never sent` };
       if (step.body !== undefined) spec.body = step.body;
       // events/wait answers within its own window (part 8): give it that and a margin.
       const waitSeconds = op.operationId === 'waitForEvent' ? Number((step.body as JsonObject | undefined)?.timeout ?? 0) : 0;

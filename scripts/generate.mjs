@@ -181,6 +181,18 @@ export function extractConsts(document, schemaName) {
   return values;
 }
 
+/** `"POST /api/v1/calls" -> "Idempotency-Key"`: each operation whose `x-effects` names the header of its idempotency key (part 7.2). */
+export function extractIdempotencyKeys(document) {
+  const keys = {};
+  for (const [pathKey, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      const header = operation?.['x-effects']?.idempotencyKey;
+      if (typeof header === 'string') keys[`${method.toUpperCase()} ${pathKey}`] = header;
+    }
+  }
+  return keys;
+}
+
 export function generateConstants(document) {
   const servers = extractServers(document);
   const eventTypes = extractConsts(document, 'EventType');
@@ -204,6 +216,9 @@ export const documentedErrorCodes = ${list(errorCodes)};
 
 /** The fields every event envelope carries (\`Event.required\`, part 6), whatever its type. */
 export const eventEnvelopeFields = ${list(envelopeFields)};
+
+/** The operations a retry replays instead of repeating, by method and path, and the header that carries the key (\`x-effects.idempotencyKey\`, part 7.2). */
+export const idempotencyKeyHeaders: Readonly<Record<string, string>> = ${JSON.stringify(extractIdempotencyKeys(document), null, 2)};
 `;
 }
 

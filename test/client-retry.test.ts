@@ -2,7 +2,9 @@
 // GETs are safe; POST /api/v1/calls is idempotent with its Idempotency-Key; other writes never).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createClient, RETRY_DEFAULTS } from '../src/client/index.js';
+import { idempotencyKeyHeaders } from '../generated/types/constants.js';
 import { recordingSleep, startScriptedServer, type ScriptedServer } from './helpers/client-server.js';
+import { listOperations, loadOpenApi } from './helpers/contract.js';
 
 const apiKey = 'sk_live_retrytestkey0123456789';
 const callBody = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', outboundInstruction: 'Confirm the delivery window.' };
@@ -129,6 +131,12 @@ describe('GET (part 7.1: safe to retry)', () => {
 });
 
 describe('POST /api/v1/calls (part 7.2: idempotent with the same key)', () => {
+  it('is the one operation the contract gives an idempotency key (x-effects), and the client keys exactly those', () => {
+    const keyed = listOperations(loadOpenApi()).filter((o) => o.operation['x-effects'].idempotencyKey).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o.operation['x-effects'].idempotencyKey]);
+    expect(Object.entries(idempotencyKeyHeaders)).toEqual(keyed);
+    expect(keyed).toEqual([['POST /api/v1/calls', 'Idempotency-Key']]);
+  });
+
   it('always sends an Idempotency-Key, a fresh UUID per call when the caller gives none', async () => {
     server.script({ status: 201, json: call }, { status: 201, json: call });
     const api = client();

@@ -9,7 +9,7 @@ import { listOperations, loadDescription, type Operation } from '../conformance/
 import { createEnvironment } from '../conformance/environment.js';
 import type { ScenarioOutcome } from '../conformance/findings.js';
 import { planScenarios } from '../conformance/plan.js';
-import { NEVER_SENT } from '../conformance/policy.js';
+import { neverSentReason } from '../conformance/policy.js';
 import { buildReport, formatCoverage, formatSummary, type ConformanceReport } from '../conformance/reporters/report.js';
 import { runScenario } from '../conformance/scenario.js';
 import { contractValidator } from '../src/contract/contract-validator.js';
@@ -78,7 +78,8 @@ function noSubscriptionBefore(run: LevelRun, r: RecordedRequest): boolean {
 /** Never at any level: deleting, releasing, checking out, paying a fee, provisioning a number. */
 function forbidden(r: RecordedRequest): string | undefined {
   const op = operationOf(r);
-  if (op && NEVER_SENT[op.operationId]) return `${op.operationId}: ${NEVER_SENT[op.operationId]}`;
+  const never = op && neverSentReason(op);
+  if (never) return `${op.operationId}: ${never}`;
   if (r.method === 'DELETE' && !r.url.includes('conformance0nonexistent')) return `DELETE ${r.url} names an id that may exist`;
   if (/checkout/.test(r.url) && r.method === 'POST') return `POST ${r.url}`;
   // A 10DLC submission only to a number that cannot exist: no fee can be charged.

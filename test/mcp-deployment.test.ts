@@ -3,7 +3,9 @@
 // under --allow-writes, buying a number, deleting the account, a checkout and the 10DLC fee are
 // refused unless named with --allow, and the refused request never reaches the server; named,
 // it does (the guard is what stopped it). The mock's control surface and the workflows that must
-// never run on a deployment are not tools there. And the command's usage errors: one line, exit 2.
+// never run on a deployment are not tools there. A server that announces itself as the mock at
+// GET /__mock/about is held to the same rules unless --target-is-mock names it (issue 39). And the
+// command's usage errors: one line, exit 2.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,32 +21,42 @@ interface Recorded {
   authorization?: string;
 }
 
-describe('numbers-api mcp against a base URL that is not the mock', () => {
-  let deployment: Server;
-  let baseUrl: string;
-  const recorded: Recorded[] = [];
-  const key = 'sk_live_deployment_key_never_shown';
-  const sessions: McpSession[] = [];
-  const open = async (args: string[]) => {
-    const session = await connectStdio(args, { NUMBERS_API_BASE_URL: baseUrl, NUMBERS_API_KEY: key });
-    sessions.push(session);
-    return session;
-  };
-
+/**
+ * A deployment of this test's own on loopback: it records every request and answers the
+ * contract's 404 Error, except `GET /__mock/about` when it is given an announcement to make;
+ * `open` starts `numbers-api mcp` on it with `key`.
+ */
+function deploymentStandIn(key: string, announcement?: object) {
+  let server: Server;
+  const stand = { baseUrl: '', recorded: [] as Recorded[], sessions: [] as McpSession[] };
   beforeAll(async () => {
-    deployment = createServer((req, res) => {
-      recorded.push({ method: req.method ?? '', path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+    server = createServer((req, res) => {
+      stand.recorded.push({ method: req.method ?? '', path: req.url ?? '', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
       req.resume();
-      // Not the mock: nothing announces itself; every operation answers the contract's 404 Error.
-      req.on('end', () => res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found' })));
+      req.on('end', () => {
+        if (announcement && req.url === '/__mock/about') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(announcement));
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found' }));
+      });
     });
-    await new Promise<void>((resolve) => deployment.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(deployment.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    stand.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    await Promise.all(sessions.map((s) => s.close()));
-    await new Promise((resolve) => deployment?.close(resolve));
+    await Promise.all(stand.sessions.map((s) => s.close()));
+    await new Promise((resolve) => server?.close(resolve));
   });
+  const open = async (args: string[]) => {
+    const session = await connectStdio(args, { NUMBERS_API_BASE_URL: stand.baseUrl, NUMBERS_API_KEY: key });
+    stand.sessions.push(session);
+    return session;
+  };
+  return Object.assign(stand, { open });
+}
+
+describe('numbers-api mcp against a base URL that is not the mock', () => {
+  const key = 'sk_live_deployment_key_never_shown';
+  // Not the mock: nothing announces itself.
+  const { recorded, open } = deploymentStandIn(key);
 
   it('refuses a purchase under --allow-writes without --allow createNumber, and the request never reaches the server', async () => {
     const session = await open(['--allow-writes']);
@@ -94,6 +106,47 @@ describe('numbers-api mcp against a base URL that is not the mock', () => {
       else expect(tool!.inputSchema.required ?? [], workflow.workflowId).toEqual(Object.keys(tool!.inputSchema.properties ?? {}));
     }
     expect(names).toContain('workflow_sendListDeliver');
+  });
+});
+
+describe('numbers-api mcp against a deployment that announces itself as the mock (issue 39)', () => {
+  // A gateway that forwards /__mock/about, or anything that copies the mock's answer: the
+  // announcement alone never lifts the deployment rules.
+  const key = 'sk_live_real_key_behind_an_impostor';
+  const stand = deploymentStandIn(key, { mock: 'numbers-api', keys: 'any' });
+  const { recorded, open } = stand;
+
+  it('under --allow-writes refuses deleting the account, buying a number and removing a card, and none reaches it', async () => {
+    const session = await open(['--allow-writes']);
+    expect(session.stderr()).toMatch(/a deployment \(not the mock\)/);
+    const { tools } = await session.client.listTools();
+    expect(tools.map((t) => t.name)).not.toContain('mockSetWallet');
+    for (const [name, args] of [
+      ['deleteAccount', {}],
+      ['createNumber', { body: {} }],
+      ['deletePaymentMethod', { id: 'pm_1' }],
+    ] as const) {
+      const result = await session.client.callTool({ name, arguments: args as JsonObject });
+      expect(result.isError, name).toBe(true);
+      expect(resultText(result), name).toContain(`--allow ${name}`);
+    }
+    expect(recorded.filter((r) => r.path !== '/__mock/about')).toEqual([]);
+  });
+
+  it('is the mock only when named so with --target-is-mock: then its control surface is listed and the guard lifted', async () => {
+    const session = await open(['--allow-writes', '--target-is-mock']);
+    const { tools } = await session.client.listTools();
+    expect(tools.map((t) => t.name)).toContain('mockSetWallet');
+    const result = await session.client.callTool({ name: 'createNumber', arguments: { body: {} } });
+    expect(JSON.parse(resultText(result)).status).toBe(404);
+    expect(recorded.at(-1)).toEqual({ method: 'POST', path: '/api/v1/numbers', authorization: `Bearer ${key}` });
+  });
+
+  it('refuses --target-is-mock for a target that does not announce itself: one line, exit 2', async () => {
+    let stderr = '';
+    const code = await main(['mcp', '--target-is-mock', '--base-url', `${stand.baseUrl}/elsewhere`], { stdout: () => {}, stderr: (text) => (stderr += text) });
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toMatch(/^numbers-api mcp: --target-is-mock, but http:\/\/127\.0\.0\.1:\d+ does not announce itself/);
   });
 });
 

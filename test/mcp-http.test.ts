@@ -1,6 +1,6 @@
 // `numbers-api mcp --http`: Streamable HTTP on loopback, driven by the SDK's
 // StreamableHTTPClientTransport, against a stateful mock this test runs (NUMBERS_API_BASE_URL and
-// NUMBERS_API_KEY, as `listen` reads them): the operations as tools, a message sent and listed,
+// NUMBERS_API_KEY, as `listen` reads them, named the mock with --target-is-mock): the operations as tools, a message sent and listed,
 // an injected inbound message waited for, the key in no result and no log line; the port refuses
 // what is not this machine's program holding the token; and --compact's three tools.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ const operations = listOperations(loadOpenApi());
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const structured = (result: unknown): any => (result as { structuredContent?: unknown }).structuredContent;
 
-describe('numbers-api mcp --http --allow-writes, against a mock given by NUMBERS_API_BASE_URL', () => {
+describe('numbers-api mcp --http --allow-writes --target-is-mock, against a mock given by NUMBERS_API_BASE_URL', () => {
   let mock: StatefulMock;
   let server: HttpMcpServer;
   let mcp: Client;
@@ -28,7 +28,7 @@ describe('numbers-api mcp --http --allow-writes, against a mock given by NUMBERS
 
   beforeAll(async () => {
     mock = await startStatefulMock();
-    server = await startHttpMcp(['--allow-writes'], { NUMBERS_API_BASE_URL: mock.url, NUMBERS_API_KEY: key });
+    server = await startHttpMcp(['--allow-writes', '--target-is-mock'], { NUMBERS_API_BASE_URL: mock.url, NUMBERS_API_KEY: key });
     mcp = await server.connect();
   });
   afterAll(async () => {

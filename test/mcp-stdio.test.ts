@@ -124,7 +124,8 @@ describe('numbers-api mcp over stdio, on the in-process mock, read-only (the def
   });
 
   it('waits for the next event and gives {event: null} when none comes in time (the 408 part 6 expects)', async () => {
-    const result = await session.client.callTool({ name: 'next_event', arguments: { timeout: 1, filters: { type: 'call.status_changed' } } });
+    // An inbound message: nothing on a read-only server makes one (the seed's call moves on by itself, 2 and 7 s after the account opens).
+    const result = await session.client.callTool({ name: 'next_event', arguments: { timeout: 1, filters: { type: 'message.received' } } });
     expect(result.isError).toBeFalsy();
     expect(structured(result)).toEqual({ event: null });
   });

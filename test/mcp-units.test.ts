@@ -1,56 +1,17 @@
-// The MCP server's rules one by one, as plain functions: the policy (held to the contract and to
-// the conformance suite's own never-sent list), the Arazzo criteria (every one the contract's
-// workflows use is read; each operator decides), the workflow runner (mock-only steps left out on
+// The MCP server's rules one by one, as plain functions (its policy: test/mcp-policy.test.ts): the
+// Arazzo criteria (every one the contract's workflows use is read; each operator decides), the workflow runner (mock-only steps left out on
 // a deployment, a refusal stops the run, a loop that never settles ends), the redactor and the
 // tool schemas (OpenAPI annotations out, properties with such names kept, `$ref`s carried).
 import { describe, expect, it } from 'vitest';
-import { NEVER_SENT } from '../conformance/policy.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { formatExpression, parseCondition, type Criterion, type RuntimeExpression } from '../src/contract/runtime-expression.js';
 import { criterionHolds } from '../src/workflows/arazzo-condition.js';
 import { MAX_VISITS_PER_STEP, WorkflowRunner, type StepRequest } from '../src/workflows/arazzo-runner.js';
-import { GUARDED_ON_DEPLOYMENTS, POSTS_THAT_READ, guardedReason, isWrite, verdict, type PolicyOptions } from '../src/mcp/policy.js';
 import { redactor } from '../src/mcp/redact.js';
 import { schemaCollector, withDefs } from '../src/mcp/tool-schema.js';
-import { listOperations, loadOpenApi, type JsonObject } from './helpers/contract.js';
+import type { JsonObject } from './helpers/contract.js';
 
-const openapi = loadOpenApi();
-const operations = listOperations(openapi);
 const arazzo = readGeneratedJson('workflows.arazzo.json');
-
-describe('policy', () => {
-  const ids = new Set(operations.map((o) => String(o.operation.operationId)));
-
-  it('names only operations the contract has', () => {
-    for (const id of [...Object.keys(POSTS_THAT_READ), ...Object.keys(GUARDED_ON_DEPLOYMENTS)]) expect(ids, id).toContain(id);
-  });
-
-  it("guards on a deployment every operation the conformance suite never sends, and every DELETE", () => {
-    for (const id of Object.keys(NEVER_SENT)) expect(guardedReason(id, operations.find((o) => o.operation.operationId === id)!.method), id).toBeDefined();
-    for (const o of operations.filter((o) => o.method === 'delete')) expect(guardedReason(String(o.operation.operationId), o.method)).toBeDefined();
-  });
-
-  it('counts every GET as a read and every other method as a write, but the POSTs that change nothing', () => {
-    for (const { method, operation } of operations) expect(isWrite(operation.operationId, method), operation.operationId).toBe(method !== 'get' && !(operation.operationId in POSTS_THAT_READ));
-  });
-
-  const mock: PolicyOptions = { allowWrites: true, allow: new Set(), targetIsMock: true };
-  const deployment: PolicyOptions = { allowWrites: true, allow: new Set(), targetIsMock: false };
-  describe.each([
-    ['a read, read-only', { operationId: 'listNumbers', method: 'get', source: 'numbersApi' }, { ...mock, allowWrites: false }, { allowed: true }],
-    ['a POST that reads, read-only', { operationId: 'waitForEvent', method: 'post', source: 'numbersApi' }, { ...deployment, allowWrites: false }, { allowed: true }],
-    ['a write, read-only', { operationId: 'sendMessage', method: 'post', source: 'numbersApi' }, { ...mock, allowWrites: false }, { allowed: false, rule: 'read-only' }],
-    ['a write, --allow-writes', { operationId: 'sendMessage', method: 'post', source: 'numbersApi' }, deployment, { allowed: true }],
-    ['a purchase on the mock', { operationId: 'createNumber', method: 'post', source: 'numbersApi' }, mock, { allowed: true }],
-    ['a purchase on a deployment', { operationId: 'createNumber', method: 'post', source: 'numbersApi' }, deployment, { allowed: false, rule: 'guarded', reason: GUARDED_ON_DEPLOYMENTS.createNumber }],
-    ['a purchase named with --allow', { operationId: 'createNumber', method: 'post', source: 'numbersApi' }, { ...deployment, allow: new Set(['createNumber']) }, { allowed: true }],
-    ['another purchase named', { operationId: 'deleteAccount', method: 'delete', source: 'numbersApi' }, { ...deployment, allow: new Set(['createNumber']) }, { allowed: false, rule: 'guarded', reason: GUARDED_ON_DEPLOYMENTS.deleteAccount }],
-    ['a named purchase, read-only', { operationId: 'createNumber', method: 'post', source: 'numbersApi' }, { ...deployment, allowWrites: false, allow: new Set(['createNumber']) }, { allowed: false, rule: 'read-only' }],
-    ['the mock clock on a deployment', { operationId: 'mockAdvanceClock', method: 'post', source: 'mockControl' }, deployment, { allowed: false, rule: 'mock-only' }],
-  ] as const)('%s', (_name, action, options, want) => {
-    it('decides as expected', () => expect(verdict(action, options)).toEqual(want));
-  });
-});
 
 describe('Arazzo criteria', () => {
   const criteria: Criterion[] = (arazzo.workflows as JsonObject[]).flatMap((w) =>

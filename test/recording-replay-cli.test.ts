@@ -91,7 +91,7 @@ describe('conformance --replay', () => {
       expect(run.code).toBe(2);
       expect(run.err.trim().split('\n')).toHaveLength(1);
       expect(run.err).toMatch(/step sendMessage \(sendMessage\): it changes something: it runs only at --level writes/);
-      expect(run.err).toMatch(/step createCreditsCheckout \(createCreditsCheckout\): starts a checkout .*--allow createCreditsCheckout/);
+      expect(run.err).toMatch(/step createCreditsCheckout \(createCreditsCheckout\): it starts an embedded checkout .*--allow createCreditsCheckout/);
       expect(sentToDeployment).toEqual([]);
       expect(run.report?.stopped).toMatchObject({ exitCode: 2 });
     } finally {

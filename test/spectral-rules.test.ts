@@ -21,6 +21,7 @@ const CASES: Record<string, [file: string, where: string]> = {
   'house-inferred-has-reason': ['bad-inferred.yaml', 'components.schemas.NumberList.x-inferred'],
   'house-no-nullable-keyword': ['bad-nullable.yaml', 'components.schemas.NumberList.properties.items.items.properties.nickname.nullable'],
   'house-429-retry-after': ['bad-retry-after.yaml', 'components.responses.TooManyRequests'],
+  'house-operation-x-effects': ['bad-effects.yaml', 'paths./api/v1/numbers.get'],
 };
 
 describe('house Spectral rules (.spectral.yaml)', () => {

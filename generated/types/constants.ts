@@ -43,3 +43,8 @@ export const eventEnvelopeFields = [
   "relatedObject",
   "data",
 ] as const;
+
+/** The operations a retry replays instead of repeating, by method and path, and the header that carries the key (`x-effects.idempotencyKey`, part 7.2). */
+export const idempotencyKeyHeaders: Readonly<Record<string, string>> = {
+  "POST /api/v1/calls": "Idempotency-Key"
+};

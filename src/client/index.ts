@@ -6,11 +6,11 @@
 // Paths, parameters, bodies and responses are typed from the generated `paths`. A 2xx answer
 // resolves to `{ status, data, response }`, typed per documented status; anything else throws
 // `ApiError` (part 7). Beyond openapi-fetch
-// it adds only what part 7 asks of a client: the bearer key, an Idempotency-Key on every call
-// placement, and retries where they are safe (see ./retry.ts).
+// it adds only what part 7 asks of a client: the bearer key, an idempotency key where the operation
+// takes one (`x-effects`: the call placement), and retries where they are safe (see ./retry.ts).
 
 import createFetchClient, { type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
-import { serverUrls } from '../../generated/types/constants.js';
+import { idempotencyKeyHeaders, serverUrls } from '../../generated/types/constants.js';
 import type { paths } from '../../generated/types/openapi.js';
 import { ApiError, displayUrl } from './api-error.js';
 import { PendingRequest, type OutgoingRequest } from './outgoing-request.js';
@@ -19,10 +19,6 @@ import { createRetryingFetch, parseRetryAfter, resolveRetryOptions, type RetryKi
 export { ApiError, isFieldErrors, type ApiErrorDetails, type FieldErrors } from './api-error.js';
 export { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
 export { serverUrls };
-
-/** The one operation that accepts an `Idempotency-Key` (part 7.2). Typed against `paths`. */
-const CREATE_CALL_PATH = '/api/v1/calls' satisfies keyof paths;
-const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 export interface CreateClientOptions {
   /**
@@ -156,13 +152,11 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
     ? (request: PendingRequest) => userFetch(request.toRequest())
     : (request: PendingRequest) => globalThis.fetch(request.url, request.toInit());
 
-  const callsPathname = `${new URL(baseUrl).pathname.replace(/\/+$/, '')}${CREATE_CALL_PATH}`;
+  // The requests the middleware saw carry their operation's idempotency key (part 7.2).
+  const keyed = new WeakSet<OutgoingRequest>();
   const retryKind = (request: OutgoingRequest): RetryKind => {
     if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
-    if (request.method === 'POST' && request.headers.has(IDEMPOTENCY_HEADER) && new URL(request.url).pathname === callsPathname) {
-      return 'idempotent-call';
-    }
-    return 'never';
+    return keyed.has(request) ? 'keyed' : 'never';
   };
 
   const inner = createFetchClient<paths>({
@@ -175,10 +169,10 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
       // Set here rather than in default headers, so the key lives only in this closure and in the
       // outgoing request: never in options objects, results or errors.
       if (apiKey !== null) request.headers.set('Authorization', `Bearer ${apiKey}`);
-      // Part 7.2: without the header every attempt places another call, so one is always sent.
-      if (request.method === 'POST' && schemaPath === CREATE_CALL_PATH && !request.headers.has(IDEMPOTENCY_HEADER)) {
-        request.headers.set(IDEMPOTENCY_HEADER, globalThis.crypto.randomUUID());
-      }
+      // Part 7.2: without the key every attempt places another call, so one is always sent.
+      const header = idempotencyKeyHeaders[`${request.method} ${schemaPath}`];
+      if (header && !request.headers.has(header)) request.headers.set(header, globalThis.crypto.randomUUID());
+      if (header) keyed.add(request as unknown as OutgoingRequest);
       // Changed in place: nothing returned (openapi-fetch would insist on a real Request).
     },
   };

@@ -1,8 +1,8 @@
 // Retries, exactly as far as part 7 allows and no further:
 //  - GET has no side effects (7.1): retried on 429 (waiting `Retry-After` when given, part 8), on
 //    502/503 and on network errors, with bounded exponential backoff.
-//  - POST /api/v1/calls carries an `Idempotency-Key` (7.2): retried on the same conditions and on
-//    409 (the original is still running), always with the same key, so at most one call is placed.
+//  - a request that carries its operation's idempotency key (`x-effects`: POST /api/v1/calls, 7.2)
+//    is retried on the same conditions and on 409 (the original is still running), always with the same key, so at most one call is placed.
 //    Any non-2xx answer guarantees no live call (7.3), so retrying one is safe.
 //  - Every other write is not idempotent (7.4) and is never retried.
 
@@ -31,9 +31,9 @@ export const RETRY_DEFAULTS: Omit<ResolvedRetryOptions, 'sleep'> = {
   maxRetryAfterMs: 20_000,
 };
 
-/** Statuses after which a safe request is tried again (part 7.1; 409 only for an idempotent call, 7.2). */
+/** Statuses after which a safe request is tried again (part 7.1; 409 only for a keyed one, 7.2). */
 const RETRY_STATUSES = new Set([429, 502, 503]);
-const IDEMPOTENT_CALL_RETRY_STATUSES = new Set([409, 429, 502, 503]);
+const KEYED_RETRY_STATUSES = new Set([409, 429, 502, 503]);
 
 export function resolveRetryOptions(options: RetryOptions | false | undefined): ResolvedRetryOptions {
   if (options === false) return { ...RETRY_DEFAULTS, maxAttempts: 1, sleep: abortableSleep };
@@ -81,7 +81,7 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-export type RetryKind = 'safe' | 'idempotent-call' | 'never';
+export type RetryKind = 'safe' | 'keyed' | 'never';
 
 /** The parts of a request the retry loop reads: a `Request`, or the client's lighter stand-in. */
 interface RetryableRequest {
@@ -102,7 +102,7 @@ export function createRetryingFetch<R extends RetryableRequest>(
   return async (request) => {
     const kind = options.maxAttempts > 1 ? kindOf(request) : 'never';
     if (kind === 'never') return fetchImpl(request);
-    const retryStatuses = kind === 'idempotent-call' ? IDEMPOTENT_CALL_RETRY_STATUSES : RETRY_STATUSES;
+    const retryStatuses = kind === 'keyed' ? KEYED_RETRY_STATUSES : RETRY_STATUSES;
     for (let attempt = 1; ; attempt += 1) {
       const last = attempt >= options.maxAttempts;
       // Each attempt sends a copy, so the body (and the Idempotency-Key header) is the same every

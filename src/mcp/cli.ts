@@ -27,25 +27,24 @@ A failed call is a tool error carrying the contract's Error (status, error, code
 
 Target: the base URL from --base-url, else ${BASE_URL_ENV}, and the key from ${API_KEY_ENV}, as
 listen reads them (a key and no base URL: the mock at ${DEFAULT_BASE_URL}; a base URL and no key:
-it must be the mock, which takes any key). With neither, it starts the stateful mock in this
+it must be a mock, which takes any key). With neither, it starts the stateful mock in this
 process, on a free loopback port, with an account of its own: nothing reaches a person or costs
-money. The mock is recognised by what it announces at GET /__mock/about.
+money. Any other target is a deployment, whatever it announces, unless --target-is-mock.
 
 Safe by default: read-only until --allow-writes (a write tool is listed, and refuses saying
-how to allow it). Against anything that is not the mock, the tools that delete the account,
-release numbers, buy a number, start a checkout, change the subscription or pay the 10DLC fee
-are refused unless also named one by one with --allow. The key never appears in a tool result
-or a log line.
+how to allow it). Against a deployment, the tools that delete or charge (the contract's
+x-effects: the account, a number, a checkout, the 10DLC fee) are refused unless also named one by
+one with --allow. The key never appears in a tool result or a log line.
 
 Options:
   --base-url <url>        the API (or ${BASE_URL_ENV}): a running mock or a deployment
+  --target-is-mock        the base URL is the numbers-api mock you run (it must announce itself)
   --compact               three tools (find_operations, describe_operation, call_operation)
                           instead of one per operation: a smaller tool list for a model's context
   --allow-writes          let the tools that change something run
-  --allow <id>            against a deployment, also let this operationId run (deleteAccount,
-                          createNumber, a checkout, changeSubscriptionInterval,
-                          submitTenDlcRegistration, a DELETE), or this workflow whose x-conformance
-                          is never (repeatable; needs --allow-writes)
+  --allow <id>            against a deployment, also let this operationId that deletes or charges
+                          run, or this workflow whose x-conformance is never (repeatable; needs
+                          --allow-writes)
   --http                  serve Streamable HTTP on loopback instead of stdio
   --port <n>              with --http: the port (default 0: a free one, printed)
   --host <address>        with --http: 127.0.0.1 (default), localhost or ::1
@@ -63,6 +62,7 @@ one), ${MCP_TOKEN_ENV}.
 interface Parsed {
   help: boolean;
   baseUrl?: URL;
+  targetIsMock: boolean;
   compact: boolean;
   allowWrites: boolean;
   allow: string[];
@@ -88,6 +88,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed {
     strict: true,
     options: {
       'base-url': { type: 'string' },
+      'target-is-mock': { type: 'boolean', default: false },
       compact: { type: 'boolean', default: false },
       'allow-writes': { type: 'boolean', default: false },
       allow: { type: 'string', multiple: true },
@@ -100,7 +101,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed {
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
-  if (values.help) return { help: true, compact: false, allowWrites: false, allow: [], http: false, port: 0, host: '127.0.0.1', listTools: false, quiet: false };
+  if (values.help) return { help: true, targetIsMock: false, compact: false, allowWrites: false, allow: [], http: false, port: 0, host: '127.0.0.1', listTools: false, quiet: false };
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}".`);
   const fromEnv = env[BASE_URL_ENV];
   const baseUrl = values['base-url'] !== undefined ? parseBaseUrl(values['base-url'], '--base-url') : fromEnv ? parseBaseUrl(fromEnv, BASE_URL_ENV) : undefined;
@@ -121,7 +122,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Parsed {
   if (!isLoopbackHost(host)) throw new UsageError(`--host must be a loopback address (127.0.0.1, localhost or ::1): the MCP server acts with your key; got "${host}".`);
   const token = values.token ?? (env[MCP_TOKEN_ENV] || undefined);
   if (token !== undefined && !/^[\x21-\x7e]{16,200}$/.test(token)) throw new UsageError('--token must be 16 to 200 visible ASCII characters.');
-  return { help: false, ...(baseUrl ? { baseUrl } : {}), compact: values.compact, allowWrites: values['allow-writes'], allow, http: values.http, port, host, ...(token ? { token } : {}), listTools: values['list-tools'], quiet: values.quiet };
+  return { help: false, ...(baseUrl ? { baseUrl } : {}), targetIsMock: values['target-is-mock'], compact: values.compact, allowWrites: values['allow-writes'], allow, http: values.http, port, host, ...(token ? { token } : {}), listTools: values['list-tools'], quiet: values.quiet };
 }
 
 /** The tool list a client is shown, and what it costs a model (characters / 4 is the usual estimate of tokens). */
@@ -163,6 +164,7 @@ export async function runMcpCli(argv: string[], io: CliIo, env: NodeJS.ProcessEn
       ...(parsed.baseUrl ? { baseUrl: parsed.baseUrl } : {}),
       ...(env[API_KEY_ENV] ? { apiKey: env[API_KEY_ENV] } : {}),
       ...(env[CONTROL_TOKEN_ENV] ? { controlToken: env[CONTROL_TOKEN_ENV] } : {}),
+      targetIsMock: parsed.targetIsMock,
       warn: (line) => io.stderr(`numbers-api mcp (mock): ${line}\n`),
     });
   } catch (error) {

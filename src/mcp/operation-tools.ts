@@ -5,8 +5,8 @@
 // it: a union stays a `oneOf` of its branches); the output schema its documented answers, each
 // status with its body (an error status is a tool error carrying the contract's `Error`, so it is
 // no part of the output schema, which a client holds every successful result to).
+import { effectsOf, type Effects } from '../contract/effects.js';
 import { listOperations, resolveRef, type JsonObject } from '../contract/operations.js';
-import { isWrite } from './policy.js';
 import { schemaCollector, withDefs } from './tool-schema.js';
 
 export type SourceName = 'numbersApi' | 'mockControl';
@@ -38,8 +38,8 @@ export interface OperationTool {
   body?: { required: boolean };
   /** Header names each documented status answers with (`Retry-After` on a 429), lower case. */
   headersByStatus: Record<string, string[]>;
-  /** Whether it changes something (policy.ts). */
-  write: boolean;
+  /** What it does to the world (`x-effects`): the policy and the annotations read it. */
+  effects: Effects;
   definition: ToolDefinition;
 }
 
@@ -51,11 +51,13 @@ function jsonSchemaOf(document: JsonObject, content: unknown): unknown {
 }
 
 /** The contract's description of an operation, for a reader that sees only the tool. */
-export function operationDescription(operation: JsonObject, method: string, path: string): string {
+function operationDescription(operation: JsonObject, method: string, path: string, effects: Effects): string {
   const source = operation['x-source'] ? String(operation['x-source']) : undefined;
   const cites = source ? `; interface specification ${source.includes(',') ? 'parts' : 'part'} ${source}` : '';
   const head = `${String(operation.summary ?? operation.operationId).replace(/\.$/, '')}. ${method.toUpperCase()} ${path}${cites}.`;
-  return operation.description ? `${head}\n\n${String(operation.description).trim()}` : head;
+  const header = effects.idempotencyKey; // always sent (part 7.2, service.ts): a retry never repeats the effect
+  const keyed = header && `This tool always sends an \`${header}\`: yours, or one made from the arguments (the same arguments on this server and target make the same key), returned as \`idempotencyKey\`. Calling it again with the same arguments replays the first answer (200) instead of doing it twice; to do it twice on purpose, pass a new \`${header}\`.`;
+  return [head, String(operation.description ?? '').trim(), keyed].filter(Boolean).join('\n\n');
 }
 
 function inputSchemaOf(document: JsonObject, entry: { operation: JsonObject; pathItem: JsonObject }, parameters: Array<ToolParameter & { schema: JsonObject }>): { schema: JsonObject; body?: { required: boolean } } {
@@ -94,7 +96,7 @@ function groupStatuses(document: JsonObject, responses: Array<[string, JsonObjec
   return [...groups.values()];
 }
 
-function outputSchemaOf(document: JsonObject, operation: JsonObject): JsonObject {
+function outputSchemaOf(document: JsonObject, operation: JsonObject, effects: Effects): JsonObject {
   const collector = schemaCollector(document, { descriptions: false });
   const successes = Object.entries((operation.responses ?? {}) as JsonObject)
     .filter(([status]) => /^2\d\d$/.test(status))
@@ -111,6 +113,7 @@ function outputSchemaOf(document: JsonObject, operation: JsonObject): JsonObject
     properties: {
       ...(only ? { ...only.properties, status: { ...status, ...only.properties.status } } : { status, body: { description: 'The answer body.' } }),
       headers: { type: 'object', description: 'Response headers the contract documents for this status.', additionalProperties: { type: 'string' } },
+      ...(effects.idempotencyKey ? { idempotencyKey: { type: 'string', description: `The ${effects.idempotencyKey} sent: pass it again to retry without repeating.` } } : {}),
     },
     required: only ? only.required : ['status'],
     ...(branches.length > 1 ? { oneOf: branches } : {}),
@@ -118,11 +121,13 @@ function outputSchemaOf(document: JsonObject, operation: JsonObject): JsonObject
   return withDefs(root, collector);
 }
 
-function annotationsOf(operation: JsonObject, method: string, write: boolean): JsonObject {
+/** The MCP hints, from `x-effects` alone (spec/EXTENSIONS.md): part 7.4 makes no write idempotent but one with a key. */
+export function annotationsOf(title: string, effects: Effects): JsonObject {
   return {
-    title: String(operation.summary ?? operation.operationId),
-    readOnlyHint: !write,
-    ...(write ? { destructiveHint: method === 'delete', idempotentHint: method === 'put' || method === 'delete' } : {}),
+    title,
+    readOnlyHint: !effects.changesState,
+    ...(effects.changesState ? { destructiveHint: effects.deletes, idempotentHint: effects.idempotencyKey !== undefined } : {}),
+    openWorldHint: effects.reachesPerson,
   };
 }
 
@@ -140,7 +145,7 @@ export function operationTools(document: JsonObject, source: SourceName): Operat
         schema: p.description && !resolveRef(document, p.schema ?? {}).description ? { ...(p.schema ?? {}), description: String(p.description).trim() } : (p.schema ?? {}),
       }));
     const input = inputSchemaOf(document, entry, parameters);
-    const write = isWrite(operationId, entry.method);
+    const effects = effectsOf(entry.operation);
     const headersByStatus = Object.fromEntries(
       Object.entries((entry.operation.responses ?? {}) as JsonObject).map(([status, response]) => [status, Object.keys(resolveRef(document, response).headers ?? {}).map((h) => h.toLowerCase())]),
     );
@@ -153,14 +158,14 @@ export function operationTools(document: JsonObject, source: SourceName): Operat
       parameters: parameters.map(({ name, in: location, required }) => ({ name, in: location, required })),
       ...(input.body ? { body: input.body } : {}),
       headersByStatus,
-      write,
+      effects,
       definition: {
         name: operationId,
         title: String(entry.operation.summary ?? operationId),
-        description: operationDescription(entry.operation, entry.method, entry.path),
+        description: operationDescription(entry.operation, entry.method, entry.path, effects),
         inputSchema: input.schema,
-        outputSchema: outputSchemaOf(document, entry.operation),
-        annotations: annotationsOf(entry.operation, entry.method, write),
+        outputSchema: outputSchemaOf(document, entry.operation, effects),
+        annotations: annotationsOf(String(entry.operation.summary ?? operationId), effects),
       },
     };
   });

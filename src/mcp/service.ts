@@ -4,6 +4,7 @@
 // `compact`, three tools that find, describe and call all of those. Every call crosses the
 // policy (policy.ts) before anything is sent, and every result and log line crosses the
 // redactor (redact.ts). Transport-free: server.ts wires it to the SDK.
+import { createHmac, randomBytes } from 'node:crypto';
 import { loadOpenApi, readGeneratedJson, resolveRef, type JsonObject } from '../contract/generated-files.js';
 import { WorkflowRunner, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { errorLines, validatorOf } from './json-schema.js';
@@ -54,6 +55,8 @@ export const NEXT_EVENT_TOOL = 'next_event';
 export const COMPACT_TOOLS = { find: 'find_operations', describe: 'describe_operation', call: 'call_operation' } as const;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+/** JSON with every object's keys in order: the same arguments, however written, are one string. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
 const errorResult = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
 /** The tool that waits for the next event: `waitForEvent`'s own body as its input, a 408 as "no event". */
@@ -100,22 +103,27 @@ export function createMcpService(options: ServiceOptions): McpService {
   const tools: Tool[] = [...serviceOperations, ...(target.isMock ? controlOperations : []), events, ...flows];
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.definition.name, tool]));
 
+  /** Why a tool is refused here, and the options a restart needs for it to run (none: it cannot be allowed here). */
+  type Refusal = { text: string; allowWith?: string | undefined };
+  const operationRefusal = (operation: OperationTool, prefix = ''): Refusal | undefined => {
+    const v = verdict(operation, policy);
+    return v.allowed ? undefined : { text: `${prefix}${refusalText(operation, v, policy)}`, allowWith: v.rule === 'mock-only' ? undefined : v.allowWith };
+  };
+
   /** Why a tool is refused here, before anything is sent, or undefined. */
-  const refusalOf = (tool: Tool): string | undefined => {
-    if (tool.kind === 'operation') {
-      const v = verdict(tool, policy);
-      return v.allowed ? undefined : refusalText(tool, v, policy);
-    }
+  const refusalOf = (tool: Tool): Refusal | undefined => {
+    if (tool.kind === 'operation') return operationRefusal(tool);
     if (tool.kind === 'event') return undefined;
     if (!target.isMock && tool.level === 'never' && !policy.allow.has(tool.workflowId)) {
-      return `${tool.definition.name} is never run against a deployment (x-conformance never: ${tool.levelReason}); nothing was sent. To allow it, restart with --allow ${tool.workflowId}.`;
+      const allowWith = `--allow-writes --allow ${tool.workflowId}`;
+      return { text: `${tool.definition.name} is never run against a deployment (x-conformance never: ${tool.levelReason}); nothing was sent. To allow it, restart with ${allowWith}.`, allowWith };
     }
     for (const step of tool.operations) {
-      if (step.source === 'mockControl' && !target.isMock) continue; // left out on a deployment
       const operation = bySource[step.source as 'numbersApi' | 'mockControl']?.get(step.operationId);
-      if (!operation) return `${tool.definition.name} names ${step.operationId}, which the contract does not have; nothing was sent.`;
-      const v = verdict(operation, policy);
-      if (!v.allowed) return `${tool.definition.name} would send ${step.operationId}, which is refused: ${refusalText(operation, v, policy)}`;
+      if (!operation) return { text: `${tool.definition.name} names ${step.operationId}, which the contract does not have; nothing was sent.` };
+      if (operation.effects.mockOnly && !target.isMock) continue; // left out on a deployment
+      const refused = operationRefusal(operation, `${tool.definition.name} would send ${step.operationId}, which is refused: `);
+      if (refused) return refused;
     }
     return undefined;
   };
@@ -124,8 +132,16 @@ export function createMcpService(options: ServiceOptions): McpService {
   const listed = (tool: Tool): ToolDefinition => {
     const refused = refusalOf(tool);
     if (!refused) return tool.definition;
-    const how = /(restart(?:ed)? (?:it )?with [^.(]*)/i.exec(refused)?.[1]?.replace(/^restart(?:ed)? (?:it )?/i, '') ?? '';
-    return { ...tool.definition, description: `${tool.definition.description}\n\nRefused on this server${how ? ` unless it is restarted ${how.trim()}` : ''}.` };
+    return { ...tool.definition, description: `${tool.definition.description}\n\nRefused on this server${refused.allowWith ? ` unless it is restarted with ${refused.allowWith}` : ''}.` };
+  };
+
+  // Part 7.2: what takes an idempotency key always gets one, the caller's or one made from the
+  // canonical arguments, this server's session and its target, so a retry replays, never repeats.
+  const session = randomBytes(32);
+  const keyed = (operation: OperationTool, values: JsonObject, body: unknown): { values: JsonObject; key?: string } => {
+    const header = operation.effects.idempotencyKey;
+    const key = header && (values[header] ? String(values[header]) : createHmac('sha256', session).update(canonical([target.baseUrl.href, target.apiKey, operation.operationId, values, body ?? null])).digest('base64url').slice(0, 32));
+    return header && key ? { values: { ...values, [header]: key }, key } : { values };
   };
 
   const sendOperation = (operation: OperationTool, values: Record<string, unknown>, body: unknown, authorization: string | null | undefined, signal?: AbortSignal): Promise<Answer> =>
@@ -158,32 +174,34 @@ export function createMcpService(options: ServiceOptions): McpService {
     return problems;
   };
 
-  const callOperation = async (operation: OperationTool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => {
+  /** An operation tool's call: refused (a tool error), or its answer as data and as the tool result. */
+  const runOperation = async (operation: OperationTool, args: JsonObject, signal?: AbortSignal): Promise<{ result: ToolResult; status?: number }> => {
     const problems = envelopeProblems(operation, args);
-    if (problems.length > 0) return errorResult(`${operation.operationId}: ${problems.join('; ')}. Nothing was sent.`);
+    if (problems.length > 0) return { result: errorResult(`${operation.operationId}: ${problems.join('; ')}. Nothing was sent.`) };
     const refused = refusalOf(operation);
-    if (refused) return errorResult(refused);
-    const { body, ...values } = args;
+    if (refused) return { result: errorResult(refused.text) };
+    const { body, ...given } = args;
+    const { values, key } = keyed(operation, given, body);
     const answer = await sendOperation(operation, values, body, undefined, signal);
     const documented = operation.headersByStatus[String(answer.status)] ?? [];
     const headers = Object.fromEntries(documented.filter((h) => answer.headers[h] !== undefined).map((h) => [h, answer.headers[h]!]));
-    const withHeaders = Object.keys(headers).length > 0 ? { headers } : {};
+    const extra = { ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(key !== undefined ? { idempotencyKey: key } : {}) };
     if (answer.status >= 200 && answer.status < 300) {
-      const structured = redact({ status: answer.status, ...(answer.body !== undefined ? { body: answer.body } : {}), ...withHeaders });
-      return { content: [{ type: 'text', text: text(structured) }], structuredContent: structured };
+      const structured = redact({ status: answer.status, ...(answer.body !== undefined ? { body: answer.body } : {}), ...extra });
+      return { status: answer.status, result: { content: [{ type: 'text', text: text(structured) }], structuredContent: structured } };
     }
     // Part 7: the status first, then `error` (and `code`); the body is the contract's Error.
     const error = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : { error: answer.body ?? `HTTP ${answer.status}` };
-    return errorResult(text(redact({ status: answer.status, ...(error as object), ...withHeaders })));
+    return { status: answer.status, result: errorResult(text(redact({ status: answer.status, ...(error as object), ...extra }))) };
   };
 
   const stepCall = (signal?: AbortSignal) => async (request: StepRequest): Promise<Answer | { refused: string }> => {
     const operation = bySource[request.source as 'numbersApi' | 'mockControl']?.get(request.operationId);
     if (!operation) return { refused: `${request.operationId} is not an operation of the contract` };
-    const v = verdict(operation, policy);
-    if (!v.allowed) return { refused: refusalText(operation, v, policy) };
+    const refused = operationRefusal(operation);
+    if (refused) return { refused: refused.text };
     const started = Date.now();
-    const answer = await sendOperation(operation, request.values, request.body, request.authorization, signal);
+    const answer = await sendOperation(operation, keyed(operation, request.values, request.body).values, request.body, request.authorization, signal);
     log(`numbers-api mcp:   step ${operation.operationId} → ${answer.status} (${Date.now() - started} ms)`);
     return answer;
   };
@@ -192,7 +210,7 @@ export function createMcpService(options: ServiceOptions): McpService {
     const validate = validatorOf(flow.definition.inputSchema);
     if (!validate(args)) return errorResult(`${flow.definition.name}: ${errorLines(validate.errors).join('; ')}. Nothing was sent.`);
     const refused = refusalOf(flow);
-    if (refused) return errorResult(refused);
+    if (refused) return errorResult(refused.text);
     const runner = new WorkflowRunner({
       arazzo,
       operations: {
@@ -210,18 +228,17 @@ export function createMcpService(options: ServiceOptions): McpService {
   };
 
   const callNextEvent = async (tool: EventTool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => {
-    const result = await callOperation(tool.operation, { body: args }, signal);
-    if (!result.isError) {
-      const event = { event: (result.structuredContent as { body?: unknown }).body ?? null };
+    const { result, status } = await runOperation(tool.operation, { body: args }, signal);
+    // Part 6: 408 is the expected end of a wait with no event.
+    if (!result.isError || status === 408) {
+      const event = { event: status === 408 ? null : ((result.structuredContent as { body?: unknown }).body ?? null) };
       return { content: [{ type: 'text', text: text(event) }], structuredContent: event };
     }
-    // Part 6: 408 is the expected end of a wait with no event.
-    if (/^\{"status":408\b/.test(result.content[0]!.text)) return { content: [{ type: 'text', text: text({ event: null }) }], structuredContent: { event: null } };
     return result;
   };
 
   const callTool = async (tool: Tool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => {
-    if (tool.kind === 'operation') return callOperation(tool, args, signal);
+    if (tool.kind === 'operation') return (await runOperation(tool, args, signal)).result;
     if (tool.kind === 'workflow') return callWorkflow(tool, args, signal);
     return callNextEvent(tool, args, signal);
   };
@@ -277,7 +294,7 @@ export function createMcpService(options: ServiceOptions): McpService {
     const found = tools
       .map((tool) => {
         const operation = tool.kind === 'operation' ? `${tool.method.toUpperCase()} ${tool.path}` : tool.kind === 'event' ? `POST ${tool.operation.path}` : undefined;
-        const refused = refusalOf(tool);
+        const refused = refusalOf(tool)?.text;
         return { name: tool.definition.name, kind: tool.kind, summary: tool.definition.title ?? tool.definition.name, ...(operation ? { operation } : {}), ...(refused ? { refused } : {}) };
       })
       .filter((entry) => words.every((word) => `${entry.name} ${entry.summary} ${entry.operation ?? ''}`.toLowerCase().includes(word)));

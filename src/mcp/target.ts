@@ -1,18 +1,17 @@
 // What the MCP server talks to: a base URL and a key, read as `listen` reads them
 // (`NUMBERS_API_BASE_URL`, `NUMBERS_API_KEY`), or, with neither, the stateful mock started in
-// this process on a free loopback port with an account of its own. Whether the target is this
-// package's mock is learnt from what it announces (`GET /__mock/about`, the `mockAbout`
-// operation of generated/mock-control.json, checked against its own schema), never guessed from
-// its address or behaviour.
+// this process on a free loopback port with an account of its own. The target is the mock only
+// when this server started it, or the user names it so (`--target-is-mock`; it must then announce
+// itself at `GET /__mock/about`, checked against its schema in generated/mock-control.json): an
+// announcement alone lifts no deployment rule, since anything (a gateway forwarding it) can make it.
 import { randomBytes } from 'node:crypto';
 import { keyPrefix } from '../contract/api-key.js';
 import { withoutPrototype } from '../contract/dict.js';
-import { listOperations, loadOpenApi, readGeneratedJson, resolveRef } from '../contract/generated-files.js';
+import { contractValidator } from '../contract/contract-validator.js';
+import { listOperations, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { DEFAULT_BASE_URL } from '../listen/cli.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
-import { validatorOf } from './json-schema.js';
-import { schemaCollector, withDefs } from './tool-schema.js';
 
 // The prefix part 5.1 gives every key, read from the contract.
 const API_KEY_PREFIX = keyPrefix(loadOpenApi());
@@ -20,7 +19,7 @@ const API_KEY_PREFIX = keyPrefix(loadOpenApi());
 export interface Target {
   baseUrl: URL;
   apiKey: string;
-  /** Whether the target announced itself as the numbers-api mock. */
+  /** Whether the target is the numbers-api mock: started here, or named so by the user. */
   isMock: boolean;
   /** The mock's control token, sent on changes to its control surface. */
   controlToken?: string;
@@ -50,19 +49,9 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
     const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new TargetError(`nothing answers at ${baseUrl.origin} (${code})`);
   }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.text(), withoutPrototype);
-  } catch {
-    return undefined;
-  }
-  const collector = schemaCollector(control);
-  const schema = collector.convert(resolveRef(control, about.operation.responses?.['200'])?.content?.['application/json']?.schema ?? {});
-  return validatorOf(withDefs(schema, collector))(body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;
+  // Only a 200 whose body the schema accepts is the announcement (any other answer's body is let go).
+  const body: unknown = response.status === 200 ? await response.text().then((text) => JSON.parse(text, withoutPrototype)).catch(() => undefined) : await response.body?.cancel();
+  return contractValidator(control).accepts(`${about.pointer}/responses/200/content/application~1json/schema`, body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;
 }
 
 export interface TargetOptions {
@@ -72,6 +61,8 @@ export interface TargetOptions {
   apiKey?: string;
   /** `NUMBERS_API_CONTROL_TOKEN`: the token of a mock that asks for one. */
   controlToken?: string;
+  /** `--target-is-mock`: the user says the base URL is the numbers-api mock. */
+  targetIsMock?: boolean;
   /** Where the in-process mock's warnings go (stderr: stdout is the MCP channel on stdio). */
   warn: (line: string) => void;
 }
@@ -82,17 +73,16 @@ export async function openTarget(options: TargetOptions): Promise<Target> {
     const controlToken = newControlToken();
     // Its own token: only this server moves the in-process mock's clock or resets it.
     const mock = await startMock({ host: '127.0.0.1', port: 0, controlToken, warn: options.warn });
-    const baseUrl = new URL(mock.url);
-    const announced = await readAnnouncement(baseUrl).catch(() => undefined);
-    return { baseUrl, apiKey: ownMockKey(), isMock: announced !== undefined, controlToken, origin: 'in-process mock', close: () => mock.close() };
+    return { baseUrl: new URL(mock.url), apiKey: ownMockKey(), isMock: true, controlToken, origin: 'in-process mock', close: () => mock.close() };
   }
   const baseUrl = options.baseUrl ?? new URL(DEFAULT_BASE_URL);
   const announced = await readAnnouncement(baseUrl);
+  if (options.targetIsMock && !announced) throw new TargetError(`--target-is-mock, but ${baseUrl.origin} does not announce itself as the numbers-api mock at GET /__mock/about`);
   let apiKey = options.apiKey;
   if (!apiKey) {
     if (announced?.keys !== 'any') throw new TargetError(`no API key: set NUMBERS_API_KEY (a key beginning ${API_KEY_PREFIX}) for ${baseUrl.origin}`);
     apiKey = ownMockKey();
   }
-  return { baseUrl, apiKey, isMock: announced !== undefined, ...(options.controlToken ? { controlToken: options.controlToken } : {}), origin: baseUrl.origin, close: async () => {} };
+  return { baseUrl, apiKey, isMock: options.targetIsMock === true, ...(options.controlToken ? { controlToken: options.controlToken } : {}), origin: baseUrl.origin, close: async () => {} };
 }
 

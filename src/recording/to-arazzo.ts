@@ -18,10 +18,10 @@
 //    step (`mockControl` source, description "Mock only"): a runner leaves it out on a deployment.
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
+import { effectsOf, harmOf } from '../contract/effects.js';
 import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { formatExpression } from '../contract/runtime-expression.js';
 import { findOperation } from '../contract/workflows.js';
-import { guardedReason, isWrite } from '../mcp/policy.js';
 import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
 
 export interface ArazzoTarget {
@@ -162,16 +162,16 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const count = (counts.get(exchange.operationId) ?? 0) + 1;
     counts.set(exchange.operationId, count);
     const stepId = count === 1 ? exchange.operationId : `${exchange.operationId}${count}`;
-    const mockOnly = exchange.source === 'mockControl';
+    const effects = operation ? effectsOf(operation.operation) : undefined; // none: taken at its worst below
     const route = operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${exchange.method}`;
     const step: JsonObject = {
       stepId,
-      description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
+      description: effects?.mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
       operationId: formatExpression({ root: '$sourceDescriptions', source: exchange.source, name: exchange.operationId }),
     };
-    if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
+    if (!effects?.mockOnly && (effects?.changesState ?? true)) {
       sends += 1;
-      const reason = guardedReason(exchange.operationId, exchange.method);
+      const reason = effects ? harmOf(effects) : 'is no operation of the contract';
       if (reason) guarded.set(exchange.operationId, reason);
     }
     const parameters: JsonObject[] = [];

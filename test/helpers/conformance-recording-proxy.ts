@@ -1,6 +1,8 @@
 // A recording proxy for the conformance suite's own tests: node:http on 127.0.0.1 (port 0) in
 // front of any deployment, forwarding every request unchanged and keeping what was sent (method,
 // path and query, headers, body), so a test can prove what each level sends, whoever answers.
+// `hide` makes the mock behind it look like a deployment: those paths (`/__mock/`) answer the
+// contract's 404 Error without reaching it.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,7 +24,7 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+export async function startRecordingProxy(upstream: string, options: { hide?: RegExp } = {}): Promise<RecordingProxy> {
   const target = new URL(upstream);
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
@@ -41,6 +43,11 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       }
       const recorded: RecordedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body };
       requests.push(recorded);
+      if (options.hide?.test(req.url ?? '')) {
+        recorded.status = 404;
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'Not found' }));
+        return;
+      }
       const forward = httpRequest(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
         (answer) => {
