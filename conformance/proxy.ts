@@ -17,7 +17,8 @@ import { startValidatingProxy } from './validating-proxy.js';
 export const PROXY = {
   name: 'numbers-api proxy',
   usage: '--base-url <url> [--port <n>] [--host <address>] [--errors]',
-  about: 'A validating proxy in front of a deployment: each request and answer is checked against the contract as it passes.',
+  about: `A validating proxy in front of a deployment: each request and answer is checked against the
+contract as it passes (the verdicts logged, and in an sl-violations header).`,
   options: {
     'base-url': SUITE['base-url'],
     port: { ...SHARED.port, help: 'the port to listen on (default 4010)' },

@@ -432,7 +432,7 @@ console.log(JSON.stringify({ status, data }));
 
       const conformance = await run(bin(), ['conformance', '--base-url', `http://127.0.0.1:${port}`, '--any-key-valid', '-t', 'getAccount', '--report-dir', path.join(work, 'report')], {
         cwd: tools,
-        env: { ...process.env, CONFORMANCE_API_KEY: 'sk_live_consumer' },
+        env: { ...process.env, NUMBERS_API_KEY: 'sk_live_consumer' },
       }).then(
         (r) => ({ code: 0, out: r.stdout }),
         (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, out: `${error.stdout}\n${error.stderr}` }),
@@ -462,7 +462,7 @@ describe("the conformance guide's CI jobs, run as written", () => {
     const lines = github!.steps.filter((s) => s.run).map((s) => s.run!.trim());
     expect(gitlab!.script).toEqual(lines);
     const run = github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
-    expect(secrets(run.env)).toEqual({ CONFORMANCE_BASE_URL: 'CONFORMANCE_BASE_URL', CONFORMANCE_API_KEY: 'CONFORMANCE_API_KEY' });
+    expect(secrets(run.env)).toEqual({ NUMBERS_API_BASE_URL: 'NUMBERS_API_BASE_URL', NUMBERS_API_KEY: 'NUMBERS_API_KEY' });
     const upload = github!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
     expect(upload.if).toBe('always()');
     const kept = String(upload.with?.path).trim().split('\n');
@@ -487,7 +487,7 @@ describe("the conformance guide's CI jobs, run as written", () => {
     let broken: FakeDeployment;
     const runLines = async (baseUrl: string, apiKey: string) => {
       const runStep = github!.steps.find((s) => s.run?.includes('numbers-api conformance'))!;
-      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep.env)).map((name) => [name, name === 'CONFORMANCE_BASE_URL' ? baseUrl : apiKey])) };
+      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep.env)).map((name) => [name, name === 'NUMBERS_API_BASE_URL' ? baseUrl : apiKey])) };
       const results: { line: string; code: number; out: string }[] = [];
       for (const line of gitlab!.script) {
         // As a CI runner does: each line in a shell, the job failing at the first non-zero exit.

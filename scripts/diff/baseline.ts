@@ -20,7 +20,8 @@ const BASELINE = {
   name: 'npm run baseline --',
   label: 'baseline',
   usage: '[--force]',
-  about: 'Records the current bundles as the last released contract (generated/baseline/), which the breaking-change gate compares against.',
+  about: `Records the current bundles as the last released contract (generated/baseline/), which the
+breaking-change gate compares against.`,
   options: { force: { type: 'boolean', help: 'record even when the versions disagree or the release breaks the baseline without a major version' } },
 } as const;
 

@@ -33,7 +33,7 @@ function wrap(text: string, width: number): string[] {
 }
 
 /** `  --flag <value>          what it does`, wrapped under its column. */
-function entry(label: string, text: string, column = 26): string[] {
+function entry(label: string, text: string, column = 30): string[] {
   const [first, ...rest] = wrap(text, WIDTH - column);
   const pad = ' '.repeat(column);
   const head = `  ${label}`;

@@ -52,9 +52,9 @@ export interface Parsed<O extends Options> {
   from: (name: keyof O & string) => string;
 }
 
-/** parseArgs's refusal as one line: its advice on positionals dropped. */
+/** parseArgs's refusal as one sentence: its advice on positionals dropped. */
 function refusal(error: unknown): string {
-  return (error as Error).message.replace(/\. To specify a positional.*$/s, '.');
+  return (error as Error).message.replace(/\. To specify a positional.*$/s, '').replace(/\.?$/, '.');
 }
 
 /** The environment variable that gives an option, if one does: `env`, then the older ones. */

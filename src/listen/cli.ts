@@ -25,8 +25,8 @@ fan-out rules of part 6: Content-Type: application/json; a 2xx is delivered; any
 connection error or a timeout gets one retry, then the event is logged and dropped (nothing is
 queued); requests to one target run side by side, so handlers must tolerate duplicates.
 
-The base URL is the mock (${MOCK_URL}) unless given. When nothing answers there (the first
-connection is refused), it stops at once with exit code 2.`,
+The base URL is the mock (${MOCK_URL}) unless given. When nothing answers there (the
+first connection is refused), it stops at once with exit code 2.`,
   options: {
     'base-url': { ...SHARED['base-url'], help: `the deployment (default ${MOCK_URL}, the mock)` },
     'api-key': SHARED['api-key'],

@@ -26,10 +26,10 @@ wait for the next event and, on the mock, its control surface (the clock, a chec
 A failed call is a tool error carrying the contract's Error (status, error, code).
 
 Target: the base URL and the key, as listen reads them (a key and no base URL: the mock at
-${MOCK_URL}; a base URL and no key: it must be the mock, which takes any key). With neither, it
-starts the stateful mock in this process, on a free loopback port (or --port), with an account of
-its own: nothing reaches a person or costs money. The mock is recognised by what it announces at
-GET /__mock/about.
+${MOCK_URL}; a base URL and no key: it must be the mock, which takes any key). With
+neither, it starts the stateful mock in this process, on a free loopback port (or --port), with
+an account of its own: nothing reaches a person or costs money. The mock is recognised by what
+it announces at GET /__mock/about.
 
 Safe by default: read-only until --allow-writes (a write tool is listed, and refuses saying
 how to allow it). Against anything that is not the mock, the tools that delete the account,
