@@ -50,7 +50,9 @@ export function runDiffCli(argv: string[], io: CliIo = processIo): number {
     try {
       recordings = values.recordings === undefined ? undefined : readRecordings(path.resolve(io.cwd, values.recordings));
     } catch (error) {
-      throw error instanceof RecordingFileError ? new UsageError(`--recordings: ${error.message}`) : error;
+      if (!(error instanceof RecordingFileError)) throw error;
+      io.err(`diff: --recordings: ${error.message}\n`);
+      return 2;
     }
     const result = diffContracts(previous, current, recordings);
     if (values.json) {

@@ -153,7 +153,9 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
     try {
       seed = parseSeed(readFileSync(args.seed, 'utf8'), args.seed);
     } catch (error) {
-      throw new UsageError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message);
+      // What a file holds is not a usage error: one line, exit 2.
+      io.stderr(`numbers-api mock: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message}\n`);
+      return 2;
     }
   }
 
@@ -163,7 +165,8 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
       const contract = simContract(loadOpenApi());
       snapshots = args.snapshot.map((file) => readSnapshotFile(file, (state) => stateProblems(contract, state)));
     } catch (error) {
-      throw new UsageError(`--snapshot ${(error as Error).message}`);
+      io.stderr(`numbers-api mock: --snapshot ${(error as Error).message}\n`);
+      return 2;
     }
   }
 

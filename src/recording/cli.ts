@@ -28,12 +28,17 @@ export const RECORDINGS = {
           io,
           ({ values, positionals }) => {
             if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'summarize needs a directory or a recording file.' : `one directory or file, got ${positionals.length}.`);
-            const summary = summarizeRecordings(readRecordings(positionals[0]!));
-            io.stdout(values.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
-            return 0;
+            try {
+              const summary = summarizeRecordings(readRecordings(positionals[0]!));
+              io.stdout(values.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary));
+              return 0;
+            } catch (error) {
+              // What the recordings hold is not a usage error: one line, exit 2.
+              if (!(error instanceof RecordingFileError)) throw error;
+              io.stderr(`numbers-api recordings: ${error.message}\n`);
+              return 2;
+            }
           },
-          process.env,
-          [RecordingFileError],
         ),
     },
   },
