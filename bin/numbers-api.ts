@@ -16,7 +16,7 @@ export const COMMANDS = {
   name: 'numbers-api',
   commands: {
     mock: { summary: 'serve the stateful mock of the API on http://127.0.0.1:4010: every key its own account, validated against the contract (--stateless: the documented examples only)', run: runMockCli },
-    events: { summary: 'POST example events (or your own JSON) to a local webhook or fan-out handler (events send), or list the example events it can deliver (events list)', run: runEventsCli },
+    events: { summary: 'events send POSTs example events (or your own JSON) to a local webhook or fan-out handler; events list lists the examples it can send', run: runEventsCli },
     listen: { summary: "forward your account's events (events/wait long polls) to local handlers", run: (argv, io) => runListenCli(argv, io) },
     conformance: { summary: 'check a deployment of the API against the contract', run: async (argv) => (await import('../conformance/cli.js')).runConformanceCli(argv) },
     proxy: { summary: 'forward requests to a deployment and check each request and answer against the contract as they pass (a validating proxy)', run: async (argv, io) => (await import('../conformance/proxy.js')).runProxyCli(argv, io) },
