@@ -162,7 +162,7 @@ describe('conformance --replay', () => {
   it.each([
     [['--level', 'everything'], /--level must be contract or writes/],
     [['--bogus'], /Unknown option '--bogus'/],
-    [['--base-url', 'not a url'], /base URL/i],
+    [['--base-url', 'not a url'], /--base-url "not a url" is not a URL/],
   ])('%j is one line, then where to read more, and exit 2', async (argv, message) => {
     const run = await replay(['--base-url', 'http://127.0.0.1:9', ...argv].slice(argv[0] === '--base-url' ? 2 : 0));
     expect(run.code).toBe(2);
