@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { helpText, usageLines } from '../src/cli/command.js';
 import { processIo } from '../src/cli/io.js';
-import { parseOptions, rawValue, type Option, type Parsed } from '../src/cli/options.js';
+import { envSource, parseOptions, type Option, type Parsed } from '../src/cli/options.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { anyKeyNotApplicable, readAnnouncement } from './announcement.js';
 import { configFromEnv, OPTIONS } from './config.js';
@@ -43,6 +43,19 @@ function guardStream(stream: NodeJS.WriteStream, ...secrets: string[]): () => vo
   return () => {
     stream.write = original as typeof stream.write;
   };
+}
+
+/**
+ * An option's value read straight from `argv` and the environment, for when parseArgs refused the
+ * line (a secret to keep out of the output, a report directory to write to all the same).
+ */
+function rawValue(name: string, option: Option, argv: string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const flag of [name, ...(option.was ?? [])]) {
+    const at = argv.findIndex((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+    if (at >= 0) return argv[at] === `--${flag}` ? argv[at + 1] : argv[at]!.slice(flag.length + 3);
+  }
+  const variable = envSource(option, env);
+  return variable === undefined ? undefined : env[variable];
 }
 
 export async function runConformanceCli(argv: string[]): Promise<number> {

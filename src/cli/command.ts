@@ -22,15 +22,8 @@ export interface CommandSpec<O extends Options = Options> {
 
 const WIDTH = 100;
 
-function wrap(text: string, width: number): string[] {
-  const lines = [''];
-  for (const word of text.split(/\s+/)) {
-    const last = lines[lines.length - 1]!;
-    if (last && last.length + 1 + word.length > width) lines.push(word);
-    else lines[lines.length - 1] = last ? `${last} ${word}` : word;
-  }
-  return lines;
-}
+/** Lines of at most `width` characters, broken at spaces. */
+const wrap = (text: string, width: number): string[] => text.replace(new RegExp(`(?![^\\n]{1,${width}}$)([^\\n]{1,${width}})\\s`, 'g'), '$1\n').split('\n');
 
 /** `  --flag <value>          what it does`, wrapped under its column. */
 function entry(label: string, text: string, column = 30): string[] {

@@ -94,16 +94,3 @@ export function parseOptions<O extends Options>(options: O, argv: string[], env:
   }
   return { values: values as Values<O>, positionals: parsed.positionals, help: false, from: (name) => sources[name] ?? `--${name}` };
 }
-
-/**
- * An option's value read straight from `argv` and the environment, for when parseArgs refused the
- * line (a secret to keep out of the output, a report directory to write to all the same).
- */
-export function rawValue(name: string, option: Option, argv: string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const flag of [name, ...(option.was ?? [])]) {
-    const at = argv.findIndex((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
-    if (at >= 0) return argv[at] === `--${flag}` ? argv[at + 1] : argv[at]!.slice(flag.length + 3);
-  }
-  const variable = envSource(option, env);
-  return variable === undefined ? undefined : env[variable];
-}
