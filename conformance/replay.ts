@@ -88,7 +88,7 @@ type ReplayedAnswer = Parameters<NonNullable<Parameters<typeof replayRecording>[
 /** A replayed request as the suite's findings keep it: a line, the request as data (no key), and the answer cut short. */
 function requestOf(answer: ReplayedAnswer, apiKey: string): { line: string; sent: SentRequest; excerpt: AnswerExcerpt } {
   const authorization = answer.request.authorization;
-  // The run's key is $CONFORMANCE_API_KEY; a key the recording's own sign-up got is not kept.
+  // The run's key is --api-key (NUMBERS_API_KEY); a key the recording's own sign-up got is not kept.
   const auth: AuthMode = authorization === null ? 'none' : authorization === `Bearer ${apiKey}` ? 'valid' : 'scratch';
   const sent: SentRequest = {
     method: answer.method.toUpperCase(),
