@@ -30,6 +30,14 @@ export type Values<O extends Options> = { -readonly [K in keyof O]?: ValueOf<O[K
 /** The mock's address as `numbers-api mock` serves it by default. */
 export const MOCK_URL = 'http://127.0.0.1:4010';
 
+/** How events are delivered to a local handler (part 6): events send and listen spread it whole. */
+export const DELIVERY = {
+  secret: { type: 'string', value: '<secret>', help: `sign the raw body: HMAC-SHA256, hex, in ${DEFAULT_SIGNATURE_HEADER}` },
+  'signature-header': { type: 'string', value: '<name>', help: 'send the signature in this header instead (needs --secret)' },
+  bearer: { type: 'string', value: '<token>', help: 'send Authorization: Bearer <token> (combinable with --secret)' },
+  timeout: { type: 'string', value: '<seconds>', help: `per delivery attempt (default ${DEFAULT_TIMEOUT_SECONDS})` },
+} as const satisfies Options;
+
 export const SHARED = {
   'base-url': { type: 'string', value: '<url>', env: 'NUMBERS_API_BASE_URL', help: 'the API: a running mock or a deployment' },
   'api-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_KEY', help: 'the API key (sk_live_...); the environment keeps it out of the shell history. It never appears in any output' },
@@ -37,11 +45,7 @@ export const SHARED = {
   port: { type: 'string', value: '<n>', help: 'the port to listen on' },
   host: { type: 'string', value: '<address>', help: 'the address to listen on' },
   quiet: { type: 'boolean', help: 'no line per request' },
-  // How events are delivered to a local handler (part 6): events send and listen.
-  secret: { type: 'string', value: '<secret>', help: `sign the raw body: HMAC-SHA256, hex, in ${DEFAULT_SIGNATURE_HEADER}` },
-  'signature-header': { type: 'string', value: '<name>', help: 'send the signature in this header instead (needs --secret)' },
-  bearer: { type: 'string', value: '<token>', help: 'send Authorization: Bearer <token> (combinable with --secret)' },
-  timeout: { type: 'string', value: '<seconds>', help: `per delivery attempt (default ${DEFAULT_TIMEOUT_SECONDS})` },
+  ...DELIVERY,
 } as const satisfies Options;
 
 export interface Parsed<O extends Options> {

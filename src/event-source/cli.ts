@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { runCommand, runGroup, type CommandSpec } from '../cli/command.js';
 import { processIo, type CliIo } from '../cli/io.js';
-import { SHARED, type Parsed } from '../cli/options.js';
+import { DELIVERY, type Parsed } from '../cli/options.js';
 import { UsageError } from '../cli/usage-error.js';
 import { deliveryOptions } from '../cli/validators.js';
 import { deliverEvent, type Attempt } from '../delivery/deliver.js';
@@ -28,10 +28,7 @@ Several events are sent at once, not one after another, as the agent does.
   options: {
     file: { type: 'string', value: '<path>', multiple: true, help: 'send your own event(s): a JSON object, or an array of them, each sent (and signed) as compact JSON (repeatable)' },
     all: { type: 'boolean', help: 'send every example event (each event id once)' },
-    secret: SHARED.secret,
-    'signature-header': SHARED['signature-header'],
-    bearer: SHARED.bearer,
-    timeout: SHARED.timeout,
+    ...DELIVERY,
   },
   notes: `Exit code: 0 all delivered, 1 at least one event dropped, 2 bad usage.
 For an https handler with a self-signed certificate, trust it with NODE_EXTRA_CA_CERTS=<cert.pem>.`,

@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import { runCommand, type CommandSpec } from '../cli/command.js';
 import type { CliIo } from '../cli/io.js';
-import { MOCK_URL, SHARED, type Parsed } from '../cli/options.js';
+import { DELIVERY, MOCK_URL, SHARED, type Parsed } from '../cli/options.js';
 import { untilSignal } from '../cli/run-until-signal.js';
 import { UsageError } from '../cli/usage-error.js';
 import { apiKey, baseUrl as validBaseUrl, deliveryOptions, port, token, wholeNumber } from '../cli/validators.js';
@@ -31,10 +31,7 @@ first connection is refused), it stops at once with exit code 2.`,
     'base-url': { ...SHARED['base-url'], help: `the deployment (default ${MOCK_URL}, the mock)` },
     'api-key': SHARED['api-key'],
     'forward-to': { type: 'string', value: '<url>', multiple: true, help: 'a target: http or https on 127.0.0.1, 0.0.0.0, localhost, ::1 or [::1] (repeatable; anything else is refused)' },
-    secret: SHARED.secret,
-    'signature-header': SHARED['signature-header'],
-    bearer: SHARED.bearer,
-    timeout: SHARED.timeout,
+    ...DELIVERY,
     wait: { type: 'string', value: '<seconds>', help: 'how long each long poll waits, 1 to 60 (default 30)' },
     'targets-port': { ...TARGETS_PORT, was: ['control-port'] },
     'targets-token': { ...TARGETS_TOKEN, was: ['control-token'] },
