@@ -4,70 +4,31 @@
 // own module; this file only dispatches and owns the exit code (0 done, 1 failed, 2 bad usage).
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { groupHelp, runGroup, type GroupSpec } from '../src/cli/command.js';
+import { processIo, type CliIo } from '../src/cli/io.js';
 import { runEventsCli } from '../src/event-source/cli.js';
 import { runListenCli } from '../src/listen/cli.js';
-import { processIo, type CliIo } from '../src/cli-io.js';
 import { runMockCli } from '../src/mock/cli.js';
 
-export const USAGE = `Usage: numbers-api <command> [options]
+// The suite, the proxy, the MCP server (and the SDK it runs on) and the recordings are loaded only
+// when asked for, so that the mock and the event source start without them.
+export const COMMANDS = {
+  name: 'numbers-api',
+  commands: {
+    mock: { summary: 'serve the stateful mock of the API on http://127.0.0.1:4010: every key its own account, validated against the contract (--stateless: the documented examples only)', run: runMockCli },
+    events: { summary: 'events send POSTs example events (or your own JSON) to a local webhook or fan-out handler; events list lists the examples it can send', run: runEventsCli },
+    listen: { summary: "forward your account's events (events/wait long polls) to local handlers", run: (argv, io) => runListenCli(argv, io) },
+    conformance: { summary: 'check a deployment of the API against the contract', run: async (argv) => (await import('../conformance/cli.js')).runConformanceCli(argv) },
+    proxy: { summary: 'forward requests to a deployment and check each request and answer against the contract as they pass (a validating proxy)', run: async (argv, io) => (await import('../conformance/proxy.js')).runProxyCli(argv, io) },
+    recordings: { summary: 'summarize <dir>: what a set of recordings (mock --record <dir>) depends on: the operations, fields and carried values', run: async (argv, io) => (await import('../src/recording/cli.js')).runRecordingsCli(argv, io) },
+    mcp: { summary: 'an MCP server for agents: the operations, workflows and events as tools, over the mock (in-process by default) or a deployment; read-only unless --allow-writes', run: async (argv, io) => (await import('../src/mcp/cli.js')).runMcpCli(argv, io) },
+  },
+} satisfies GroupSpec;
 
-Commands:
-  mock           serve the stateful mock of the API on http://127.0.0.1:4010: every key its own
-                 account, validated against the contract (--stateless: the documented examples only)
-  events send    POST example events (or your own JSON) to a local webhook or fan-out handler
-  events list    list the example events that events send can deliver
-  listen         forward your account's events (events/wait long polls) to local handlers
-  conformance    check a deployment of the API against the contract
-  proxy          forward requests to a deployment and check each request and answer against
-                 the contract as they pass (a validating proxy)
-  recordings     summarize <dir>: what a set of recordings (mock --record <dir>) depends on:
-                 the operations, fields and carried values
-  mcp            an MCP server for agents: the operations, workflows and events as tools, over
-                 the mock (in-process by default) or a deployment; read-only unless --allow-writes
-
-Run numbers-api <command> --help for a command's options.
-`;
-
-// The MCP server (and the SDK it runs on) is loaded only when asked for, as the suite is.
-async function loadMcp(): Promise<typeof import('../src/mcp/cli.js')> {
-  return import('../src/mcp/cli.js');
-}
-
-// The conformance command lives in conformance/cli.ts, loaded only when asked for, so that the
-// mock and the event source start without loading the suite.
-async function loadConformance(): Promise<typeof import('../conformance/cli.js')> {
-  return import('../conformance/cli.js');
-}
+export const USAGE = groupHelp(COMMANDS);
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'mock':
-      return runMockCli(rest, io);
-    case 'events':
-      return runEventsCli(rest, io);
-    case 'listen':
-      return runListenCli(rest, io);
-    case 'conformance':
-      return (await loadConformance()).runConformanceCli(rest);
-    case 'proxy':
-      return (await loadConformance()).runConformanceCli(['--proxy', ...rest]);
-    case 'mcp':
-      return (await loadMcp()).runMcpCli(rest, io);
-    case 'recordings':
-      return (await import('../src/recording/cli.js')).runRecordingsCli(rest, io);
-    case '-h':
-    case '--help':
-    case 'help':
-      io.stdout(USAGE);
-      return 0;
-    case undefined:
-      io.stderr(`numbers-api: a command is needed.\n\n${USAGE}`);
-      return 2;
-    default:
-      io.stderr(`numbers-api: unknown command "${command}".\n\n${USAGE}`);
-      return 2;
-  }
+  return runGroup(COMMANDS, argv, io);
 }
 
 function isMainModule(): boolean {

@@ -3,14 +3,16 @@
 // 2 usage error.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { helpText, usageLines } from '../src/cli/command.js';
+import { processIo } from '../src/cli/io.js';
+import { envSource, parseOptions, type Option, type Parsed } from '../src/cli/options.js';
+import { UsageError } from '../src/cli/usage-error.js';
 import { anyKeyNotApplicable, readAnnouncement } from './announcement.js';
-import { configFromEnv, DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
+import { configFromEnv, OPTIONS } from './config.js';
 import { loadDescription } from './description.js';
 import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js';
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
-import { runProxy } from './proxy.js';
 import { runWorkflowsCommand, workflowsMatching } from './workflows.js';
 import { SLICE_COUNT } from './suite/slices.js';
 import { redact } from './redact.js';
@@ -19,86 +21,14 @@ import { reportFiles, writeReports } from './reporters/files.js';
 import { PROGRESS_LEGEND, stoppedReport, type ConformanceReport } from './reporters/report.js';
 import { rerunFinding } from './rerun.js';
 
-export const USAGE = `Usage:
-  numbers-api conformance [options]      test a deployment against the contract
-  numbers-api proxy --base-url <url>     validating proxy in front of a deployment
-  (in the repository: npm run conformance -- [options])
-
-Options:
-  --base-url <url>        the deployment (or CONFORMANCE_BASE_URL)
-  --api-key <key>         the API key (or CONFORMANCE_API_KEY; the environment keeps it out of
-                          shell history). It never appears in any output or report.
-  --level <level>         contract (default): reads and requests that must be rejected only;
-                          writes: also judges flows across requests, creating a few things
-                          (test messages, one message and one call to --to, an account change
-                          it restores; needs --to). A call is never sent without an Idempotency-Key.
-  --to <E.164>            the test number that --level writes messages and calls
-  --second-key <key>      a key of a second account (or CONFORMANCE_SECOND_KEY): every record id
-                          one account reads must answer 404 to the other (part 7)
-  --mock-control-token <token>
-                          against the package's mock under --strict-keys or beyond loopback: its
-                          control token, so that --level writes can complete checkouts on the
-                          accounts it signs up there (or CONFORMANCE_MOCK_CONTROL_TOKEN)
-  --rerun <finding-id>    send the one request a finding of the last run is about again (the id
-                          is in the console and the reports; reads --report-dir), and judge it
-  --max-sends <n>         most requests --level writes may send that create or change something
-                          (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})
-  --event-window <sec>    how long --level writes waits for the events it caused (default 20)
-  --concurrency <n>       requests in flight at once (default 4)
-  --timeout <seconds>     per request (default 30)
-  --retry-budget <sec>    how long a request may wait out 429s before its check is skipped (default 60)
-  --report-dir <dir>      where conformance-report.json, junit.xml and conformance-report.html go
-                          (default ./conformance-report)
-  -t, --filter <pattern>  only scenarios whose name matches (vitest -t), e.g. -t getUsage; with
-                          --workflows, only the workflows whose id matches
-  --shard <i>/<n>         run one shard of the suite (vitest --shard), 1 <= i <= n <= ${SLICE_COUNT}
-  --description <file>    the OpenAPI description (default: the package's generated/openapi.json)
-  --verbose               also list passing scenarios and every finding
-  --workflows             replay the contract's Arazzo workflows instead of the scenarios: those
-                          whose x-conformance level the run's --level allows (the rest listed as
-                          not run, with why), under the same safety; each workflow is a
-                          scenario of the same reports
-  --any-key-valid         the deployment accepts any well-formed key (a mock without accounts,
-                          such as numbers-api mock --stateless): the unknown-key 401 checks of
-                          part 5.1 are reported as not applicable. Not needed for numbers-api
-                          mock, which announces it (GET /__mock/about)
-  --replay <recording>    replay a recording made on the mock (numbers-api mock --record)
-                          under the suite's safety rules; see --replay --help
-  --proxy                 start the validating proxy instead of the suite
-  --port <n>              proxy port (default 4010)
-  --host <host>           proxy host (default 127.0.0.1)
-  --errors                proxy: answer a contract violation with an error instead of logging it
-  -h, --help              this text
-
-Exit codes: 0 all required checks passed (advisories never fail a run), 1 a check failed, 2 usage
+export const CONFORMANCE = {
+  name: 'numbers-api conformance',
+  usage: '[options]',
+  about: 'Tests a deployment against the contract (in the repository: npm run conformance -- [options]).',
+  options: OPTIONS,
+  notes: `Exit codes: 0 all required checks passed (advisories never fail a run), 1 a check failed, 2 usage
 error (also a base URL that is not this API, a key it refuses, or an account --level writes
-cannot run on: no line to send from, no credit). The reports are written on every exit.`;
-
-const OPTIONS = {
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  level: { type: 'string' },
-  to: { type: 'string' },
-  'second-key': { type: 'string' },
-  'mock-control-token': { type: 'string' },
-  rerun: { type: 'string' },
-  'max-sends': { type: 'string' },
-  'event-window': { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  'retry-budget': { type: 'string' },
-  'report-dir': { type: 'string' },
-  filter: { type: 'string', short: 't' },
-  shard: { type: 'string' },
-  description: { type: 'string' },
-  verbose: { type: 'boolean' },
-  workflows: { type: 'boolean' },
-  'any-key-valid': { type: 'boolean' },
-  proxy: { type: 'boolean' },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  errors: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+cannot run on: no line to send from, no credit). The reports are written on every exit.`,
 } as const;
 
 const suiteConfig = path.join(path.dirname(fileURLToPath(import.meta.url)), 'suite', `vitest.config${path.extname(fileURLToPath(import.meta.url))}`);
@@ -115,53 +45,53 @@ function guardStream(stream: NodeJS.WriteStream, ...secrets: string[]): () => vo
   };
 }
 
+/**
+ * An option's value read straight from `argv` and the environment, for when parseArgs refused the
+ * line (a secret to keep out of the output, a report directory to write to all the same).
+ */
+function rawValue(name: string, option: Option, argv: string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const flag of [name, ...(option.was ?? [])]) {
+    const at = argv.findIndex((arg) => arg === `--${flag}` || arg.startsWith(`--${flag}=`));
+    if (at >= 0) return argv[at] === `--${flag}` ? argv[at + 1] : argv[at]!.slice(flag.length + 3);
+  }
+  const variable = envSource(option, env);
+  return variable === undefined ? undefined : env[variable];
+}
+
 export async function runConformanceCli(argv: string[]): Promise<number> {
   // A replay of a recording has its own options and run (replay.ts).
-  if (argv.some((a) => a === '--replay' || a.startsWith('--replay='))) return (await import('./replay.js')).runReplayCli(argv.filter((a) => a !== 'conformance'));
-  let args = [...argv];
-  let mode: 'suite' | 'proxy' = 'suite';
-  if (args[0] === 'conformance') args = args.slice(1);
-  else if (args[0] === 'proxy') {
-    mode = 'proxy';
-    args = args.slice(1);
-  }
-  const secret = flagValue(args, 'api-key') ?? process.env.CONFORMANCE_API_KEY ?? '';
-  const secondSecret = flagValue(args, 'second-key') ?? process.env.CONFORMANCE_SECOND_KEY ?? '';
-  const controlSecret = flagValue(args, 'mock-control-token') ?? process.env.CONFORMANCE_MOCK_CONTROL_TOKEN ?? '';
-  let values: Record<string, string | boolean | undefined>;
+  if (argv.some((a) => a === '--replay' || a.startsWith('--replay='))) return (await import('./replay.js')).runReplayCli(argv);
+  // `--proxy` is the old name of `numbers-api proxy`, kept for a release.
+  if (argv.includes('--proxy')) return (await import('./proxy.js')).runProxyCli(argv.filter((a) => a !== '--proxy'), processIo);
+  const secrets = (['api-key', 'second-key', 'control-token'] as const).map((name) => rawValue(name, OPTIONS[name], argv) ?? '');
+  const secret = secrets[0]!;
+  let parsed: Parsed<typeof OPTIONS>;
   try {
-    const parsed = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true });
-    values = parsed.values as Record<string, string | boolean | undefined>;
+    parsed = parseOptions(OPTIONS, argv);
   } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional.*$/s, '.');
-    process.stderr.write(`${redact(message, [secret])}\n\n${USAGE}\n`);
-    if (mode === 'suite' && !args.includes('--help') && !args.includes('-h')) stopReports(flagValue(args, 'report-dir'), {}, 2, message, secret);
+    const message = (error as Error).message;
+    process.stderr.write(redact(usageLines(CONFORMANCE, message), [secret]));
+    stopReports(argv, 2, message, secret);
     return 2;
   }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
+  if (parsed.help) {
+    process.stdout.write(helpText(CONFORMANCE));
     return 0;
   }
-  if (values.proxy) mode = 'proxy';
-  const restoreOut = guardStream(process.stdout, secret, secondSecret, controlSecret);
-  const restoreErr = guardStream(process.stderr, secret, secondSecret, controlSecret);
+  const restoreOut = guardStream(process.stdout, ...secrets);
+  const restoreErr = guardStream(process.stderr, ...secrets);
   try {
-    if (mode === 'proxy') return await proxyMode(values);
-    return await suiteMode(values);
+    return await suiteMode(parsed);
   } catch (error) {
-    if (error instanceof TargetError) {
-      process.stderr.write(`${error.message}\n`);
-      if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 2, error.message, secret);
-      return 2;
-    }
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\nRun with --help for the options.\n`);
-      if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 2, error.message, secret);
+    if (error instanceof TargetError || error instanceof UsageError) {
+      // A deployment that is not this API, or a key it refuses, is one line; bad usage says where to read more.
+      process.stderr.write(error instanceof TargetError ? `${error.message}\n` : usageLines(CONFORMANCE, error.message));
+      stopReports(argv, 2, error.message, secret);
       return 2;
     }
     const text = redact(String((error as Error)?.stack ?? error), [secret]);
     process.stderr.write(`${text}\n`);
-    if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 1, text, secret);
+    stopReports(argv, 1, text, secret);
     return 1;
   } finally {
     restoreOut();
@@ -169,65 +99,33 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   }
 }
 
-/** A flag's value read straight from argv, for when parseArgs refused the line. */
-function flagValue(args: string[], flag: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === `--${flag}`) return args[i + 1];
-    if (arg.startsWith(`--${flag}=`)) return arg.slice(flag.length + 3);
-  }
-  return undefined;
-}
-
 /**
  * The reports of a run that stopped (exit 2, or a crash): written all the same, with the reason,
  * where the run would have written them. A report directory that cannot be written is said, not
  * thrown: the exit code already tells the story.
  */
-function stopReports(dirFlag: string | undefined, values: Record<string, string | boolean | undefined>, exitCode: number, message: string, secret: string): void {
-  const dir = path.resolve(dirFlag ?? process.env.CONFORMANCE_REPORT_DIR ?? 'conformance-report');
-  const baseUrl = (values['base-url'] as string | undefined) ?? process.env.CONFORMANCE_BASE_URL;
-  const level = (values.level as string | undefined) ?? process.env.CONFORMANCE_LEVEL ?? 'contract';
+function stopReports(argv: string[], exitCode: number, message: string, secret: string): void {
+  const value = (name: keyof typeof OPTIONS): string | undefined => rawValue(name, OPTIONS[name], argv);
+  const dir = path.resolve(value('report-dir') ?? 'conformance-report');
+  const baseUrl = value('base-url');
   try {
-    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level, exitCode, message: redact(message, [secret]) }));
+    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level: value('level') ?? 'contract', exitCode, message: redact(message, [secret]) }));
     process.stdout.write(`Reports: ${files.json}, ${files.junit}, ${files.html}\n`);
   } catch (error) {
     process.stderr.write(`The reports could not be written to ${dir}: ${(error as Error).message}\n`);
   }
 }
 
-async function proxyMode(values: Record<string, string | boolean | undefined>): Promise<number> {
-  const upstream = parseBaseUrl((values['base-url'] as string | undefined) ?? process.env.CONFORMANCE_BASE_URL);
-  const port = Number(values.port ?? 4010);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, got "${values.port}".`);
-  return runProxy({ upstream, port, host: (values.host as string | undefined) ?? '127.0.0.1', errors: values.errors === true, descriptionPath: values.description as string | undefined });
-}
-
-async function suiteMode(values: Record<string, string | boolean | undefined>): Promise<number> {
-  // Flags become CONFORMANCE_* variables: the vitest workers read the same settings.
-  const mapping: [string, string][] = [
-    ['base-url', 'CONFORMANCE_BASE_URL'],
-    ['api-key', 'CONFORMANCE_API_KEY'],
-    ['level', 'CONFORMANCE_LEVEL'],
-    ['to', 'CONFORMANCE_TO'],
-    ['second-key', 'CONFORMANCE_SECOND_KEY'],
-    ['mock-control-token', 'CONFORMANCE_MOCK_CONTROL_TOKEN'],
-    ['max-sends', 'CONFORMANCE_MAX_SENDS'],
-    ['event-window', 'CONFORMANCE_EVENT_WINDOW'],
-    ['concurrency', 'CONFORMANCE_CONCURRENCY'],
-    ['timeout', 'CONFORMANCE_TIMEOUT'],
-    ['retry-budget', 'CONFORMANCE_RETRY_BUDGET'],
-    ['report-dir', 'CONFORMANCE_REPORT_DIR'],
-    ['description', 'CONFORMANCE_DESCRIPTION'],
-  ];
-  for (const [flag, name] of mapping) {
-    const value = values[flag];
-    if (typeof value === 'string') process.env[name] = flag === 'report-dir' || flag === 'description' ? path.resolve(value) : value;
+async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
+  // Every setting becomes its environment variable: the vitest workers read the same settings.
+  for (const [name, option] of Object.entries(OPTIONS) as [keyof typeof OPTIONS, Option][]) {
+    const value = values[name];
+    if (option.env === undefined || value === undefined) continue;
+    process.env[option.env] = typeof value === 'boolean' ? (value ? '1' : '') : name === 'report-dir' || name === 'description' ? path.resolve(value) : value;
   }
-  if (values['any-key-valid']) process.env.CONFORMANCE_ANY_KEY_VALID = '1';
   // Only what the run itself announces counts (the mock's announcement below), never an inherited setting.
   delete process.env.CONFORMANCE_MOCK;
-  const shard = parseShard(values.shard as string | undefined);
+  const shard = parseShard(values.shard);
   let config = configFromEnv();
   process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);
   process.env.CONFORMANCE_DESCRIPTION = path.resolve(config.descriptionPath);
@@ -339,8 +237,8 @@ function parseFilter(raw: string, plan: Plan, everything: Plan): RegExp {
     const checks = [...new Set(plan.scenarios.map((s) => s.check))].sort();
     const writesOnly = [...new Set(everything.scenarios.map((s) => s.check))].filter((c) => !checks.includes(c)).sort();
     throw new UsageError(
-      `-t "${raw}" matches no scenario. Names are "<operationId> <title> [<check>]", e.g. -t getUsage, -t auth-required, -t 'part 4.4'.\n` +
-        `Checks: ${checks.join(', ')}.${writesOnly.length ? `\nWith --level writes also: ${writesOnly.join(', ')}.` : ''}`,
+      `-t "${raw}" matches no scenario. Names are "<operationId> <title> [<check>]", e.g. -t getUsage, -t auth-required, -t 'part 4.4'. ` +
+        `Checks: ${checks.join(', ')}.${writesOnly.length ? ` With --level writes also: ${writesOnly.join(', ')}.` : ''}`,
     );
   }
   const shown = operations.length > 8 ? `${operations.slice(0, 8).join(', ')}, ...` : operations.join(', ');

@@ -1,5 +1,9 @@
-// Run settings, read from CONFORMANCE_* environment variables (the CLI turns flags into these, so
-// the vitest workers that run the suite see the same settings).
+// Run settings: the suite's options, each with the environment variable it is read from (the CLI
+// turns flags into these, so the vitest workers that run the suite see the same settings).
+import { SHARED, envSource, type Options } from '../src/cli/options.js';
+import { UsageError } from '../src/cli/usage-error.js';
+import { apiKey, baseUrl as validBaseUrl, oneOf, phoneNumber, seconds, wholeNumber } from '../src/cli/validators.js';
+import { SLICE_COUNT } from './suite/slices.js';
 import { defaultDescriptionPath, loadDescription } from './description.js';
 
 export type Level = 'contract' | 'writes';
@@ -55,78 +59,75 @@ export interface ConformanceConfig {
  */
 export const DEFAULT_MAX_SENDS = 16;
 
-export class UsageError extends Error {}
+export const OPTIONS = {
+  'base-url': { ...SHARED['base-url'], help: 'the deployment', wasEnv: ['CONFORMANCE_BASE_URL'] },
+  'api-key': { ...SHARED['api-key'], wasEnv: ['CONFORMANCE_API_KEY'] },
+  level: { type: 'string', value: '<level>', env: 'CONFORMANCE_LEVEL', help: 'contract (default): reads and requests that must be rejected only; writes: also judges flows across requests, creating a few things (test messages, one message and one call to --to, an account change it restores; needs --to). A call is never sent without an Idempotency-Key.' },
+  to: { type: 'string', value: '<E.164>', env: 'CONFORMANCE_TO', help: 'the test number that --level writes messages and calls' },
+  'second-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_SECOND_KEY', wasEnv: ['CONFORMANCE_SECOND_KEY'], help: 'a key of a second account: every record id one account reads must answer 404 to the other (part 7)' },
+  'control-token': { ...SHARED['control-token'], was: ['mock-control-token'], wasEnv: ['CONFORMANCE_MOCK_CONTROL_TOKEN'], help: "against the package's mock under --strict-keys or beyond loopback: its control token, so that --level writes can complete checkouts on the accounts it signs up there" },
+  rerun: { type: 'string', value: '<finding-id>', help: 'send the one request a finding of the last run is about again (the id is in the console and the reports; reads --report-dir), and judge it' },
+  'max-sends': { type: 'string', value: '<n>', env: 'CONFORMANCE_MAX_SENDS', help: `most requests --level writes may send that create or change something (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})` },
+  'event-window': { type: 'string', value: '<sec>', env: 'CONFORMANCE_EVENT_WINDOW', help: 'how long --level writes waits for the events it caused (default 20)' },
+  concurrency: { type: 'string', value: '<n>', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at once (default 4)' },
+  timeout: { type: 'string', value: '<seconds>', env: 'CONFORMANCE_TIMEOUT', help: 'per request (default 30)' },
+  'retry-budget': { type: 'string', value: '<sec>', env: 'CONFORMANCE_RETRY_BUDGET', help: 'how long a request may wait out 429s before its check is skipped (default 60)' },
+  'report-dir': { type: 'string', value: '<dir>', env: 'CONFORMANCE_REPORT_DIR', help: 'where conformance-report.json, junit.xml and conformance-report.html go (default ./conformance-report)' },
+  filter: { type: 'string', value: '<pattern>', short: 't', help: 'only scenarios whose name matches (vitest -t), e.g. -t getUsage; with --workflows, only the workflows whose id matches' },
+  shard: { type: 'string', value: '<i>/<n>', help: `run one shard of the suite (vitest --shard), 1 <= i <= n <= ${SLICE_COUNT}` },
+  description: { type: 'string', value: '<file>', env: 'CONFORMANCE_DESCRIPTION', help: "the OpenAPI description (default: the package's generated/openapi.json)" },
+  verbose: { type: 'boolean', help: 'also list passing scenarios and every finding' },
+  workflows: { type: 'boolean', help: "replay the contract's Arazzo workflows instead of the scenarios: those whose x-conformance level the run's --level allows (the rest listed as not run, with why), under the same safety; each workflow is a scenario of the same reports" },
+  'any-key-valid': { type: 'boolean', env: 'CONFORMANCE_ANY_KEY_VALID', help: 'the deployment accepts any well-formed key (a mock without accounts, such as numbers-api mock --stateless): the unknown-key 401 checks of part 5.1 are reported as not applicable. Not needed for numbers-api mock, which announces it (GET /__mock/about)' },
+  replay: { type: 'string', value: '<recording>', help: "replay a recording made on the mock (numbers-api mock --record) under the suite's safety rules; see --replay --help" },
+  proxy: { type: 'boolean', help: 'deprecated: run numbers-api proxy, which takes the same options' },
+} as const satisfies Options;
 
-function positiveNumber(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${name} must be a positive number, got "${raw}".`);
-  return value;
+/** A setting as the workers read it: its environment variable, else an older one. */
+export function setting(name: keyof typeof OPTIONS, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const variable = envSource(OPTIONS[name], env);
+  return variable === undefined ? undefined : env[variable];
 }
 
-function wholeNumber(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) throw new UsageError(`${name} must be a whole number (0 or more), got "${raw}".`);
-  return value;
-}
-
-export function parseBaseUrl(raw: string | undefined): string {
-  if (!raw) throw new UsageError('No base URL: pass --base-url <url> or set CONFORMANCE_BASE_URL.');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`The base URL "${raw}" is not a valid URL (expected e.g. https://api.example.com).`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`The base URL must use http:// or https://, got "${url.protocol}".`);
-  }
-  if (url.username || url.password) throw new UsageError('The base URL must not carry credentials; pass the key with --api-key or CONFORMANCE_API_KEY.');
-  if (url.search || url.hash) throw new UsageError('The base URL must not carry a query or fragment.');
-  return url.href.replace(/\/+$/, '');
+export function parseBaseUrl(raw: string | undefined, from = '--base-url'): string {
+  if (!raw) throw new UsageError(`No base URL: pass --base-url <url> or set ${OPTIONS['base-url'].env}.`);
+  return validBaseUrl(raw, from).href.replace(/\/+$/, '');
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ConformanceConfig {
-  const baseUrl = parseBaseUrl(env.CONFORMANCE_BASE_URL);
-  const apiKey = env.CONFORMANCE_API_KEY;
-  if (!apiKey) throw new UsageError('No API key: set CONFORMANCE_API_KEY (or pass --api-key).');
-  const level = (env.CONFORMANCE_LEVEL || 'contract') as Level;
-  if (level !== 'contract' && level !== 'writes') {
-    throw new UsageError(`--level must be "contract" or "writes", got "${level}".`);
-  }
-  const to = env.CONFORMANCE_TO || undefined;
+  const read = (name: keyof typeof OPTIONS) => setting(name, env);
+  const baseUrl = parseBaseUrl(read('base-url'));
+  const descriptionPath = read('description') || defaultDescriptionPath();
+  const document = loadDescription(descriptionPath);
+  const key = apiKey(read('api-key'), '--api-key', document);
+  const level = oneOf(read('level') || 'contract', '--level', ['contract', 'writes'] as const);
+  const to = read('to') || undefined;
   if (level === 'writes' && !to) throw new UsageError('--level writes needs --to <test number> (E.164) to send the message and place the call to.');
-  if (to && !isE164(to, env.CONFORMANCE_DESCRIPTION)) throw new UsageError(`--to must be an E.164 number such as +14155550123, got "${to}".`);
-  const concurrency = positiveNumber('--concurrency', env.CONFORMANCE_CONCURRENCY, 4);
-  if (!Number.isInteger(concurrency)) throw new UsageError('--concurrency must be a whole number.');
+  if (to) phoneNumber(to, '--to', document);
+  const number = (name: 'timeout' | 'retry-budget' | 'event-window', fallback: number): number => (read(name) ? seconds(read(name)!, `--${name}`) : fallback);
+  const second = read('second-key');
+  const mock = env.CONFORMANCE_MOCK;
   return {
     baseUrl,
-    apiKey,
+    apiKey: key,
     level,
     to,
-    concurrency,
-    timeoutMs: positiveNumber('--timeout', env.CONFORMANCE_TIMEOUT, 30) * 1000,
-    retryBudgetMs: positiveNumber('--retry-budget', env.CONFORMANCE_RETRY_BUDGET, 60) * 1000,
-    descriptionPath: env.CONFORMANCE_DESCRIPTION || defaultDescriptionPath(),
-    reportDir: env.CONFORMANCE_REPORT_DIR || 'conformance-report',
-    anyKeyValid: env.CONFORMANCE_ANY_KEY_VALID === '1' || env.CONFORMANCE_ANY_KEY_VALID === 'true',
+    concurrency: read('concurrency') ? wholeNumber(read('concurrency')!, '--concurrency', 1) : 4,
+    timeoutMs: number('timeout', 30) * 1000,
+    retryBudgetMs: number('retry-budget', 60) * 1000,
+    descriptionPath,
+    reportDir: read('report-dir') || 'conformance-report',
+    anyKeyValid: read('any-key-valid') === '1' || read('any-key-valid') === 'true',
     anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
-    maxSends: wholeNumber('--max-sends', env.CONFORMANCE_MAX_SENDS, DEFAULT_MAX_SENDS),
-    eventWindowMs: positiveNumber('--event-window', env.CONFORMANCE_EVENT_WINDOW, 20) * 1000,
-    ...(env.CONFORMANCE_SECOND_KEY ? { secondKey: secondKey(env.CONFORMANCE_SECOND_KEY, apiKey) } : {}),
-    ...(env.CONFORMANCE_MOCK === 'any' || env.CONFORMANCE_MOCK === 'strict' ? { mock: env.CONFORMANCE_MOCK } : {}),
-    ...(env.CONFORMANCE_MOCK_CONTROL_TOKEN ? { mockControlToken: env.CONFORMANCE_MOCK_CONTROL_TOKEN } : {}),
+    maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : DEFAULT_MAX_SENDS,
+    eventWindowMs: number('event-window', 20) * 1000,
+    ...(second ? { secondKey: secondKey(apiKey(second, '--second-key', document), key) } : {}),
+    ...(mock === 'any' || mock === 'strict' ? { mock } : {}),
+    ...(read('control-token') ? { mockControlToken: read('control-token') } : {}),
   };
 }
 
 function secondKey(value: string, apiKey: string): string {
   if (value === apiKey) throw new UsageError('--second-key must be the key of another account, not the run\'s own key.');
   return value;
-}
-
-/** E.164 as the description's own `E164` schema states it (part 8), not restated here. */
-function isE164(value: string, descriptionPath: string | undefined): boolean {
-  const pattern = loadDescription(descriptionPath || defaultDescriptionPath()).components?.schemas?.E164?.pattern;
-  return typeof pattern === 'string' ? new RegExp(pattern, 'u').test(value) : true;
 }

@@ -74,11 +74,11 @@ export function describeAuth(auth: AuthMode): string {
 /** The Authorization a copy-paste command sends for `auth`: the keys as environment variables, never their values. */
 export function curlAuthorization(auth: AuthMode): string | undefined {
   return {
-    valid: 'Bearer $CONFORMANCE_API_KEY',
+    valid: 'Bearer $NUMBERS_API_KEY',
     none: undefined,
     malformed: `Bearer ${MALFORMED_KEY}`,
     'unknown-key': `Bearer ${UNKNOWN_KEY_PREFIX}0000`,
-    second: 'Bearer $CONFORMANCE_SECOND_KEY',
+    second: 'Bearer $NUMBERS_API_SECOND_KEY',
     scratch: 'Bearer $SCRATCH_KEY',
   }[auth];
 }

@@ -86,7 +86,7 @@ function controlOperation(operationId: string): Operation | undefined {
 
 /** Why the control surface could not be used, in a line: the coverage says what would let it. */
 export const CONTROL_REFUSED =
-  "the mock's control surface refused the change (403: under --strict-keys or beyond loopback it needs its control token): pass --mock-control-token <the token the mock printed>";
+  "the mock's control surface refused the change (403: under --strict-keys or beyond loopback it needs its control token): pass --control-token <the token the mock printed>";
 
 /**
  * A change through the mock's control surface (spec/mock-control.yaml): completing a checkout as

@@ -2,12 +2,11 @@
 // server, a different API or a wrong path prefix would otherwise give a hundred failed checks that
 // all say the same thing; two reads of the account (part 4.2) show it, and the run stops with one
 // line. Reads only (part 7.1): nothing is changed.
-import { UsageError } from './config.js';
 import { findOperation, listOperations, type Json } from './description.js';
 import { networkCause } from './http.js';
 
 /** A base URL that is not a deployment of this API, or a key it refuses: exit 2, one line, no help text. */
-export class TargetError extends UsageError {}
+export class TargetError extends Error {}
 
 interface Answer {
   status: number;
@@ -68,6 +67,6 @@ export async function probeDeployment(document: Json, baseUrl: string, apiKey: s
     );
   }
   if (without.status === 401 && withKey.status === 401) {
-    throw new TargetError(`The API key was refused: ${request} answered 401 with it, as without one. Check CONFORMANCE_API_KEY (or --api-key).`);
+    throw new TargetError(`The API key was refused: ${request} answered 401 with it, as without one. Check --api-key (or NUMBERS_API_KEY).`);
   }
 }

@@ -11,7 +11,10 @@
 // each such step, why, and the flag that would allow it. Each step becomes a scenario of the
 // suite's report (its criteria and the contract's verdicts on its answer as findings), written
 // to --report-dir as the suite writes its own (conformance-report.json, junit.xml).
-import { parseArgs } from 'node:util';
+import { runCommand } from '../src/cli/command.js';
+import type { Parsed } from '../src/cli/options.js';
+import { UsageError } from '../src/cli/usage-error.js';
+import { apiKey, wholeNumber } from '../src/cli/validators.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { valueAt, type JsonObject } from '../src/contract/json-pointer.js';
 import { readRecordingFile, RecordingFileError } from '../src/recording/recording-files-read.js';
@@ -22,29 +25,30 @@ import { criterionExpressions, type Criterion } from '../src/contract/runtime-ex
 import { effectsOf, harmOf, type Effects } from '../src/contract/effects.js';
 import { describeVerdict } from '../src/contract/verdict.js';
 import { readAnnouncement } from './announcement.js';
-import { DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
+import { DEFAULT_MAX_SENDS, OPTIONS as SUITE, parseBaseUrl } from './config.js';
 import { loadDescription } from './description.js';
 import type { AnswerExcerpt, Finding, ScenarioOutcome, SentRequest } from './findings.js';
 import { describeRequest, type AuthMode } from './http.js';
 import { writeReports } from './reporters/files.js';
 import { buildReport, formatSummary, stoppedReport } from './reporters/report.js';
 
-export const REPLAY_USAGE = `Usage: numbers-api conformance --replay <recording> --base-url <url> [options]
-
-  Replays a recording (numbers-api mock --record <dir>: <name>.arazzo.json) against a deployment.
-  --base-url <url>         the deployment (or CONFORMANCE_BASE_URL)
-  --api-key <key>          the key (or CONFORMANCE_API_KEY); never printed or written
-  --level <level>          contract (default): only recordings that change nothing run;
-                           writes: steps that change something run, at most --max-sends
-  --max-sends <n>          most steps that change something (default ${DEFAULT_MAX_SENDS})
-  --allow <operationId>    also send a step the suite never sends (it deletes, buys, checks out,
-                           pays a fee), named one by one; repeatable
-  --input <name=value>     a workflow input other than the key (a sign-up code); repeatable
-  --report-dir <dir>       where conformance-report.json and junit.xml go (default ./conformance-report)
-  -h, --help               this text
-
-Exit codes: 0 every step passed, 1 a step failed, 2 usage error, a bad recording, or a step the
-level does not allow (nothing is sent then).`;
+export const REPLAY = {
+  name: 'numbers-api conformance --replay',
+  usage: '<recording> --base-url <url> [options]',
+  about: 'Replays a recording (numbers-api mock --record <dir>: <name>.arazzo.json) against a deployment.',
+  options: {
+    replay: { type: 'string', value: '<recording>', help: 'the recording' },
+    'base-url': SUITE['base-url'],
+    'api-key': SUITE['api-key'],
+    level: { ...SUITE.level, help: 'contract (default): only recordings that change nothing run; writes: steps that change something run, at most --max-sends' },
+    'max-sends': { ...SUITE['max-sends'], help: `most steps that change something (default ${DEFAULT_MAX_SENDS})` },
+    allow: { type: 'string', value: '<operationId>', multiple: true, help: 'also send a step the suite never sends (it deletes, buys, checks out, pays a fee), named one by one; repeatable' },
+    input: { type: 'string', value: '<name=value>', multiple: true, help: 'a workflow input other than the key (a sign-up code); repeatable' },
+    'report-dir': { ...SUITE['report-dir'], help: 'where conformance-report.json and junit.xml go (default ./conformance-report)' },
+  },
+  notes: `Exit codes: 0 every step passed, 1 a step failed, 2 usage error, a bad recording, or a step the
+level does not allow (nothing is sent then).`,
+} as const;
 
 interface ReplayArgs {
   recording: string;
@@ -57,48 +61,22 @@ interface ReplayArgs {
   reportDir: string;
 }
 
-function parseReplayArgs(argv: string[], env: NodeJS.ProcessEnv): ReplayArgs | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        replay: { type: 'string' },
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        level: { type: 'string' },
-        'max-sends': { type: 'string' },
-        allow: { type: 'string', multiple: true },
-        input: { type: 'string', multiple: true },
-        'report-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values } = parsed;
-  if (values.help) return 'help';
+function replayArgs({ values }: Parsed<typeof REPLAY.options>): ReplayArgs {
   if (!values.replay) throw new UsageError('--replay needs a recording file.');
   const level = values.level ?? 'contract';
   if (level !== 'contract' && level !== 'writes') throw new UsageError(`--level must be contract or writes, got "${level}".`);
-  const maxSends = values['max-sends'] === undefined ? DEFAULT_MAX_SENDS : Number(values['max-sends']);
-  if (!Number.isInteger(maxSends) || maxSends < 0 || maxSends > 1000) throw new UsageError(`--max-sends must be a whole number from 0 to 1000, got "${values['max-sends']}".`);
   const inputs: Record<string, string> = {};
   for (const pair of values.input ?? []) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`--input must be name=value, got "${pair}".`);
     inputs[pair.slice(0, at)] = pair.slice(at + 1);
   }
-  const apiKey = values['api-key'] ?? env.CONFORMANCE_API_KEY ?? '';
-  if (!apiKey) throw new UsageError('No API key: pass --api-key <key> or set CONFORMANCE_API_KEY.');
   return {
     recording: values.replay,
-    baseUrl: parseBaseUrl(values['base-url'] ?? env.CONFORMANCE_BASE_URL),
-    apiKey,
+    baseUrl: parseBaseUrl(values['base-url']),
+    apiKey: apiKey(values['api-key'], '--api-key', loadDescription()),
     level,
-    maxSends,
+    maxSends: values['max-sends'] === undefined ? DEFAULT_MAX_SENDS : wholeNumber(values['max-sends'], '--max-sends', 0, 1000),
     allow: new Set(values.allow ?? []),
     inputs,
     reportDir: values['report-dir'] ?? 'conformance-report',
@@ -110,7 +88,7 @@ type ReplayedAnswer = Parameters<NonNullable<Parameters<typeof replayRecording>[
 /** A replayed request as the suite's findings keep it: a line, the request as data (no key), and the answer cut short. */
 function requestOf(answer: ReplayedAnswer, apiKey: string): { line: string; sent: SentRequest; excerpt: AnswerExcerpt } {
   const authorization = answer.request.authorization;
-  // The run's key is $CONFORMANCE_API_KEY; a key the recording's own sign-up got is not kept.
+  // The run's key is --api-key (NUMBERS_API_KEY); a key the recording's own sign-up got is not kept.
   const auth: AuthMode = authorization === null ? 'none' : authorization === `Bearer ${apiKey}` ? 'valid' : 'scratch';
   const sent: SentRequest = {
     method: answer.method.toUpperCase(),
@@ -171,18 +149,10 @@ function refusal(step: { operationId: string; effects: Effects }, args: ReplayAr
 }
 
 export async function runReplayCli(argv: string[], out: (t: string) => void = (t) => void process.stdout.write(t), err: (t: string) => void = (t) => void process.stderr.write(t), env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let args: ReplayArgs | 'help';
-  try {
-    args = parseReplayArgs(argv, env);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    err(`numbers-api conformance: ${error.message}\n`);
-    return 2;
-  }
-  if (args === 'help') {
-    out(`${REPLAY_USAGE}\n`);
-    return 0;
-  }
+  return runCommand(REPLAY, argv, { stdout: out, stderr: err }, (parsed) => replay(replayArgs(parsed), out, err), env);
+}
+
+async function replay(args: ReplayArgs, out: (t: string) => void, err: (t: string) => void): Promise<number> {
   const stop = (message: string): number => {
     writeReports(args.reportDir, stoppedReport({ baseUrl: args.baseUrl, level: args.level, exitCode: 2, message }));
     err(`numbers-api conformance: ${message}\n`);

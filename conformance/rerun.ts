@@ -6,7 +6,8 @@
 // suite signed up on the mock cannot (that key was never kept).
 import { readFileSync } from 'node:fs';
 import { checkResponse } from './checks/response.js';
-import { UsageError, type ConformanceConfig } from './config.js';
+import { UsageError } from '../src/cli/usage-error.js';
+import type { ConformanceConfig } from './config.js';
 import { findOperation, listOperations, loadDescription } from './description.js';
 import { ConformanceHttp, describeRequest } from './http.js';
 import { reportFiles } from './reporters/files.js';
@@ -41,7 +42,7 @@ export async function rerunFinding(config: ConformanceConfig, id: string, write:
   const sent = group.example.sent;
   if (!sent) throw new UsageError(`Finding ${id} has no request of its own to send again (it was concluded across requests): run its scenario again with -t "${group.operationId}".`);
   if (sent.auth === 'scratch') throw new UsageError(`Finding ${id} was sent with the key of an account the suite signed up on the mock, which is not kept: run its scenario again with -t "${group.operationId}" --level writes.`);
-  if (sent.auth === 'second' && !config.secondKey) throw new UsageError(`Finding ${id} was sent with the second key: pass --second-key (or CONFORMANCE_SECOND_KEY) to send it again.`);
+  if (sent.auth === 'second' && !config.secondKey) throw new UsageError(`Finding ${id} was sent with the second key: pass --second-key (or NUMBERS_API_SECOND_KEY) to send it again.`);
   if (group.example.acting && config.level !== 'writes') {
     throw new UsageError(`Finding ${id}'s request creates or changes something (a send of --level writes): pass --level writes to send it again.`);
   }

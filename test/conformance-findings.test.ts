@@ -103,14 +103,14 @@ describe('findings a person can act on', () => {
     expect(JSON.stringify(report)).not.toContain(TEST_KEY);
   });
 
-  it("its curl runs as printed, with the key from $CONFORMANCE_API_KEY, and shows what the finding says", async () => {
+  it("its curl runs as printed, with the key from $NUMBERS_API_KEY, and shows what the finding says", async () => {
     proxy.rules.push({ on: 'GET /api/v1/numbers', answer: (a) => ({ ...a, body: renameField(a.body, 'createdAt', 'created_at') }) });
     const { report } = await run(['listNumbers/read']);
     const curl = report.findings[0]!.example.curl!;
-    expect(curl).toContain('-H "Authorization: Bearer $CONFORMANCE_API_KEY"');
+    expect(curl).toContain('-H "Authorization: Bearer $NUMBERS_API_KEY"');
     expect(curl).not.toContain(TEST_KEY);
     // Asynchronously: the mock and the proxy answer from this process's event loop.
-    const { stdout: out } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, CONFORMANCE_API_KEY: TEST_KEY }, encoding: 'utf8', timeout: 20_000 });
+    const { stdout: out } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, NUMBERS_API_KEY: TEST_KEY }, encoding: 'utf8', timeout: 20_000 });
     expect(out).toMatch(/^HTTP\/1\.1 200/);
     expect(out).toContain('"created_at"');
   });

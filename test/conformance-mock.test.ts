@@ -74,7 +74,7 @@ describe.each(MODES)('the $level level against the mock ($mode)', ({ mode, level
       timeoutMs: 20_000,
       eventWindowMs: 20_000,
       ...(announced ? { mock: announced } : {}),
-      // --strict-keys: the control surface needs the token the mock made up (--mock-control-token).
+      // --strict-keys: the control surface needs the token the mock made up (--control-token).
       ...(mock.controlToken ? { mockControlToken: mock.controlToken } : {}),
     });
     const plan = planScenarios(env.document, level, { mock: announced !== undefined });

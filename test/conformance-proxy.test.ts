@@ -1,4 +1,4 @@
-// `numbers-api proxy` (= `npm run conformance -- --proxy`): the validating proxy in front of a
+// `numbers-api proxy` (its old name `npm run conformance -- --proxy` is kept for a release): the validating proxy in front of a
 // deployment (conformance/validating-proxy.ts). A conforming answer passes through untouched; a
 // violating one is still forwarded, its verdicts rendered in `sl-violations` (Prism's words) and in
 // the proxy's log (where, the rule, where it lives in the contract); a redirect is passed back,
@@ -48,7 +48,7 @@ async function startProxy(upstream: string, extra: string[] = []): Promise<{ chi
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let text = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', 'proxy', '--base-url', upstream, '--port', String(port), ...extra], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/numbers-api.ts', 'proxy', '--base-url', upstream, '--port', String(port), ...extra], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -185,7 +185,7 @@ describe('the validating proxy in front of an upstream that misbehaves', () => {
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
     const port = await freePort();
     guardedUrl = `http://127.0.0.1:${port}`;
-    guarded = spawn(process.execPath, ['--import', 'tsx', 'conformance/bin.ts', 'proxy', '--base-url', upstreamUrl, '--port', String(port)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    guarded = spawn(process.execPath, ['--import', 'tsx', 'bin/numbers-api.ts', 'proxy', '--base-url', upstreamUrl, '--port', String(port)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     guarded.stdout?.on('data', (d) => (guardedOutput += String(d)));
     guarded.stderr?.on('data', (d) => (guardedOutput += String(d)));
     await waitForListening(`${guardedUrl}/api/v1/usage`, guarded, () => guardedOutput);

@@ -12,12 +12,12 @@ import { repoRoot } from './helpers/contract.js';
 import { freePort } from './helpers/mock-process.js';
 
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-const EXAMPLE = /^CONFORMANCE_BASE_URL=http:\/\/127\.0\.0\.1:4010 CONFORMANCE_API_KEY=\S+ npm run conformance$/m;
+const EXAMPLE = /^NUMBERS_API_BASE_URL=http:\/\/127\.0\.0\.1:4010 NUMBERS_API_KEY=\S+ npm run conformance$/m;
 
 /** The environment of a command a user types: none of this test runner's own variables. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...extra };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('CONFORMANCE_') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
+  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('CONFORMANCE_') || key.startsWith('NUMBERS_API_') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
   return env;
 }
 

@@ -13,7 +13,8 @@ import { redact, redactDeep } from '../conformance/redact.js';
 import { buildReport, formatCoverage, formatSummary } from '../conformance/reporters/report.js';
 import { contractValidator } from '../src/contract/contract-validator.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
-import { configFromEnv, UsageError } from '../conformance/config.js';
+import { configFromEnv } from '../conformance/config.js';
+import { UsageError } from '../src/cli/usage-error.js';
 
 describe('bounded concurrency', () => {
   let server: Server;

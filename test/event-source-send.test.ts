@@ -208,8 +208,8 @@ describe('bad usage: a clear message and exit 2, nothing sent', () => {
   it.each([
     [['URL'], 'Say which events to send'],
     [['URL', 'noSuchExample'], 'No example event is named or typed "noSuchExample"'],
-    [['URL', 'messageReceivedSms', '--timeout', '0'], '--timeout is seconds per attempt'],
-    [['URL', 'messageReceivedSms', '--timeout', 'soon'], '--timeout is seconds per attempt'],
+    [['URL', 'messageReceivedSms', '--timeout', '0'], '--timeout is seconds, a number above 0'],
+    [['URL', 'messageReceivedSms', '--timeout', 'soon'], '--timeout is seconds, a number above 0'],
     [['URL', 'messageReceivedSms', '--signature-header', 'X-Sig'], 'needs --secret'],
     [['URL', 'messageReceivedSms', '--secret', 'x', '--signature-header', 'Bad Header'], 'not a valid HTTP header name'],
     [['URL', 'messageReceivedSms', '--secret', ''], '--secret must not be empty'],
@@ -230,6 +230,6 @@ describe('bad usage: a clear message and exit 2, nothing sent', () => {
   it('an unknown subcommand exits 2', async () => {
     const io = captureIo();
     expect(await runEventsCli(['push'], io)).toBe(2);
-    expect(io.err()).toContain('unknown subcommand "push"');
+    expect(io.err()).toContain('unknown command "push" (send, list)');
   });
 });

@@ -131,7 +131,7 @@ describe('facts the guides and README state, checked against the code', () => {
   it('every --option the guides and README name is one the command (or npm) accepts', async () => {
     const cli = path.join(repoRoot, 'bin/numbers-api.ts');
     const helps = await Promise.all([
-      ...[['mock'], ['events'], ['listen'], ['listen', 'targets'], ['conformance'], ['proxy'], ['mcp']].map((args) => run(process.execPath, ['--import', 'tsx', cli, ...args, '--help'], { cwd: repoRoot })),
+      ...[['mock'], ['events', 'send'], ['events', 'list'], ['listen'], ['listen', 'targets'], ['conformance'], ['conformance', '--replay', 'x'], ['proxy'], ['mcp'], ['recordings', 'summarize']].map((args) => run(process.execPath, ['--import', 'tsx', cli, ...args, '--help'], { cwd: repoRoot })),
       run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'scripts/diff.ts'), '--help'], { cwd: repoRoot }).catch((e: { stdout: string; stderr: string }) => e),
       run(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'docs/build/build.mjs'), '--help'], { cwd: repoRoot }),
       run(process.execPath, [path.join(repoRoot, 'scripts/guides.mjs'), '--help'], { cwd: repoRoot }).catch(() => ({ stdout: '--check', stderr: '' })),

@@ -336,21 +336,23 @@ describe('numbers-api listen: the command', () => {
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await until(() => /--control (\d+) --token (\w+)/.test(out));
-    const port = /^Control port: (\d+)\. /m.exec(out)![1]!;
-    const token = /--token ([0-9a-f]{32})/.exec(out)![1]!;
+    await until(() => /--targets-port (\d+) --targets-token (\w+)/.test(out));
+    const port = /^Targets port: (\d+)\. /m.exec(out)![1]!;
+    const token = /--targets-token ([0-9a-f]{32})/.exec(out)![1]!;
     expect(out).toContain(`events of ${new URL(mock.url).origin}`);
-    expect(out).toContain(`--control ${port} --token ${token}`);
+    expect(out).toContain(`--targets-port ${port} --targets-token ${token}`);
     await untilWaiting(key);
 
     const event = emit(key, 'msg_cli');
     await until(() => out.includes(`${event.id} -> ${hooks.url}: delivered`));
 
     const io = captureIo();
-    expect(await runListenCli(['targets', 'list', '--control', port], io, { env: {} })).toBe(2);
-    expect(io.err()).toMatch(/--token <token> is needed/);
-    expect(await runListenCli(['targets', 'remove', hooks.url, '--control', port, '--token', token], io)).toBe(0);
-    expect(await runListenCli(['targets', 'list', '--control', port], io, { env: { NUMBERS_API_LISTEN_TOKEN: token } })).toBe(0);
+    expect(await runListenCli(['targets', 'list', '--targets-port', port], io, { env: {} })).toBe(2);
+    expect(io.err()).toMatch(/--targets-token <token> is needed/);
+    // The old names still work for a release (--control, --token).
+    expect(await runListenCli(['targets', 'list', '--control', port, '--token', token], io)).toBe(0);
+    expect(await runListenCli(['targets', 'remove', hooks.url, '--targets-port', port, '--targets-token', token], io)).toBe(0);
+    expect(await runListenCli(['targets', 'list', '--targets-port', port], io, { env: { NUMBERS_API_LISTEN_TOKEN: token } })).toBe(0);
     expect(io.out()).toContain('no targets');
 
     child.kill('SIGTERM');

@@ -162,7 +162,8 @@ describe('numbers-api mcp usage errors: one line, exit code 2', () => {
     [['--allow', 'createNumber'], /needs --allow-writes/],
     [['--allow-writes', '--allow', 'buyEverything'], /no operation or workflow of that id/],
     [['--http', '--host', '0.0.0.0'], /loopback/],
-    [['--port', '3333'], /--port is for --http/],
+    [['--base-url', 'http://127.0.0.1:9', '--port', '3333'], /--port is the port of the mock this command starts/],
+    [['--host', 'localhost'], /--host is for --http/],
     [['--base-url', 'ftp://example.com'], /http:\/\/ or https:\/\//],
     [['--base-url', 'http://127.0.0.1:9'], /nothing answers at http:\/\/127\.0\.0\.1:9/],
   ])('numbers-api mcp %j', async (args, message) => {

@@ -155,9 +155,10 @@ describe("the MCP guide's numbers-api mcp lines", () => {
       expect(listed.tokens).toBe(Math.round(listed.characters / 4));
       return;
     }
+    // A port the line names is a free one here: over stdio the in-process mock's, with --http the server's.
+    const portAt = args.indexOf('--port');
+    if (portAt >= 0) args[portAt + 1] = String(await freePort());
     if (args.includes('--http')) {
-      const portAt = args.indexOf('--port');
-      if (portAt >= 0) args[portAt + 1] = String(await freePort());
       const server = await startHttpMcp(args.filter((a) => a !== '--http'));
       servers.push(server);
       const { tools } = await (await server.connect()).listTools();
@@ -167,6 +168,10 @@ describe("the MCP guide's numbers-api mcp lines", () => {
     const session = await connectStdio(args);
     sessions.push(session);
     expect((await session.client.listTools()).tools.length).toBeGreaterThan(3);
+    if (portAt >= 0) {
+      expect(session.stderr()).toContain(`the numbers-api mock at http://127.0.0.1:${args[portAt + 1]}, in this process`);
+      expect((await fetch(`http://127.0.0.1:${args[portAt + 1]}/__mock/about`)).status).toBe(200);
+    }
   });
 });
 

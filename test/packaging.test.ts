@@ -436,7 +436,7 @@ console.log(JSON.stringify({ status, data }));
 
       const conformance = await run(bin(), ['conformance', '--base-url', `http://127.0.0.1:${port}`, '--any-key-valid', '-t', 'getAccount', '--report-dir', path.join(work, 'report')], {
         cwd: tools,
-        env: { ...process.env, CONFORMANCE_API_KEY: 'sk_live_consumer' },
+        env: { ...process.env, NUMBERS_API_KEY: 'sk_live_consumer' },
       }).then(
         (r) => ({ code: 0, out: r.stdout }),
         (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code, out: `${error.stdout}\n${error.stderr}` }),
@@ -467,7 +467,7 @@ describe("the conformance guide's CI jobs, run as written", () => {
     expect(github && gitlab, 'conformance/README.md has both jobs').toBeTruthy();
     const lines = github!.steps.filter((s) => s.run).map((s) => s.run!.trim());
     expect(gitlab!.script).toEqual(lines);
-    expect(secrets(runStep().env)).toEqual({ CONFORMANCE_BASE_URL: 'CONFORMANCE_BASE_URL', CONFORMANCE_API_KEY: 'CONFORMANCE_API_KEY' });
+    expect(secrets(runStep().env)).toEqual({ NUMBERS_API_BASE_URL: 'NUMBERS_API_BASE_URL', NUMBERS_API_KEY: 'NUMBERS_API_KEY' });
     const upload = github!.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))!;
     expect(upload.if).toBe('always()');
     const kept = String(upload.with?.path).trim().split('\n');
@@ -498,7 +498,7 @@ describe("the conformance guide's CI jobs, run as written", () => {
     let mock: StatefulMock;
     let broken: FakeDeployment;
     const runLines = async (baseUrl: string, apiKey: string) => {
-      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep().env)).map((name) => [name, name === 'CONFORMANCE_BASE_URL' ? baseUrl : apiKey])) };
+      const env = { ...npmEnv(), ...Object.fromEntries(Object.values(secrets(runStep().env)).map((name) => [name, name === 'NUMBERS_API_BASE_URL' ? baseUrl : apiKey])) };
       const results: { line: string; code: number; out: string }[] = [];
       for (const line of gitlab!.script) {
         // As a CI runner does: each line in a shell, the job failing at the first non-zero exit.

@@ -69,15 +69,15 @@ describe('numbers-api recordings summarize', () => {
   });
 
   it.each([
-    [['recordings', 'summarize'], /summarize needs a directory/],
-    [['recordings', 'summarize', '/nonexistent/dir'], /does not exist/],
-    [['recordings', 'list', '.'], /unknown command "list"/],
-    [['recordings', 'summarize', '.', '--bogus'], /Unknown option '--bogus'/],
-  ])('%j is one line and exit 2', async (argv, message) => {
+    [['recordings', 'summarize'], /summarize needs a directory/, 'numbers-api recordings summarize --help for the options'],
+    [['recordings', 'summarize', '/nonexistent/dir'], /does not exist/, undefined],
+    [['recordings', 'list', '.'], /unknown command "list"/, 'numbers-api recordings --help for the commands'],
+    [['recordings', 'summarize', '.', '--bogus'], /Unknown option '--bogus'/, 'numbers-api recordings summarize --help for the options'],
+  ])('%j is one line (then where to read more, for bad usage) and exit 2', async (argv, message, more) => {
     const { code, err } = await run(argv, 'numbers-api');
     expect(code).toBe(2);
     expect(err).toMatch(message);
-    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err.trim().split('\n')).toEqual([expect.stringMatching(message), ...(more ? [`Run ${more}.`] : [])]);
   });
 
   it('a file that is not a recording is one line and exit 2', async () => {

@@ -127,7 +127,7 @@ describe('conformance --replay', () => {
     }
   });
 
-  it("a deployment that renames a field the recording reads: the suite's findings, with the near miss, a curl with $CONFORMANCE_API_KEY and --rerun", async () => {
+  it("a deployment that renames a field the recording reads: the suite's findings, with the near miss, a curl with $NUMBERS_API_KEY and --rerun", async () => {
     const proxy = await startBreakingProxy(mock.url);
     proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
     try {
@@ -144,11 +144,11 @@ describe('conformance --replay', () => {
       expect(schema).toMatchObject({ verdict: 'advisory', operationId: 'sendMessage', at: '/phoneNumberId', nearMiss: ['phone_number_id'] });
       // The console: the findings grouped as the suite prints them, each with its curl and rerun.
       expect(run.out).toMatch(/Findings: 1 failing, 1 advisory/);
-      expect(run.out).toContain(`curl -sS -i -X POST '${proxy.url}/api/v1/messages' -H "Authorization: Bearer $CONFORMANCE_API_KEY"`);
+      expect(run.out).toContain(`curl -sS -i -X POST '${proxy.url}/api/v1/messages' -H "Authorization: Bearer $NUMBERS_API_KEY"`);
       expect(run.out).toContain(`--rerun ${schema.id}`);
       expect(run.out).not.toMatch(/sk_live_\w/);
       // --rerun sends that request again (a write: only at --level writes) and finds it still there.
-      const config = { ...configFromEnv({ CONFORMANCE_BASE_URL: proxy.url, CONFORMANCE_API_KEY: key }), reportDir: run.reportDir };
+      const config = { ...configFromEnv({ NUMBERS_API_BASE_URL: proxy.url, NUMBERS_API_KEY: key }), reportDir: run.reportDir };
       await expect(rerunFinding(config, String(schema.id), () => {})).rejects.toThrow(/pass --level writes/);
       const lines: string[] = [];
       const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
@@ -162,12 +162,12 @@ describe('conformance --replay', () => {
   it.each([
     [['--level', 'everything'], /--level must be contract or writes/],
     [['--bogus'], /Unknown option '--bogus'/],
-    [['--base-url', 'not a url'], /base URL/i],
-  ])('%j is one line and exit 2', async (argv, message) => {
+    [['--base-url', 'not a url'], /--base-url "not a url" is not a URL/],
+  ])('%j is one line, then where to read more, and exit 2', async (argv, message) => {
     const run = await replay(['--base-url', 'http://127.0.0.1:9', ...argv].slice(argv[0] === '--base-url' ? 2 : 0));
     expect(run.code).toBe(2);
     expect(run.err).toMatch(message);
-    expect(run.err.trim().split('\n')).toHaveLength(1);
+    expect(run.err.split('\n')).toEqual([expect.stringMatching(/^numbers-api conformance --replay: /), 'Run numbers-api conformance --replay --help for the options.', '']);
   });
 
   it('a bad recording file is one line and exit 2', async () => {

@@ -107,8 +107,7 @@ describe('npm run diff', () => {
     it('no previous release', async () => {
       const r = await diff([]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toContain('missing the previous release to compare with');
-      expect(r.stderr).toContain('Usage: npm run diff -- <previous>');
+      expect(r.stderr).toBe('diff: missing the previous release to compare with.\nRun npm run diff -- --help for the options.\n');
     });
 
     it('an unknown flag', async () => {

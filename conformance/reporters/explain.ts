@@ -92,7 +92,7 @@ export function verdictLine(verdict: Verdict, known: readonly string[] = []): st
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
- * A `curl` that sends the request again, the key as `$CONFORMANCE_API_KEY` (or the second key's
+ * A `curl` that sends the request again, the key as `$NUMBERS_API_KEY` (or the second key's
  * variable), never its value; the body as JSON.
  */
 export function curlOf(baseUrl: string, sent: SentRequest): string {

@@ -330,9 +330,9 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
           for (const target of afterPaying) ctx.notProvokedHere(target, reason, unlock);
         };
         // The customer pays: only the mock's control surface can say so.
-        if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(setup) }, account))) return notProvoked(CONTROL_REFUSED, '--mock-control-token');
+        if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(setup) }, account))) return notProvoked(CONTROL_REFUSED, '--control-token');
         const second = await ctx.send(op('createPaymentMethodSetup'), as(account, { body: {} }));
-        if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(second) }, account))) return notProvoked(CONTROL_REFUSED, '--mock-control-token');
+        if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(second) }, account))) return notProvoked(CONTROL_REFUSED, '--control-token');
         const saved = await billing();
         const cards = (saved.status.paymentMethods ?? []) as Json[];
         if (!ctx.expect(cards.length === 2, `Two cards saved: the billing status lists ${cards.length} (part 4.4).`, saved.ex)) return;
@@ -345,7 +345,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         ctx.expect(promoted?.isDefault === true, `Removing the default card promotes the next one (part 4.4): ${secondCard.id} is ${promoted?.isDefault === true ? '' : 'not '}the default now.`, left.ex);
         const checkout = await ctx.send(op('createSubscriptionCheckout'), as(account, { body: { interval } }));
         if (!ctx.expectStatus(checkout, 200, 'A subscription checkout')) return;
-        if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(checkout) }, account))) return notProvoked(CONTROL_REFUSED, '--mock-control-token');
+        if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(checkout) }, account))) return notProvoked(CONTROL_REFUSED, '--control-token');
         const subscribed = await billing();
         const subscription = subscribed.status.subscription as Json | undefined;
         if (!ctx.expect(subscription !== null && typeof subscription === 'object', `The subscription is active once its invoice is paid (part 3): ${JSON.stringify(subscription)}.`, subscribed.ex)) return;

@@ -60,7 +60,7 @@ function startCountingProxy(upstream) {
 /** One run of the CLI; resolves with its wall time, exit code and report. */
 function runLevel(baseUrl, { level, args }, reportDir) {
   const started = process.hrtime.bigint();
-  const env = { ...process.env, CONFORMANCE_API_KEY: KEY, FORCE_COLOR: '0' };
+  const env = { ...process.env, NUMBERS_API_KEY: KEY, FORCE_COLOR: '0' };
   for (const name of Object.keys(env)) if (name.startsWith('VITEST') || name === 'NODE_ENV') delete env[name];
   const child = spawn(
     process.execPath,

@@ -10,20 +10,23 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { runCommand } from '../../src/cli/command.js';
+import { processIo } from '../../src/cli/io.js';
 import { recordBaseline } from './record-baseline.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function main(argv: string[]): number {
-  let force = false;
-  try {
-    force = Boolean(parseArgs({ args: argv, options: { force: { type: 'boolean' } }, strict: true }).values.force);
-  } catch (error) {
-    process.stderr.write(`baseline: ${(error as Error).message}\nUsage: npm run baseline [-- --force]\n`);
-    return 2;
-  }
-  const outcome = recordBaseline(repoRoot, { force });
+const BASELINE = {
+  name: 'npm run baseline --',
+  label: 'baseline',
+  usage: '[--force]',
+  about: `Records the current bundles as the last released contract (generated/baseline/), which the
+breaking-change gate compares against.`,
+  options: { force: { type: 'boolean', help: 'record even when the versions disagree or the release breaks the baseline without a major version' } },
+} as const;
+
+process.exitCode = runCommand(BASELINE, process.argv.slice(2), processIo, ({ values }) => {
+  const outcome = recordBaseline(repoRoot, { force: values.force === true });
   for (const line of outcome.lines) process.stdout.write(`${line}\n`);
   if (!outcome.recorded) {
     process.stderr.write(`baseline: not recorded:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\n(\`npm run baseline -- --force\` records anyway.)\n`);
@@ -31,6 +34,4 @@ function main(argv: string[]): number {
   }
   if (outcome.problems.length) process.stderr.write(`baseline: recorded despite:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}\n`);
   return 0;
-}
-
-process.exitCode = main(process.argv.slice(2));
+});

@@ -2,28 +2,30 @@
 // releases, the text or JSON report, and the exit code.
 
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { runCommand, type CommandSpec } from '../../src/cli/command.js';
+import { UsageError } from '../../src/cli/usage-error.js';
 import { readRecordings, RecordingFileError, type RecordingFile } from '../../src/recording/recording-files-read.js';
 import { formatChangelog } from './changelog.js';
 import { diffContracts } from './index.js';
-import { UsageError, loadRelease } from './load.js';
+import { loadRelease } from './load.js';
 import { formatReport } from './report.js';
 
-export const USAGE = `Usage: npm run diff -- <previous> [--current <release>] [--recordings <dir>] [--json | --changelog]
-
-  <previous>           the release to compare with: a bundled JSON file (openapi.json or
+export const DIFF = {
+  name: 'npm run diff --',
+  label: 'diff',
+  usage: '<previous> [--current <release>] [--recordings <dir>] [--json | --changelog]',
+  about: `  <previous>           the release to compare with: a bundled JSON file (openapi.json or
                        asyncapi.json), a directory holding them (e.g. generated/baseline), or a
-                       git ref whose generated/ is read (e.g. v1.0.0, HEAD~3, main)
-  --current <release>  what to compare (same forms; default: generated/)
-  --recordings <dir>   recordings made on the mock (numbers-api mock --record <dir>): names each
-                       recording a breaking change breaks ("breaks recording checkout-flow") and
-                       the breaking changes that touch none of them
-  --json               print the result as JSON instead of text
-  --changelog          print a draft CHANGELOG.md section (what changed, who is affected,
-                       what to do) instead of the report
-  -h, --help           this help
-
-Exit code: 0 no breaking change, 1 breaking changes, 2 usage error.`;
+                       git ref whose generated/ is read (e.g. v1.0.0, HEAD~3, main)`,
+  options: {
+    current: { type: 'string', value: '<release>', help: 'what to compare (same forms; default: generated/)' },
+    recordings: { type: 'string', value: '<dir>', help: 'recordings made on the mock (numbers-api mock --record <dir>): names each recording a breaking change breaks ("breaks recording checkout-flow") and the breaking changes that touch none of them' },
+    json: { type: 'boolean', help: 'print the result as JSON instead of text' },
+    changelog: { type: 'boolean', help: 'print a draft CHANGELOG.md section (what changed, who is affected, what to do) instead of the report' },
+  },
+  notes: 'Exit code: 0 no breaking change, 1 breaking changes, 2 usage error.',
+  positionals: true,
+} as const satisfies CommandSpec;
 
 export interface CliIo {
   cwd: string;
@@ -39,32 +41,9 @@ const processIo: CliIo = {
 
 /** Runs `diff` with these arguments; returns the exit code (0 no breaking change, 1 breaking, 2 usage). */
 export function runDiffCli(argv: string[], io: CliIo = processIo): number {
-  let values: { current?: string; recordings?: string; json?: boolean; changelog?: boolean; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: { current: { type: 'string' }, recordings: { type: 'string' }, json: { type: 'boolean' }, changelog: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (error) {
-    io.err(`diff: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(`${USAGE}\n`);
-    return 0;
-  }
-  if (values.json && values.changelog) {
-    io.err(`diff: --json and --changelog cannot be combined\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (positionals.length !== 1) {
-    io.err(`diff: ${positionals.length ? `expected one previous release, got ${positionals.length}` : 'missing the previous release to compare with'}\n\n${USAGE}\n`);
-    return 2;
-  }
-  try {
+  return runCommand(DIFF, argv, { stdout: io.out, stderr: io.err }, ({ values, positionals }) => {
+    if (values.json && values.changelog) throw new UsageError('--json and --changelog cannot be combined.');
+    if (positionals.length !== 1) throw new UsageError(positionals.length ? `expected one previous release, got ${positionals.length}.` : 'missing the previous release to compare with.');
     const previous = loadRelease(positionals[0]!, io.cwd);
     const current = loadRelease(values.current ?? 'generated', io.cwd);
     let recordings: RecordingFile[] | undefined;
@@ -85,11 +64,5 @@ export function runDiffCli(argv: string[], io: CliIo = processIo): number {
       io.out(`${formatReport(result, previous, current)}\n`);
     }
     return result.summary.breaking > 0 ? 1 : 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`diff: ${error.message}\n\n${USAGE}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { UsageError } from '../../src/cli/usage-error.js';
 import type { ContractDocuments } from './index.js';
 import type { Json } from './resolve.js';
 
@@ -13,9 +14,6 @@ const COMPANIONS = [
   ['workflows', 'workflows.arazzo.json'],
   ['mockControl', 'mock-control.json'],
 ] as const;
-
-/** Something the user can fix: printed without a stack trace, exit code 2. */
-export class UsageError extends Error {}
 
 export interface LoadedRelease extends ContractDocuments {
   /** What was read, for the report: a path or `git:<ref>`. */

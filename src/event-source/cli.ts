@@ -3,17 +3,19 @@
 // rules of part 6. Exit code: 0 every event delivered, 1 at least one dropped after its retry,
 // 2 bad usage (flag, URL, file or event name).
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { processIo, type CliIo } from '../cli-io.js';
-import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, deliverEvent, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
+import { runCommand, runGroup, type CommandSpec } from '../cli/command.js';
+import { processIo, type CliIo } from '../cli/io.js';
+import { DELIVERY, type Parsed } from '../cli/options.js';
+import { UsageError } from '../cli/usage-error.js';
+import { deliveryOptions } from '../cli/validators.js';
+import { deliverEvent, type Attempt } from '../delivery/deliver.js';
 import { distinctEvents, EventSelectionError, listEventExamples, selectEventExamples } from './event-examples.js';
 import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 
-export const EVENTS_USAGE = `Usage:
-  numbers-api events send <url> [<example-name | event-type> ...] [options]
-  numbers-api events list [--json]
-
-events send POSTs events to a local handler the way the service's local fan-out agent does
+export const SEND = {
+  name: 'numbers-api events send',
+  usage: '<url> [<example-name | event-type> ...] [options]',
+  about: `events send POSTs events to a local handler the way the service's local fan-out agent does
 (part 6): JSON with Content-Type: application/json; a 2xx answer is delivered; any other status,
 a connection error or a timeout gets one retry; after that the event is logged and dropped.
 Several events are sent at once, not one after another, as the agent does.
@@ -22,26 +24,23 @@ Several events are sent at once, not one after another, as the agent does.
            (e.g. http://127.0.0.1:3000/webhooks); anything else is refused
 <example-name | event-type>
            an example event from the description (numbers-api events list), or a type such as
-           message.received for every example of that type
+           message.received for every example of that type`,
+  options: {
+    file: { type: 'string', value: '<path>', multiple: true, help: 'send your own event(s): a JSON object, or an array of them, each sent (and signed) as compact JSON (repeatable)' },
+    all: { type: 'boolean', help: 'send every example event (each event id once)' },
+    ...DELIVERY,
+  },
+  notes: `Exit code: 0 all delivered, 1 at least one event dropped, 2 bad usage.
+For an https handler with a self-signed certificate, trust it with NODE_EXTRA_CA_CERTS=<cert.pem>.`,
+  positionals: true,
+} as const satisfies CommandSpec;
 
-Options:
-  --file <path>               send your own event(s): a JSON object, or an array of them, each sent
-                              (and signed) as compact JSON (repeatable)
-  --all                       send every example event (each event id once)
-  --secret <secret>           sign the raw body: HMAC-SHA256, hex, in ${DEFAULT_SIGNATURE_HEADER}
-  --signature-header <name>   send the signature in this header instead (needs --secret)
-  --bearer <token>            send Authorization: Bearer <token> (combinable with --secret)
-  --timeout <seconds>         per attempt (default ${DEFAULT_TIMEOUT_SECONDS})
-  -h, --help                  this help
-
-Exit code: 0 all delivered, 1 at least one event dropped, 2 bad usage.
-For an https handler with a self-signed certificate, trust it with NODE_EXTRA_CA_CERTS=<cert.pem>.
-`;
-
-class UsageError extends Error {}
-
-// An HTTP field name is a token (RFC 9110 §5.1).
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const LIST = {
+  name: 'numbers-api events list',
+  usage: '[--json]',
+  about: 'The example events of the description that events send can deliver: name, type, summary.',
+  options: { json: { type: 'boolean', help: 'print them as JSON, each with its event' } },
+} as const satisfies CommandSpec;
 
 interface Outgoing {
   label: string;
@@ -74,51 +73,11 @@ function readEventFile(file: string): Outgoing[] {
   });
 }
 
-function parseSendArgs(argv: string[]) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      file: { type: 'string', multiple: true },
-      all: { type: 'boolean', default: false },
-      secret: { type: 'string' },
-      'signature-header': { type: 'string' },
-      bearer: { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) return { help: true as const };
-
+function outgoingEvents({ values, positionals }: Parsed<typeof SEND.options>) {
   const [target, ...selectors] = positionals;
   if (!target) throw new UsageError('A target URL is needed, e.g. numbers-api events send http://127.0.0.1:3000/webhooks messageReceivedSms.');
   const url = parseTargetUrl(target);
-
-  const options: DeliveryOptions = {};
-  if (values.secret !== undefined) {
-    if (values.secret === '') throw new UsageError('--secret must not be empty.');
-    options.secret = values.secret;
-  }
-  if (values['signature-header'] !== undefined) {
-    if (values.secret === undefined) throw new UsageError('--signature-header names the header of the signature, so it needs --secret.');
-    if (!TOKEN.test(values['signature-header'])) {
-      throw new UsageError(`--signature-header "${values['signature-header']}" is not a valid HTTP header name.`);
-    }
-    options.signatureHeader = values['signature-header'];
-  }
-  if (values.bearer !== undefined) {
-    if (!/^\S+$/.test(values.bearer)) throw new UsageError('--bearer must be one token, without spaces, and not empty.');
-    options.bearer = values.bearer;
-  }
-  if (values.timeout !== undefined) {
-    const seconds = Number(values.timeout);
-    if (values.timeout.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
-      throw new UsageError(`--timeout is seconds per attempt, a number above 0; got "${values.timeout}".`);
-    }
-    options.timeoutSeconds = seconds;
-  }
-
+  const options = deliveryOptions(values);
   if (values.all && selectors.length > 0) throw new UsageError('--all sends every example; do not name examples as well.');
   const outgoing: Outgoing[] = [];
   const examples = values.all ? distinctEvents(listEventExamples()) : selectors.length > 0 ? selectEventExamples(selectors) : [];
@@ -127,29 +86,15 @@ function parseSendArgs(argv: string[]) {
   if (outgoing.length === 0) {
     throw new UsageError('Say which events to send: example names or event types, --file <path>, or --all (numbers-api events list shows the examples).');
   }
-  return { help: false as const, url, options, outgoing };
+  return { url, options, outgoing };
 }
 
 function describeAttempt(attempt: Attempt): string {
   return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} (after ${attempt.ms} ms)`;
 }
 
-async function send(argv: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parseSendArgs>;
-  try {
-    parsed = parseSendArgs(argv);
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof TargetUrlError || error instanceof EventSelectionError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr(`numbers-api events send: ${(error as Error).message}\n\nRun numbers-api events send --help for the options.\n`);
-      return 2;
-    }
-    throw error;
-  }
-  if (parsed.help) {
-    io.stdout(EVENTS_USAGE);
-    return 0;
-  }
-  const { url, options, outgoing } = parsed;
+async function send(parsed: Parsed<typeof SEND.options>, io: CliIo): Promise<number> {
+  const { url, options, outgoing } = outgoingEvents(parsed);
   const target = url.href;
 
   // Rule 4 of part 6: deliveries to one target are independent, not serialized.
@@ -173,16 +118,9 @@ async function send(argv: string[], io: CliIo): Promise<number> {
   return dropped === 0 ? 0 : 1;
 }
 
-function list(argv: string[], io: CliIo): number {
-  let json = false;
-  try {
-    json = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { json: { type: 'boolean', default: false } } }).values.json;
-  } catch (error) {
-    io.stderr(`numbers-api events list: ${(error as Error).message}\n`);
-    return 2;
-  }
+function list({ values }: Parsed<typeof LIST.options>, io: CliIo): number {
   const examples = listEventExamples();
-  if (json) {
+  if (values.json) {
     io.stdout(`${JSON.stringify(examples.map(({ name, type, summary, event }) => ({ name, type, summary, event })), null, 2)}\n`);
     return 0;
   }
@@ -191,14 +129,14 @@ function list(argv: string[], io: CliIo): number {
   return 0;
 }
 
+export const EVENTS = {
+  name: 'numbers-api events',
+  commands: {
+    send: { summary: 'POST example events (or your own JSON) to a local webhook or fan-out handler', run: (argv: string[], io: CliIo) => runCommand(SEND, argv, io, (parsed) => send(parsed, io), process.env, [TargetUrlError, EventSelectionError]) },
+    list: { summary: 'list the example events that events send can deliver', run: (argv: string[], io: CliIo) => runCommand(LIST, argv, io, (parsed) => list(parsed, io)) },
+  },
+};
+
 export async function runEventsCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  const [subcommand, ...rest] = argv;
-  if (subcommand === 'send') return send(rest, io);
-  if (subcommand === 'list') return list(rest, io);
-  if (subcommand === '-h' || subcommand === '--help') {
-    io.stdout(EVENTS_USAGE);
-    return 0;
-  }
-  io.stderr(`numbers-api events: ${subcommand ? `unknown subcommand "${subcommand}"` : 'a subcommand is needed'}; use send or list.\n\n${EVENTS_USAGE}`);
-  return 2;
+  return runGroup(EVENTS, argv, io);
 }

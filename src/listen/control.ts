@@ -45,7 +45,7 @@ function readBody(request: IncomingMessage): Promise<string> {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    request.on('end', () => (size > MAX_BODY_BYTES ? reject(new BadRequest(400, `The body is larger than the ${MAX_BODY_BYTES} bytes the control port reads.`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    request.on('end', () => (size > MAX_BODY_BYTES ? reject(new BadRequest(400, `The body is larger than the ${MAX_BODY_BYTES} bytes the targets port reads.`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
     request.on('error', reject);
   });
 }
@@ -83,9 +83,9 @@ export async function startControlServer(agent: ListenAgent, port = 0, log: (lin
   const server = createServer(async (request, response) => {
     try {
       const host = (request.headers.host ?? '').toLowerCase();
-      if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) throw new BadRequest(403, 'The control port answers only to 127.0.0.1 and localhost.');
-      if (request.headers.origin !== undefined) throw new BadRequest(403, 'The control port is not for web pages.');
-      if (!sameToken(request.headers.authorization, token)) throw new BadRequest(401, 'The control port needs the token the agent printed at start, as Authorization: Bearer <token>.');
+      if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) throw new BadRequest(403, 'The targets port answers only to 127.0.0.1 and localhost.');
+      if (request.headers.origin !== undefined) throw new BadRequest(403, 'The targets port is not for web pages.');
+      if (!sameToken(request.headers.authorization, token)) throw new BadRequest(401, 'The targets port needs the token the agent printed at start, as Authorization: Bearer <token>.');
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== '/targets') throw new BadRequest(404, 'Use /targets (GET, POST or DELETE).');
       if (request.method === 'GET') return answer(response, 200, { targets: agent.targets() });
@@ -103,7 +103,7 @@ export async function startControlServer(agent: ListenAgent, port = 0, log: (lin
     } catch (error) {
       if (error instanceof BadRequest) return answer(response, error.status, { error: error.message });
       if (error instanceof TargetUrlError) return answer(response, 400, { error: error.message });
-      return answer(response, 400, { error: 'The control port could not read this request.' });
+      return answer(response, 400, { error: 'The targets port could not read this request.' });
     } finally {
       // A refused request's body is not read: the connection goes with the answer.
       if (!request.complete) response.once('finish', () => request.destroy());

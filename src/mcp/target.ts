@@ -9,7 +9,6 @@ import { keyPrefix } from '../contract/api-key.js';
 import { withoutPrototype } from '../contract/dict.js';
 import { contractValidator } from '../contract/contract-validator.js';
 import { listOperations, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
-import { DEFAULT_BASE_URL } from '../listen/cli.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
 
@@ -55,27 +54,28 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
 }
 
 export interface TargetOptions {
-  /** `--base-url`, else `NUMBERS_API_BASE_URL`. */
+  /** The API; without it, the mock started in this process. */
   baseUrl?: URL;
-  /** `NUMBERS_API_KEY`. */
   apiKey?: string;
-  /** `NUMBERS_API_CONTROL_TOKEN`: the token of a mock that asks for one. */
+  /** The token of a mock that asks for one. */
   controlToken?: string;
   /** `--target-is-mock`: the user says the base URL is the numbers-api mock. */
   targetIsMock?: boolean;
+  /** The port of the mock started in this process (0, the default: a free one). */
+  mockPort?: number;
   /** Where the in-process mock's warnings go (stderr: stdout is the MCP channel on stdio). */
   warn: (line: string) => void;
 }
 
-/** Opens the target: the in-process mock with neither a base URL nor a key, else the base URL given (the mock on 4010 by default, as `listen`). */
+/** Opens the target: the base URL given, else the mock started in this process. */
 export async function openTarget(options: TargetOptions): Promise<Target> {
-  if (!options.baseUrl && !options.apiKey) {
+  if (!options.baseUrl) {
     const controlToken = newControlToken();
     // Its own token: only this server moves the in-process mock's clock or resets it.
-    const mock = await startMock({ host: '127.0.0.1', port: 0, controlToken, warn: options.warn });
+    const mock = await startMock({ host: '127.0.0.1', port: options.mockPort ?? 0, controlToken, warn: options.warn });
     return { baseUrl: new URL(mock.url), apiKey: ownMockKey(), isMock: true, controlToken, origin: 'in-process mock', close: () => mock.close() };
   }
-  const baseUrl = options.baseUrl ?? new URL(DEFAULT_BASE_URL);
+  const baseUrl = options.baseUrl;
   const announced = await readAnnouncement(baseUrl);
   if (options.targetIsMock && !announced) throw new TargetError(`--target-is-mock, but ${baseUrl.origin} does not announce itself as the numbers-api mock at GET /__mock/about`);
   let apiKey = options.apiKey;

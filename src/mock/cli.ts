@@ -4,8 +4,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { parseArgs } from 'node:util';
-import { processIo, type CliIo } from '../cli-io.js';
+import { runCommand } from '../cli/command.js';
+import { processIo, type CliIo } from '../cli/io.js';
+import { SHARED, type Parsed } from '../cli/options.js';
+import { untilSignal } from '../cli/run-until-signal.js';
+import { UsageError } from '../cli/usage-error.js';
+import { oneOf, port, token, wholeNumber } from '../cli/validators.js';
 import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock, StoreStartError } from './start-mock.js';
@@ -17,19 +21,41 @@ import type { SnapshotFile } from '../simulator/store.js';
 import { readSnapshotFile } from './store/snapshot-files.js';
 import { stateProblems } from './state-schema.js';
 
-/** Where the control token comes from when --control-token is not given. */
-export const CONTROL_TOKEN_ENV = 'NUMBERS_API_CONTROL_TOKEN';
-/** Where the store comes from when --store is not given. */
-export const STORE_ENV = 'NUMBERS_API_MOCK_STORE';
-
-/** The help text, with the sign-up code read from the contract's `signupCode` test value. */
-export function mockUsage(): string {
-  return MOCK_USAGE.replaceAll('{signupCode}', documentedSignupCode(simContract(loadOpenApi())));
+function mockOptions(signupCode: string) {
+  return {
+    port: { ...SHARED.port, env: 'PORT', help: `the port to listen on (default ${DEFAULT_PORT})` },
+    host: { ...SHARED.host, env: 'HOST', help: `the address to listen on (default ${DEFAULT_HOST})` },
+    stateless: { type: 'boolean', help: 'serve the documented examples only, keeping no state' },
+    seed: { type: 'string', value: '<file>', help: 'start every account from your own data (a JSON seed: docs/guides/mock.md)' },
+    state: { type: 'string', value: '<file>', help: 'keep the state in this file across restarts: a journal beside it holds every change before it is answered, folded into the file now and then' },
+    store: { type: 'string', value: '<url>', env: 'NUMBERS_API_MOCK_STORE', help: 'keep the state in Valkey/Redis (redis://host:port/db, rediss:// for TLS), shared by every mock process given the same store: run several behind a load balancer (docs/guides/hosting.md). The store must run with appendonly yes' },
+    snapshot: { type: 'string', value: '<file>', multiple: true, help: 'a snapshot file (GET /__mock/snapshots/{name} gives one): kept under its name, and brought back at start when the store holds no state yet (repeatable; the last one is brought back)' },
+    record: { type: 'string', value: '<dir>', help: 'record what each account does as an Arazzo workflow, one file per account (<dir>/<name>.arazzo.json; the key is never written); replay one with numbers-api conformance --replay or redocly respect' },
+    'strict-keys': { type: 'boolean', help: 'accept only keys the sign-up issued or the seed names' },
+    'signup-code': { type: 'string', value: '<code>', help: `the right email and SMS code (default ${signupCode}, 6 digits)` },
+    'control-token': { ...SHARED['control-token'], help: 'the token changes on the control surface need (X-Mock-Control-Token); without it, one is made up and printed under --strict-keys or on an address other than loopback' },
+    'max-accounts': { type: 'string', value: '<n>', help: 'live accounts at most (default 10000); past it the least recently used idle account is evicted, and the log says so' },
+    'max-account-bytes': { type: 'string', value: '<n>', help: 'what one account may hold, as JSON (default 16777216, 16 MB); a request body that would pass it is refused with the documented 400' },
+    gate: { type: 'string', value: '<ajv|prism>', help: "how requests are validated: ajv compiled from the contract (default) or Prism's own validator in-process; both give Prism's verdicts" },
+    quiet: SHARED.quiet,
+    'validate-response': { type: 'boolean', help: "also check every answer against its schema: the simulator's composed answers, or Prism's examples (--stateless), reported in an sl-violations header (off by default: it costs time per request)" },
+    document: { type: 'string', value: '<file>', help: 'with --stateless: the description Prism serves (default: generated/openapi.dereferenced.json)' },
+    'prism-log': { type: 'string', value: '<level>', help: "with --stateless: Prism's own log: silent (default), error, warn, info, debug" },
+    'prism-workers': { type: 'string', value: '<n>', help: 'with --stateless: Prism processes sharing the requests (default: 2, or 1 on one core)' },
+    'list-examples': { type: 'boolean', help: 'print the example names per operation and status, then exit' },
+    'list-test-values': { type: 'boolean', help: 'print the documented test values (x-test-values), then exit' },
+    markdown: { type: 'boolean', help: 'with --list-examples: Markdown tables instead of text' },
+    json: { type: 'boolean', help: 'with --list-examples: JSON instead of text' },
+  } as const;
 }
 
-const MOCK_USAGE = `Usage: numbers-api mock [options]
-
-Serves a mock of the API that behaves like the service: every request is validated against the
+/** The command, with the sign-up code read from the contract's `signupCode` test value. */
+export function mockCommand() {
+  const signupCode = documentedSignupCode(simContract(loadOpenApi()));
+  return {
+    name: 'numbers-api mock',
+    usage: '[options]',
+    about: `Serves a mock of the API that behaves like the service: every request is validated against the
 bundled contract (with Prism's verdicts), then answered from per-account state that sign-up,
 sends, calls, billing and time change (docs/guides/mock.md). --stateless serves the documented
 examples only, through Prism 5.14.2, as a plain example server.
@@ -37,70 +63,25 @@ examples only, through Prism 5.14.2, as a plain example server.
   Authorization: Bearer sk_live_<anything>   every key is its own account, made from the demo seed
                                              on first use (only signed-up or seeded keys with
                                              --strict-keys); not needed on the four sign-up ones
-  sign-up code                               {signupCode} for the email and SMS codes (--signup-code)
+  sign-up code                               ${signupCode} for the email and SMS codes (--signup-code)
   test values                                documented inputs that reach what only a carrier or
                                              registry decides (--list-test-values prints them)
   Prefer: example=<name> | code=<status>     answers exactly that documented example; no state
   /__mock/reset, /__mock/clock/advance,      the control surface (generated/mock-control.json):
   /__mock/checkout/complete, /__mock/wallet  reset, move time, pay a checkout, set the wallet;
                                              from this machine, with Content-Type: application/json
-                                             (and X-Mock-Control-Token when a token is printed)
-
-Options:
-  --port <n>              port to listen on (default: $PORT or ${DEFAULT_PORT})
-  --host <address>        address to listen on (default: $HOST or ${DEFAULT_HOST})
-  --stateless             serve the documented examples only, keeping no state
-  --seed <file>           start every account from your own data (a JSON seed: docs/guides/mock.md)
-  --state <file>          keep the state in this file across restarts: a journal beside it holds
-                          every change before it is answered, folded into the file now and then
-  --store <url>           keep the state in Valkey/Redis (redis://host:port/db, rediss:// for TLS),
-                          shared by every mock process given the same store: run several behind
-                          a load balancer (docs/guides/hosting.md); or set
-                          NUMBERS_API_MOCK_STORE. The store must run with appendonly yes
-  --snapshot <file>       a snapshot file (GET /__mock/snapshots/{name} gives one): kept under its
-                          name, and brought back at start when the store holds no state yet
-                          (repeatable; the last one is brought back)
-  --record <dir>          record what each account does as an Arazzo workflow, one file per
-                          account (<dir>/<name>.arazzo.json; the key is never written); replay
-                          one with numbers-api conformance --replay or redocly respect
-  --strict-keys           accept only keys the sign-up issued or the seed names
-  --signup-code <code>    the right email and SMS code (default {signupCode}, 6 digits)
-  --control-token <t>     the token changes on the control surface need (X-Mock-Control-Token);
-                          without it, one is made up and printed under --strict-keys or on an
-                          address other than loopback (or set NUMBERS_API_CONTROL_TOKEN)
-  --max-accounts <n>      live accounts at most (default 10000); past it the least recently used
-                          idle account is evicted, and the log says so
-  --max-account-bytes <n> what one account may hold, as JSON (default 16777216, 16 MB); a request
-                          body that would pass it is refused with the documented 400
-  --gate <ajv|prism>      how requests are validated: ajv compiled from the contract (default) or
-                          Prism's own validator in-process; both give Prism's verdicts
-  --quiet                 no line per request
-  --validate-response     also check every answer against its schema: the simulator's composed
-                          answers, or Prism's examples (--stateless), reported in an sl-violations
-                          header (off by default: it costs time per request)
-  --document <file>       with --stateless: the description Prism serves
-                          (default: generated/openapi.dereferenced.json)
-  --prism-log <level>     with --stateless: Prism's own log: silent (default), error, warn, info, debug
-  --prism-workers <n>     with --stateless: Prism processes sharing the requests (default: 2, or 1
-                          on one core)
-  --list-examples         print the example names per operation and status, then exit
-  --list-test-values      print the documented test values (x-test-values), then exit
-  --markdown | --json     with --list-examples: Markdown tables or JSON instead of text
-  -h, --help              this help
-
-Environment:
-  NUMBERS_API_CONTROL_TOKEN    the control token, as --control-token
-  NUMBERS_API_MOCK_STORE       the store, as --store
+                                             (and X-Mock-Control-Token when a token is printed)`,
+    options: mockOptions(signupCode),
+    notes: `Environment without a flag:
   NUMBERS_API_WEBHOOK_SECRET   sign webhook deliveries (HMAC-SHA256 hex of the raw body in
                                X-Service-Signature, as the local fan-out does; inferred, part 5.10)
-  NUMBERS_API_MOCK_VALIDATE    strict | header: check every composed answer against the contract
-`;
+  NUMBERS_API_MOCK_VALIDATE    strict | header: check every composed answer against the contract`,
+  };
+}
 
-const GATES = ['ajv', 'prism'];
+const GATES = ['ajv', 'prism'] as const;
 
-const PRISM_LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'];
-
-export class UsageError extends Error {}
+const PRISM_LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
 /**
  * The stateful mock keeps bounded histories (500 messages and calls, 1,000 events per account),
@@ -114,116 +95,44 @@ function keepHeapNearLiveSize(): void {
   v8.setFlagsFromString('--heap-growing-percent=50');
 }
 
-function parsePort(value: string, source: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) {
-    throw new UsageError(`${source} must be a port number from 0 to 65535, got "${value}".`);
-  }
-  return Number(value);
-}
-
-function wholeNumber(flag: string, value: string, least: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < least || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`${flag} must be a whole number of at least ${least}, got "${value}".`);
-  }
-  return Number(value);
-}
-
-function parseMockArgs(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    allowPositionals: false,
-    strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      document: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      'prism-log': { type: 'string' },
-      'validate-response': { type: 'boolean', default: false },
-      'prism-workers': { type: 'string' },
-      'list-examples': { type: 'boolean', default: false },
-      'list-test-values': { type: 'boolean', default: false },
-      stateless: { type: 'boolean', default: false },
-      seed: { type: 'string' },
-      state: { type: 'string' },
-      store: { type: 'string' },
-      snapshot: { type: 'string', multiple: true },
-      record: { type: 'string' },
-      'strict-keys': { type: 'boolean', default: false },
-      gate: { type: 'string' },
-      'signup-code': { type: 'string' },
-      'max-accounts': { type: 'string' },
-      'control-token': { type: 'string' },
-      'max-account-bytes': { type: 'string' },
-      markdown: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const prismLog = values['prism-log'] ?? 'silent';
-  if (!PRISM_LOG_LEVELS.includes(prismLog)) {
-    throw new UsageError(`--prism-log must be one of ${PRISM_LOG_LEVELS.join(', ')}, got "${prismLog}".`);
-  }
-  if ((values.markdown || values.json) && !values['list-examples']) {
-    throw new UsageError('--markdown and --json go with --list-examples.');
-  }
-  const port =
-    values.port !== undefined
-      ? parsePort(values.port, '--port')
-      : process.env.PORT
-        ? parsePort(process.env.PORT, 'PORT')
-        : DEFAULT_PORT;
-  const host = values.host ?? (process.env.HOST || DEFAULT_HOST);
-  const workers = values['prism-workers'];
-  if (workers !== undefined && (!/^\d+$/.test(workers) || Number(workers) < 1 || Number(workers) > 16)) {
-    throw new UsageError(`--prism-workers must be a whole number from 1 to 16, got "${workers}".`);
-  }
+function mockSettings({ values, from }: Parsed<ReturnType<typeof mockOptions>>) {
+  const prismLog = oneOf(values['prism-log'] ?? 'silent', '--prism-log', PRISM_LOG_LEVELS);
+  if ((values.markdown || values.json) && !values['list-examples']) throw new UsageError('--markdown and --json go with --list-examples.');
+  const listenPort = values.port === undefined ? DEFAULT_PORT : port(values.port, from('port'));
+  const host = values.host ?? DEFAULT_HOST;
+  const workers = values['prism-workers'] === undefined ? undefined : wholeNumber(values['prism-workers'], '--prism-workers', 1, 16);
   if (host.trim() === '') throw new UsageError('--host must not be empty.');
   const signupCode = values['signup-code'];
-  if (signupCode !== undefined && !/^\d{6}$/.test(signupCode)) {
-    throw new UsageError(`--signup-code must be 6 digits (part 8), got "${signupCode}".`);
-  }
-  const controlToken = values['control-token'] ?? (process.env[CONTROL_TOKEN_ENV] || undefined);
-  if (controlToken !== undefined && !/^[\x21-\x7e]{8,200}$/.test(controlToken)) {
-    throw new UsageError('--control-token must be 8 to 200 visible ASCII characters (it is sent in a header).');
-  }
-  const store = values.store ?? (process.env[STORE_ENV] || undefined);
-  if (store !== undefined && !/^rediss?:\/\/[^\s]+$/.test(store)) {
-    throw new UsageError(`--store must be a redis:// or rediss:// URL (redis://host:port/db), got "${store}".`);
-  }
+  if (signupCode !== undefined && !/^\d{6}$/.test(signupCode)) throw new UsageError(`--signup-code must be 6 digits (part 8), got "${signupCode}".`);
+  // The environment's token is the stateful mock's; only the flag is refused beside --stateless.
+  const tokenFlag = values['control-token'] !== undefined && from('control-token').startsWith('--');
+  const controlToken = values['control-token'] === undefined ? undefined : token(values['control-token'], from('control-token'));
+  const store = values.store;
+  if (store !== undefined && !/^rediss?:\/\/[^\s]+$/.test(store)) throw new UsageError(`${from('store')} must be a redis:// or rediss:// URL (redis://host:port/db), got "${store}".`);
   if (store !== undefined && values.state !== undefined) throw new UsageError('--state and --store are two places to keep the state: give one.');
   if (store !== undefined && values.stateless) throw new UsageError('--store goes with the stateful mock, not --stateless.');
   if (values.snapshot !== undefined && values.stateless) throw new UsageError('--snapshot goes with the stateful mock, not --stateless.');
   if (store !== undefined && values['max-accounts'] !== undefined) throw new UsageError('--max-accounts goes with the memory and file stores: with --store the accounts are the store\'s, kept until deleted or reset.');
-  const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber('--max-accounts', values['max-accounts'], 1);
-  const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber('--max-account-bytes', values['max-account-bytes'], 1024);
+  const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber(values['max-accounts'], '--max-accounts', 1);
+  const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber(values['max-account-bytes'], '--max-account-bytes', 1024);
   if (values.record !== undefined && values.record.trim() === '') throw new UsageError('--record needs a directory.');
-  if (values.stateless && (values.record !== undefined || values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || values['control-token'] !== undefined)) {
+  if (values.stateless && (values.record !== undefined || values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || tokenFlag)) {
     throw new UsageError('--record, --seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts and --max-account-bytes go with the stateful mock, not --stateless.');
   }
-  if (values.gate !== undefined && !GATES.includes(values.gate)) {
-    throw new UsageError(`--gate must be one of ${GATES.join(', ')}, got "${values.gate}".`);
-  }
-  if (values.stateless && values.gate !== undefined) throw new UsageError('--gate goes with the stateful mock: --stateless is Prism itself.');
+  const gate = values.gate === undefined ? undefined : oneOf(values.gate, '--gate', GATES);
+  if (values.stateless && gate !== undefined) throw new UsageError('--gate goes with the stateful mock: --stateless is Prism itself.');
   if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
     throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
   }
-  return { ...values, port, host, prismLog, maxAccounts, maxAccountBytes, controlToken, store, prismWorkers: workers === undefined ? undefined : Number(workers) };
+  return { ...values, port: listenPort, host, gate, prismLog, maxAccounts, maxAccountBytes, controlToken, store, prismWorkers: workers };
 }
 
 /** Resolves with the exit code: 0 after a clean stop, 1 when the mock failed, 2 on bad usage. */
 export async function runMockCli(argv: string[], io: CliIo = processIo): Promise<number> {
-  let args: ReturnType<typeof parseMockArgs>;
-  try {
-    args = parseMockArgs(argv);
-  } catch (error) {
-    io.stderr(`numbers-api mock: ${(error as Error).message}\n\n${mockUsage()}`);
-    return 2;
-  }
-  if (args.help) {
-    io.stdout(mockUsage());
-    return 0;
-  }
+  return runCommand(mockCommand(), argv, io, (parsed) => serve(mockSettings(parsed), io));
+}
+
+async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<number> {
   if (args['list-test-values']) {
     for (const entry of simContract(loadOpenApi()).testValues()) {
       const answer = entry.status ? `${entry.status} ${entry.example ?? ''}`.trim() : 'accepted';
@@ -244,8 +153,8 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     try {
       seed = parseSeed(readFileSync(args.seed, 'utf8'), args.seed);
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message;
-      io.stderr(`numbers-api mock: ${reason}\n`);
+      // What a file holds is not a usage error: one line, exit 2.
+      io.stderr(`numbers-api mock: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message}\n`);
       return 2;
     }
   }
@@ -273,7 +182,7 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
       snapshots,
       recordDir: args.record,
       strictKeys: args['strict-keys'],
-      gate: args.gate as 'ajv' | 'prism' | undefined,
+      gate: args.gate,
       signupCode: args['signup-code'],
       maxAccounts: args.maxAccounts,
       maxAccountBytes: args.maxAccountBytes,
@@ -303,70 +212,53 @@ export async function runMockCli(argv: string[], io: CliIo = processIo): Promise
     return 1;
   }
 
-  return new Promise<number>((resolve) => {
-    let finished = false;
-    const finish = (code: number): void => {
-      if (finished) return;
-      finished = true;
-      clearInterval(orphanWatch);
-      // The signal handlers stay until the mock is closed: a second Ctrl-C (or the group's SIGINT
-      // coming after Prism was seen gone) must not kill this process half-way through stopping.
-      void mock.close().then(() => {
-        process.off('SIGINT', onSignal);
-        process.off('SIGTERM', onSignal);
-        resolve(code);
-      });
-    };
-    const what = mock.prismExited ? 'the mock and Prism' : 'the mock';
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (finished) return;
-      io.stdout(`\n${signal}: stopping ${what}.\n`);
-      finish(0);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    // Announced only once the handlers are in: a Ctrl-C right after the line stops cleanly.
-    if (mock.prismExited) io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
-    // Started through a wrapper (`npx`, `npm exec`, a shell) that is killed without passing the
-    // signal on, this process is re-parented: it stops then, with its Prism processes, instead
-    // of running on with nobody to stop it.
-    const parent = process.ppid;
-    const orphanWatch = setInterval(() => {
-      if (process.ppid !== parent) {
-        io.stdout(`\nThe process that started the mock (pid ${parent}) is gone: stopping ${what}.\n`);
-        finish(0);
-      }
-    }, 250);
-    orphanWatch.unref();
-
-    mock.ready.then(
-      ({ prism, operations }) => {
-        const seconds = ((Date.now() - started) / 1000).toFixed(1);
-        io.stdout(
-          `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
-            (mock.simulator
-              ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +
-                `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance with Content-Type: application/json` +
-                (mock.controlToken ? ` and ${CONTROL_TOKEN_HEADER}: ${mock.controlToken}` : '') +
-                '. Ctrl-C stops.\n'
-              : `  Send Authorization: Bearer sk_live_<anything>. Prefer: code=<status>, example=<name> picks a documented answer\n` +
-                `  (numbers-api mock --list-examples lists them). Ctrl-C stops.\n`),
-        );
-      },
-      (error: Error) => {
-        if (finished) return; // stopped while Prism was starting: not a failure to start
-        io.stderr(`numbers-api mock: ${error.message}\n`);
-        finish(1);
-      },
-    );
-    void mock.prismExited?.then(({ code, signal }) => {
-      if (finished) return;
-      // Ctrl-C signals the whole process group: a Prism still loading (before its own handler is
-      // installed) dies of it, and may be seen gone before this process handles its own SIGINT.
-      // That is a stop, not a failure.
-      if (signal === 'SIGINT') return onSignal(signal);
-      io.stderr(`numbers-api mock: Prism stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping.\n`);
-      finish(1);
-    });
+  // Stopped by a signal, or by the mock itself with its exit code (a wrapper gone, Prism failing).
+  const stop = untilSignal<number>();
+  const what = mock.prismExited ? 'the mock and Prism' : 'the mock';
+  const finish = (code: number, line: () => void): void => {
+    if (stop.stop(code)) line();
+  };
+  // Announced only once the handlers are in: a Ctrl-C right after the line stops cleanly.
+  if (mock.prismExited) io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
+  // Started through a wrapper (`npx`, `npm exec`, a shell) that is killed without passing the
+  // signal on, this process is re-parented: it stops then, with its Prism processes, instead
+  // of running on with nobody to stop it.
+  const parent = process.ppid;
+  const orphanWatch = setInterval(() => {
+    if (process.ppid !== parent) finish(0, () => io.stdout(`\nThe process that started the mock (pid ${parent}) is gone: stopping ${what}.\n`));
+  }, 250);
+  orphanWatch.unref();
+  const stopped = stop.stopped.then(async (reason) => {
+    clearInterval(orphanWatch);
+    if (typeof reason === 'string') io.stdout(`\n${reason}: stopping ${what}.\n`);
+    await mock.close();
+    stop.release();
+    return typeof reason === 'string' ? 0 : reason;
   });
+
+  mock.ready.then(
+    ({ prism, operations }) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      io.stdout(
+        `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
+          (mock.simulator
+            ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +
+              `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance with Content-Type: application/json` +
+              (mock.controlToken ? ` and ${CONTROL_TOKEN_HEADER}: ${mock.controlToken}` : '') +
+              '. Ctrl-C stops.\n'
+            : `  Send Authorization: Bearer sk_live_<anything>. Prefer: code=<status>, example=<name> picks a documented answer\n` +
+              `  (numbers-api mock --list-examples lists them). Ctrl-C stops.\n`),
+      );
+    },
+    // Stopped while Prism was starting is not a failure to start.
+    (error: Error) => finish(1, () => io.stderr(`numbers-api mock: ${error.message}\n`)),
+  );
+  void mock.prismExited?.then(({ code, signal }) => {
+    // Ctrl-C signals the whole process group: a Prism still loading (before its own handler is
+    // installed) dies of it, and may be seen gone before this process handles its own SIGINT.
+    // That is a stop, not a failure.
+    if (signal === 'SIGINT') stop.stop(signal);
+    else finish(1, () => io.stderr(`numbers-api mock: Prism stopped unexpectedly (${signal ?? `exit code ${code}`}); stopping.\n`));
+  });
+  return stopped;
 }

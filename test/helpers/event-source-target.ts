@@ -2,7 +2,7 @@
 // request (raw body bytes included) and answers by a plan: a status per attempt, or never.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CliIo } from '../../src/cli-io.js';
+import type { CliIo } from '../../src/cli/io.js';
 
 export interface Received {
   method: string;
