@@ -53,8 +53,10 @@ export function helpText(command: CommandSpec): string {
 }
 
 /** Bad usage as every command prints it: one line, then where to read more. */
-export function usageLines(command: Pick<CommandSpec, 'name' | 'label'>, message: string, more = 'the options'): string {
-  return `${command.label ?? command.name}: ${message.replace(/\s*\n\s*/g, ' ')}\nRun ${command.name} --help for ${more}.\n`;
+export function usageLines(command: Pick<CommandSpec, 'name' | 'label'>, problem: string, more = 'the options'): string {
+  // Folded onto one line: a usage error is one line whatever its text's wrapping (a layout step, not a reading of it).
+  const line = problem.replace(/\s*\n\s*/g, ' ');
+  return `${command.label ?? command.name}: ${line}\nRun ${command.name} --help for ${more}.\n`;
 }
 
 type ErrorClass = abstract new (...args: never[]) => Error;
