@@ -59,6 +59,9 @@ export interface ConformanceConfig {
  */
 export const DEFAULT_MAX_SENDS = 16;
 
+/** Where the reports go unless --report-dir says otherwise, under the directory the command runs from. */
+export const DEFAULT_REPORT_DIR = 'conformance-report';
+
 export const OPTIONS = {
   'base-url': { ...SHARED['base-url'], help: 'the deployment', wasEnv: ['CONFORMANCE_BASE_URL'] },
   'api-key': { ...SHARED['api-key'], wasEnv: ['CONFORMANCE_API_KEY'] },
@@ -116,7 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     timeoutMs: number('timeout', 30) * 1000,
     retryBudgetMs: number('retry-budget', 60) * 1000,
     descriptionPath,
-    reportDir: read('report-dir') || 'conformance-report',
+    reportDir: read('report-dir') || DEFAULT_REPORT_DIR,
     anyKeyValid: read('any-key-valid') === '1' || read('any-key-valid') === 'true',
     anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
     maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : DEFAULT_MAX_SENDS,

@@ -11,11 +11,16 @@ export function reportFiles(dir: string): { json: string; junit: string; html: s
   return { json: path.join(dir, 'conformance-report.json'), junit: path.join(dir, 'junit.xml'), html: path.join(dir, 'conformance-report.html') };
 }
 
+/** A rerun's own report, beside the run's and never over it: `conformance-rerun-<finding id>.json`. */
+export function rerunReportFile(dir: string, id: string): string {
+  return path.join(dir, `conformance-rerun-${id}.json`);
+}
+
 export function writeReports(dir: string, report: ConformanceReport): { json: string; junit: string; html: string } {
   const files = reportFiles(dir);
   mkdirSync(dir, { recursive: true });
   writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(files.junit, formatJUnit(report));
-  writeFileSync(files.html, formatHtml(report));
+  writeFileSync(files.html, formatHtml(report, dir));
   return files;
 }
