@@ -205,7 +205,7 @@ export async function rerunFinding(config: ConformanceConfig, id: string, write:
   // Grouped as the run grouped them: the same rule broken at the same place has the same finding id.
   const again = groupFindings(document, outcomes, config.baseUrl);
   const runIds = new Set((report.findings ?? []).map((g) => g.id));
-  for (const found of again) write(['', ...formatFinding(found, { rerun: false })].join('\n'));
+  for (const found of again) for (const line of ['', ...formatFinding(found, { rerun: false })]) write(line);
   const conclusion = conclude(group, again, outcomes, runIds);
   const others = again.filter((g) => g.id !== id && g.verdict === 'fail' && !conclusion.message.includes(g.id));
   write('');
