@@ -164,7 +164,7 @@ function conclude(group: FindingGroup, again: FindingGroup[], outcomes: Scenario
   const precondition = outcomes.find((o) => o.precondition)?.precondition;
   if (precondition) return { result: 'cannot-judge', exitCode: 2, message: `Cannot judge it here: ${preconditionLine(precondition)}` };
   const skipped = outcomes.find((o) => o.skipReason !== undefined);
-  if (skipped) return { result: 'cannot-judge', exitCode: 2, message: `Cannot judge it here: ${skipped.title} did not run to its end: ${skipped.skipReason}` };
+  if (skipped) return { result: 'cannot-judge', exitCode: 2, message: `Cannot judge it here: ${skipped.operationId}: ${skipped.title} did not run to its end: ${skipped.skipReason}` };
   if (!judgedAgain(group, outcomes)) {
     return { result: 'cannot-judge', exitCode: 2, message: `Cannot judge it here: the rerun did not come to judge ${group.check} on ${group.operationId}${group.status !== undefined && STATUS_BOUND.has(group.check) ? ` answering ${group.status}` : ''} (see its findings above).` };
   }
