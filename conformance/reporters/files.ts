@@ -1,6 +1,7 @@
-// The three report files, written on every exit of a run (exit 2 included), so that a CI step that
-// keeps conformance-report.json, junit.xml and conformance-report.html always finds them, with the
-// reason a run stopped.
+// The three report files, written on every exit of a run that reached the deployment (exit 2
+// included), so that a CI step that keeps conformance-report.json, junit.xml and
+// conformance-report.html finds them with the reason a run stopped; a usage error writes none,
+// and a rerun writes only its own (conformance-rerun-<id>.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatHtml } from './html.js';
