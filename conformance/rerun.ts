@@ -72,7 +72,7 @@ const ANSWER_CHECKS = new Set([KEY_EXPOSURE_CHECK, NOT_A_SERVER_ERROR, STATUS_CO
 /** A replayed step's request, sent again alone: a replay's scenario is its recording, which the report does not keep. */
 function replayedRequest(document: Json, group: FindingGroup, scenarioId: string, config: ConformanceConfig): Rerunnable {
   const sent = group.example.sent;
-  const replay = `replay the recording again (numbers-api conformance --replay <recording>)`;
+  const replay = 'a replay of the whole recording (numbers-api conformance --replay <recording>)';
   if (!sent) return { scenarioId, needs: `${replay}: the finding has no request of its own` };
   if (!ANSWER_CHECKS.has(group.check)) {
     return { scenarioId, needs: `${replay}: its rule (${group.check}) needs the steps before it` };
