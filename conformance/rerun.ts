@@ -45,7 +45,8 @@ export function readRunReport(dir: string): ConformanceReport {
 }
 
 /** A scenario of the finding as it runs again here, or what it would need to. */
-type Rerunnable = { scenarioId: string; title: string; run(env: Environment): Promise<ScenarioOutcome> } | { scenarioId: string; needs: string };
+type Runnable = { scenarioId: string; title: string; run(env: Environment): Promise<ScenarioOutcome> };
+type Rerunnable = Runnable | { scenarioId: string; needs: string };
 
 /** What each setting a rerun may lack gives the planner. */
 const SETTINGS: Array<{ give(options: Required<PlanOptions> & { level: Level }): void; words(config: ConformanceConfig, scenario: Scenario): string }> = [
@@ -189,13 +190,13 @@ export async function rerunFinding(config: ConformanceConfig, id: string, write:
   const document = loadDescription(config.descriptionPath);
   const planned = rerunnables(document, group, config);
   const needs = [...new Set(planned.flatMap((r) => ('needs' in r ? [r.needs] : [])))];
+  const runs = planned.filter((r): r is Runnable => !('needs' in r));
   if (needs.length) throw new UsageError(`Finding ${id} (${group.check} on ${group.operationId}) came from ${planned.map((r) => r.scenarioId).join(', ')}; judging it again needs ${needs.join('; ')}.`);
   write(`Finding ${id}: ${group.title}  [${group.check}${group.part ? `, part ${group.part}` : ''}]`);
-  write(`Judged again against ${config.baseUrl} at --level ${config.level}${config.to && config.level === 'writes' ? ` (--to ${config.to})` : ''}, by the scenario${planned.length === 1 ? '' : 's'} that showed it:`);
+  write(`Judged again against ${config.baseUrl} at --level ${config.level}${config.to && config.level === 'writes' ? ` (--to ${config.to})` : ''}, by the scenario${runs.length === 1 ? '' : 's'} that showed it:`);
   const env = createEnvironment(config, document);
   const outcomes: ScenarioOutcome[] = [];
-  for (const rerun of planned) {
-    if ('needs' in rerun) continue;
+  for (const rerun of runs) {
     const outcome = await rerun.run(env);
     outcomes.push(outcome);
     write(`  ${rerun.title}: ${outcome.verdict}${outcome.skipReason ? ` (${outcome.skipReason})` : ''}`);
