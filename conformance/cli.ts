@@ -30,7 +30,8 @@ export const CONFORMANCE = {
 error (also a base URL that is not this API, a key it refuses, or an account --level writes
 cannot run on: no line to send from, no credit). The reports are written on every exit but a
 usage error, which leaves the last run's as they were. --rerun: 1 still there, 0 gone, 2 it
-cannot judge here (what it needs is said); it writes conformance-rerun-<id>.json, never the run's reports.`,
+cannot judge here (it says what it needs); it writes conformance-rerun-<id>.json beside the
+run's reports, never over them.`,
 } as const;
 
 const suiteConfig = path.join(path.dirname(fileURLToPath(import.meta.url)), 'suite', `vitest.config${path.extname(fileURLToPath(import.meta.url))}`);
