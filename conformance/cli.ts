@@ -7,9 +7,9 @@ import { helpText, usageLines } from '../src/cli/command.js';
 import { processIo } from '../src/cli/io.js';
 import { envSource, parseOptions, type Option, type Parsed } from '../src/cli/options.js';
 import { UsageError } from '../src/cli/usage-error.js';
-import { anyKeyNotApplicable, readAnnouncement } from './announcement.js';
-import { configFromEnv, OPTIONS } from './config.js';
-import { loadDescription } from './description.js';
+import { anyKeyNotApplicable, readAnnouncement, type Announcement } from './announcement.js';
+import { configFromEnv, DEFAULT_REPORT_DIR, OPTIONS, setting, type ConformanceConfig } from './config.js';
+import { loadDescription, type Json } from './description.js';
 import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js';
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
@@ -19,7 +19,7 @@ import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
 import { reportFiles, writeReports } from './reporters/files.js';
 import { PROGRESS_LEGEND, stoppedReport, type ConformanceReport } from './reporters/report.js';
-import { rerunFinding } from './rerun.js';
+import { readRunReport, rerunFinding } from './rerun.js';
 
 export const CONFORMANCE = {
   name: 'numbers-api conformance',
@@ -28,7 +28,10 @@ export const CONFORMANCE = {
   options: OPTIONS,
   notes: `Exit codes: 0 all required checks passed (advisories never fail a run), 1 a check failed, 2 usage
 error (also a base URL that is not this API, a key it refuses, or an account --level writes
-cannot run on: no line to send from, no credit). The reports are written on every exit.`,
+cannot run on: no line to send from, no credit). The reports are written on every exit but a
+usage error, which leaves the last run's as they were. --rerun: 1 still there, 0 gone, 2 it
+cannot judge here (it says what it needs); it writes conformance-rerun-<id>.json beside the
+run's reports, never over them.`,
 } as const;
 
 const suiteConfig = path.join(path.dirname(fileURLToPath(import.meta.url)), 'suite', `vitest.config${path.extname(fileURLToPath(import.meta.url))}`);
@@ -69,9 +72,8 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   try {
     parsed = parseOptions(OPTIONS, argv);
   } catch (error) {
-    const message = (error as Error).message;
-    process.stderr.write(redact(usageLines(CONFORMANCE, message), [secret]));
-    stopReports(argv, 2, message, secret);
+    // A usage error writes nothing: the last run's reports stay as they were.
+    process.stderr.write(redact(usageLines(CONFORMANCE, (error as Error).message), [secret]));
     return 2;
   }
   if (parsed.help) {
@@ -80,18 +82,25 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   }
   const restoreOut = guardStream(process.stdout, ...secrets);
   const restoreErr = guardStream(process.stderr, ...secrets);
+  // A rerun never writes the run's reports: it reads them.
+  const rerun = typeof parsed.values.rerun === 'string';
   try {
-    return await suiteMode(parsed);
+    return await (rerun ? rerunMode(parsed) : suiteMode(parsed));
   } catch (error) {
-    if (error instanceof TargetError || error instanceof UsageError) {
-      // A deployment that is not this API, or a key it refuses, is one line; bad usage says where to read more.
-      process.stderr.write(error instanceof TargetError ? `${error.message}\n` : usageLines(CONFORMANCE, error.message));
-      stopReports(argv, 2, error.message, secret);
+    if (error instanceof UsageError) {
+      // Bad usage says where to read more, and writes nothing: the last run's reports stay as they were.
+      process.stderr.write(usageLines(CONFORMANCE, error.message));
+      return 2;
+    }
+    if (error instanceof TargetError) {
+      // A deployment that is not this API, or a key it refuses, is one line, and the run's reports say it.
+      process.stderr.write(`${error.message}\n`);
+      if (!rerun) stopReports(argv, 2, error.message, secret);
       return 2;
     }
     const text = redact(String((error as Error)?.stack ?? error), [secret]);
     process.stderr.write(`${text}\n`);
-    stopReports(argv, 1, text, secret);
+    if (!rerun) stopReports(argv, 1, text, secret);
     return 1;
   } finally {
     restoreOut();
@@ -100,13 +109,14 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
 }
 
 /**
- * The reports of a run that stopped (exit 2, or a crash): written all the same, with the reason,
- * where the run would have written them. A report directory that cannot be written is said, not
- * thrown: the exit code already tells the story.
+ * The reports of a run that stopped after it reached the deployment (exit 2: not this API, a key
+ * it refuses, an account the level cannot run on; or a crash): written all the same, with the
+ * reason, where the run would have written them. A report directory that cannot be written is
+ * said, not thrown: the exit code already tells the story.
  */
 function stopReports(argv: string[], exitCode: number, message: string, secret: string): void {
   const value = (name: keyof typeof OPTIONS): string | undefined => rawValue(name, OPTIONS[name], argv);
-  const dir = path.resolve(value('report-dir') ?? 'conformance-report');
+  const dir = path.resolve(value('report-dir') ?? DEFAULT_REPORT_DIR);
   const baseUrl = value('base-url');
   try {
     const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level: value('level') ?? 'contract', exitCode, message: redact(message, [secret]) }));
@@ -116,8 +126,8 @@ function stopReports(argv: string[], exitCode: number, message: string, secret: 
   }
 }
 
-async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
-  // Every setting becomes its environment variable: the vitest workers read the same settings.
+/** Every setting becomes its environment variable: the vitest workers read the same settings. */
+function exportSettings(values: Parsed<typeof OPTIONS>['values']): void {
   for (const [name, option] of Object.entries(OPTIONS) as [keyof typeof OPTIONS, Option][]) {
     const value = values[name];
     if (option.env === undefined || value === undefined) continue;
@@ -125,29 +135,54 @@ async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
   }
   // Only what the run itself announces counts (the mock's announcement below), never an inherited setting.
   delete process.env.CONFORMANCE_MOCK;
-  const shard = parseShard(values.shard);
-  let config = configFromEnv();
-  process.env.CONFORMANCE_REPORT_DIR = path.resolve(config.reportDir);
-  process.env.CONFORMANCE_DESCRIPTION = path.resolve(config.descriptionPath);
-  if (typeof values.rerun === 'string') {
-    return rerunFinding(config, values.rerun, (line) => process.stdout.write(`${line}\n`));
+  process.env.CONFORMANCE_REPORT_DIR = path.resolve(setting('report-dir') || DEFAULT_REPORT_DIR);
+}
+
+/**
+ * What a run learns of the deployment before its first check, and the settings that follow: it is
+ * this API and takes the key (probe.ts), what it announces (announcement.ts: the package's mock,
+ * which keys it accepts), and, at --level writes, that the account can run that level.
+ */
+async function reachDeployment(document: Json): Promise<{ config: ConformanceConfig; announced: Announcement | undefined }> {
+  const first = configFromEnv();
+  await probeDeployment(document, first.baseUrl, first.apiKey, first.timeoutMs);
+  // Believed only as announced (announcement.ts): an unannounced deployment is judged in full.
+  const announced = await readAnnouncement(first.baseUrl, Math.min(first.timeoutMs, 15_000));
+  if (announced?.keys === 'any' || announced?.keys === 'strict') process.env.CONFORMANCE_MOCK = announced.keys;
+  if (!first.anyKeyValid && announced?.keys === 'any') {
+    process.env.CONFORMANCE_ANY_KEY_VALID = '1';
+    process.env.CONFORMANCE_ANY_KEY_REASON = anyKeyNotApplicable(first.baseUrl, announced);
   }
-  const document = loadDescription(config.descriptionPath);
+  const config = configFromEnv();
+  if (config.level === 'writes') await checkWritesPreconditions(document, config);
+  return { config, announced };
+}
+
+/**
+ * `--rerun <finding-id>` (rerun.ts): what the line does not say is read from the run's report (its
+ * base URL and --to); the level is never: only a person chooses to create things.
+ */
+async function rerunMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
+  exportSettings(values);
+  const report = readRunReport(process.env.CONFORMANCE_REPORT_DIR!);
+  if (!setting('base-url') && report.baseUrl) process.env[OPTIONS['base-url'].env] = report.baseUrl;
+  if (!setting('to') && report.to) process.env[OPTIONS.to.env] = report.to;
+  const { config } = await reachDeployment(loadDescription(configFromEnv().descriptionPath));
+  return rerunFinding(config, values.rerun!, (line) => process.stdout.write(`${line}\n`));
+}
+
+async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
+  exportSettings(values);
+  const shard = parseShard(values.shard);
+  const settings = configFromEnv();
+  process.env.CONFORMANCE_DESCRIPTION = path.resolve(settings.descriptionPath);
+  const document = loadDescription(settings.descriptionPath);
   if (values.workflows && values.shard !== undefined) throw new UsageError('--shard splits the scenarios; it does not apply to --workflows (select workflows with -t).');
   // Under --workflows, -t selects workflows by id; else scenarios by name.
   const onlyWorkflows = values.workflows && typeof values.filter === 'string' ? workflowsMatching(values.filter) : undefined;
-  const filter = typeof values.filter === 'string' && !values.workflows ? parseFilter(values.filter, planScenarios(document, config.level, { mock: true, secondKey: true }), fullPlan(document)) : undefined;
-  await probeDeployment(document, config.baseUrl, config.apiKey, config.timeoutMs);
-  // Believed only as announced (announcement.ts): an unannounced deployment is judged in full.
-  const announced = await readAnnouncement(config.baseUrl, Math.min(config.timeoutMs, 15_000));
-  if (announced?.keys === 'any' || announced?.keys === 'strict') process.env.CONFORMANCE_MOCK = announced.keys;
-  if (!config.anyKeyValid && announced?.keys === 'any') {
-    process.env.CONFORMANCE_ANY_KEY_VALID = '1';
-    process.env.CONFORMANCE_ANY_KEY_REASON = anyKeyNotApplicable(config.baseUrl, announced);
-  }
-  config = configFromEnv();
+  const filter = typeof values.filter === 'string' && !values.workflows ? parseFilter(values.filter, planScenarios(document, settings.level, { mock: true, secondKey: true }), fullPlan(document)) : undefined;
+  const { config, announced } = await reachDeployment(document);
   const plan = planScenarios(document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined });
-  if (config.level === 'writes') await checkWritesPreconditions(document, config);
   if (values.workflows) {
     return runWorkflowsCommand(config, document, (text) => process.stdout.write(text), { only: onlyWorkflows, notSent: plan.notSent, verbose: values.verbose === true, isMock: announced !== undefined });
   }
@@ -157,10 +192,12 @@ async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
     notSent: plan.notSent,
     baseUrl: config.baseUrl,
     level: config.level,
+    ...(config.level === 'writes' && config.to ? { to: config.to } : {}),
     maxSends: config.level === 'writes' ? config.maxSends : undefined,
     mock: config.mock !== undefined,
     secondKey: config.secondKey !== undefined,
     verbose: values.verbose === true,
+    reportDir,
     progress: (mark) => process.stdout.write(mark),
   });
   process.stdout.write(`${PROGRESS_LEGEND}\n`);

@@ -59,6 +59,9 @@ export interface ConformanceConfig {
  */
 export const DEFAULT_MAX_SENDS = 16;
 
+/** Where the reports go unless --report-dir says otherwise, under the directory the command runs from. */
+export const DEFAULT_REPORT_DIR = 'conformance-report';
+
 export const OPTIONS = {
   'base-url': { ...SHARED['base-url'], help: 'the deployment', wasEnv: ['CONFORMANCE_BASE_URL'] },
   'api-key': { ...SHARED['api-key'], wasEnv: ['CONFORMANCE_API_KEY'] },
@@ -66,7 +69,7 @@ export const OPTIONS = {
   to: { type: 'string', value: '<E.164>', env: 'CONFORMANCE_TO', help: 'the test number that --level writes messages and calls' },
   'second-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_SECOND_KEY', wasEnv: ['CONFORMANCE_SECOND_KEY'], help: 'a key of a second account: every record id one account reads must answer 404 to the other (part 7)' },
   'control-token': { ...SHARED['control-token'], was: ['mock-control-token'], wasEnv: ['CONFORMANCE_MOCK_CONTROL_TOKEN'], help: "against the package's mock under --strict-keys or beyond loopback: its control token, so that --level writes can complete checkouts on the accounts it signs up there" },
-  rerun: { type: 'string', value: '<finding-id>', help: 'send the one request a finding of the last run is about again (the id is in the console and the reports; reads --report-dir), and judge it' },
+  rerun: { type: 'string', value: '<finding-id>', help: "judge a finding of the last run again (its id is in the console and the reports): runs again the scenarios that showed it, with the run's base URL and --to from its report in --report-dir; exit 1 still there, 0 gone, 2 what it needs" },
   'max-sends': { type: 'string', value: '<n>', env: 'CONFORMANCE_MAX_SENDS', help: `most requests --level writes may send that create or change something (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})` },
   'event-window': { type: 'string', value: '<sec>', env: 'CONFORMANCE_EVENT_WINDOW', help: 'how long --level writes waits for the events it caused (default 20)' },
   concurrency: { type: 'string', value: '<n>', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at once (default 4)' },
@@ -116,7 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     timeoutMs: number('timeout', 30) * 1000,
     retryBudgetMs: number('retry-budget', 60) * 1000,
     descriptionPath,
-    reportDir: read('report-dir') || 'conformance-report',
+    reportDir: read('report-dir') || DEFAULT_REPORT_DIR,
     anyKeyValid: read('any-key-valid') === '1' || read('any-key-valid') === 'true',
     anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
     maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : DEFAULT_MAX_SENDS,

@@ -248,6 +248,6 @@ async function replay(args: ReplayArgs, out: (t: string) => void, err: (t: strin
     const finding = o.findings.find((f) => f.verdict === 'fail');
     lines.push(`  ${o.verdict.padEnd(5)} ${o.title.replace(`recording ${name}, `, '')}${o.skipReason ? ` (${o.skipReason})` : ''}${finding ? `: ${finding.reason.replace(`recording ${name}, step ${o.title.split('step ')[1]}: `, '')}` : ''}`);
   }
-  out(`${lines.join('\n')}\n${formatSummary(report)}\n`);
+  out(`${lines.join('\n')}\n${formatSummary(report, { reportDir: args.reportDir })}\n`);
   return outcomes.some((o) => o.verdict === 'fail') ? 1 : 0;
 }

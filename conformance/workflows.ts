@@ -347,8 +347,8 @@ export async function runWorkflowsCommand(config: ConformanceConfig, document: J
   const result = await runWorkflows({ config, document, arazzo, only: options.only, isMock: options.isMock });
   const operations = new Map(listOperations(document).map((op) => [op.operationId, op]));
   const outcomes = result.workflows.map((w) => workflowScenario(w, arazzo, operations));
-  const report = buildReport({ document, outcomes, notSent: options.notSent ?? [], baseUrl: config.baseUrl, level: config.level, maxSends: result.maxSends, mock: options.isMock });
+  const report = buildReport({ document, outcomes, notSent: options.notSent ?? [], baseUrl: config.baseUrl, level: config.level, ...(config.level === 'writes' && config.to ? { to: config.to } : {}), maxSends: result.maxSends, mock: options.isMock });
   const files = writeReports(path.resolve(config.reportDir), redactDeep(report, [config.apiKey]));
-  out(`${redact(formatSummary(report, { verbose: options.verbose }), [config.apiKey])}\nReports: ${files.json}, ${files.junit}, ${files.html}\n`);
+  out(`${redact(formatSummary(report, { verbose: options.verbose, reportDir: config.reportDir }), [config.apiKey])}\nReports: ${files.json}, ${files.junit}, ${files.html}\n`);
   return report.totals.fail > 0 ? 1 : 0;
 }

@@ -118,13 +118,13 @@ describe('the coverage says what came and why, from the run', () => {
     expect(cell(deployment.report, 'deleteAccount', '200')?.reason).toMatch(/^on the package's mock only: /);
   });
 
-  it("a curl that carries $SCRATCH_KEY says what it is and how to get one, in the console too; no --rerun is offered for it", () => {
+  it("a curl that carries $SCRATCH_KEY says what it is and how to get one, in the console too, and offers the --rerun that signs one up again", () => {
     const group = broken.report.findings.find((g) => g.operationId === 'createNumber' && g.status === 500)!;
     expect(group.example.curl).toContain('$SCRATCH_KEY');
     const lines = formatFinding(group);
     const curl = lines.findIndex((l) => l.includes('$SCRATCH_KEY'));
     expect(lines[curl + 1]).toMatch(/^ {4}\(\$SCRATCH_KEY is the key of an account the suite signed up on the package's mock for this check; .* "A new account, step by step" in docs\/guides\/getting-a-key\.md .* export \$SCRATCH_KEY=<the apiKey that verify-number answered>\.\)$/);
-    expect(lines.join('\n')).not.toMatch(/rerun:/);
+    expect(lines[curl + 2]).toBe(`    rerun: npm run conformance -- --rerun ${group.id} --level writes   # installed: npx numbers-api conformance --rerun ${group.id} --level writes`);
     // The guide the note sends a reader to holds that section.
     const guide = path.join(repoRoot, 'docs/guides/getting-a-key.md');
     expect(existsSync(guide) && readFileSync(guide, 'utf8')).toMatch(/^## A new account, step by step$/m);
@@ -202,15 +202,15 @@ describe.skipIf(skipBrowser('the conformance HTML report at a glance'))('the HTM
     }
   });
 
-  it('a curl with $SCRATCH_KEY has its explanation beside it, and no "Send it again" (--rerun cannot send it)', async () => {
+  it('a curl with $SCRATCH_KEY has its explanation beside it, and the rerun that signs one up again', async () => {
     await open(broken.file, 390, async (page) => {
       const group = broken.report.findings.find((g) => g.operationId === 'createNumber' && g.status === 500)!;
       const finding = page.locator(`#finding-${group.id}`);
       await expect(finding.locator('pre').first().innerText()).resolves.toContain('Authorization: Bearer $SCRATCH_KEY');
       const note = finding.locator('pre + p.note');
       await expect(note.isVisible()).resolves.toBe(true);
-      await expect(note.innerText()).resolves.toMatch(/^\$SCRATCH_KEY is the key of an account the suite signed up on the package's mock for this check; the suite never keeps it\. To send the request again, sign up an account/);
-      await expect(finding.innerText()).resolves.not.toMatch(/Send it again/);
+      await expect(note.innerText()).resolves.toMatch(/^\$SCRATCH_KEY is the key of an account the suite signed up on the package's mock for this check; the suite never keeps it\. Its rerun line runs the check again on an account it signs up the same way\. To send the curl yourself, sign up an account/);
+      await expect(finding.innerText()).resolves.toMatch(new RegExp(`Judge it again: npm run conformance -- --rerun ${group.id} --level writes --report-dir `));
     });
   });
 });

@@ -47,6 +47,8 @@ const CASES: Case[] = [
   { check: 'event-message-status-changed', scenario: STATUS_CHANGED, breaks: 'send-message-200' },
   { check: 'event-wait-no-match-408', scenario: NO_MATCH_408, breaks: 'wait-408-early' },
   { check: 'event-wait-no-match-408', scenario: NO_MATCH_408, breaks: 'wait-ignores-filter' },
+  // The same rule on the flow's own traffic: a wait filtered to a group that cannot exist is held while the message arrives.
+  { check: 'event-wait-no-match-408', scenario: MESSAGE_RECEIVED, breaks: 'wait-ignores-filter' },
   // Read your write (part 4.2).
   { check: 'account-cap-read-your-write', scenario: READ_YOUR_WRITE, breaks: 'account-cap-answer-stale' },
   { check: 'account-cap-read-your-write', scenario: READ_YOUR_WRITE, breaks: 'account-cap-not-stored' },

@@ -147,9 +147,11 @@ describe('conformance --replay', () => {
       expect(run.out).toContain(`curl -sS -i -X POST '${proxy.url}/api/v1/messages' -H "Authorization: Bearer $NUMBERS_API_KEY"`);
       expect(run.out).toContain(`--rerun ${schema.id}`);
       expect(run.out).not.toMatch(/sk_live_\w/);
-      // --rerun sends that request again (a write: only at --level writes) and finds it still there.
+      // --rerun sends that step's request again (what its answer alone shows; a write: only at --level writes) and finds it still there.
       const config = { ...configFromEnv({ NUMBERS_API_BASE_URL: proxy.url, NUMBERS_API_KEY: key }), reportDir: run.reportDir };
-      await expect(rerunFinding(config, String(schema.id), () => {})).rejects.toThrow(/pass --level writes/);
+      await expect(rerunFinding(config, String(schema.id), () => {})).rejects.toThrow(/judging it again needs --level writes: its request creates or changes something/);
+      // The criterion needs the steps before it: judged by replaying the recording again, which the rerun says.
+      await expect(rerunFinding({ ...config, level: 'writes' }, String(criterion.id), () => {})).rejects.toThrow(/needs a replay of the whole recording \(numbers-api conformance --replay <recording>\): its rule \(replay-step\) needs the steps before it/);
       const lines: string[] = [];
       const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
       expect(rerun, lines.join('\n')).toBe(1);

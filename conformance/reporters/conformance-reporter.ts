@@ -8,6 +8,8 @@ import { buildReport, formatCoverage, formatSummary, type ConformanceReport, typ
 /** What the report is built from (ReportInput, but the outcomes, which the tests' meta gives), and how it is written. */
 export interface ConformanceReporterOptions extends Omit<ReportInput, 'outcomes'> {
   verbose?: boolean;
+  /** Where the reports go, for the findings' rerun lines. */
+  reportDir?: string;
   /** Receives a progress mark per finished scenario. */
   progress?: (mark: string) => void;
   write?: (text: string) => void;
@@ -38,9 +40,9 @@ export class ConformanceReporter implements Reporter {
         else if (test.result().state === 'failed') this.crashed++;
       }
     }
-    const { document, notSent, baseUrl, level, maxSends, mock, secondKey } = this.options;
-    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, maxSends, mock, secondKey });
+    const { document, notSent, baseUrl, level, to, maxSends, mock, secondKey } = this.options;
+    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, to, maxSends, mock, secondKey });
     const write = this.options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
-    write(`\n${formatSummary(this.report, { verbose: this.options.verbose })}\n\n${formatCoverage(this.report)}\n`);
+    write(`\n${formatSummary(this.report, { verbose: this.options.verbose, reportDir: this.options.reportDir })}\n\n${formatCoverage(this.report)}\n`);
   }
 }

@@ -118,7 +118,8 @@ export function scratchKeyNote(): string {
   const variable = /\$\w+/.exec(curlAuthorization('scratch') ?? '')?.[0] ?? 'its key';
   return (
     `${variable} is the key of an account the suite signed up on the package's mock for this check; the suite never keeps it. ` +
-    'To send the request again, sign up an account on the same mock as "A new account, step by step" in docs/guides/getting-a-key.md shows ' +
+    'Its rerun line runs the check again on an account it signs up the same way. To send the curl yourself, sign up an account on the same mock ' +
+    'as "A new account, step by step" in docs/guides/getting-a-key.md shows ' +
     "(an example.com address, a fictional 555-01xx holder number, and the mock's sign-up code: its `signupCode` test value), " +
     `then export ${variable}=<the apiKey that verify-number answered>.`
   );

@@ -16,7 +16,7 @@ import type { UnionBranch, Verdict } from '../../src/contract/verdict.js';
 import { branchWords, curlOf, nearMisses, shownVerdicts, verdictActual, verdictAt, verdictLine } from './explain.js';
 
 export interface FindingGroup {
-  /** Stable within the run: `--rerun <id>` sends its first request again. */
+  /** Stable across runs (its words without the ids and times a run makes up): `--rerun <id>` looks for it again. */
   id: string;
   check: string;
   part?: string;
@@ -39,6 +39,10 @@ export interface FindingGroup {
   count: number;
   requests: number;
   scenarios: string[];
+  /** The ids of those scenarios (Scenario.id, `workflow <id>`, `replay <recording> <step>`): `--rerun` runs them again. */
+  scenarioIds: string[];
+  /** The highest level of those scenarios: what `--rerun` asks for to run them all again. */
+  level: 'contract' | 'writes';
   /** What other checks concluded about the same answers, which this cause explains. */
   also: string[];
   /** The first request that showed it. */
@@ -64,10 +68,19 @@ interface Unit {
   verdict?: Verdict;
 }
 
+/**
+ * A reason without what each run makes up (the ids of records it created, keys of its own, the
+ * addresses and holder numbers of accounts it signed up, times), so that the same rule broken the
+ * same way has the same id in every run, which `--rerun` relies on.
+ */
 function normalizedReason(reason: string): string {
   return reason
     .replace(/conformance0nonexistent[a-z0-9]+/gi, '<unknown id>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>');
+    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>')
+    .replace(/\b[a-z][a-z0-9]*_(?=[0-9A-Za-z]*\d)[0-9A-Za-z]{8,}\b/g, '<id>')
+    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '<email>')
+    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?/g, '<time>')
+    .replace(/\+\d{8,15}\b/g, '<number>');
 }
 
 function shortHash(text: string): string {
@@ -140,6 +153,8 @@ export function groupFindings(document: Json, outcomes: readonly ScenarioOutcome
         count: 0,
         requests: 0,
         scenarios: [],
+        scenarioIds: [],
+        level: outcome.level,
         also: [],
         example: {
           ...(finding.request ? { request: finding.request } : {}),
@@ -160,6 +175,8 @@ export function groupFindings(document: Json, outcomes: readonly ScenarioOutcome
     }
     const where = `${outcome.operationId}: ${outcome.title}`;
     if (!group.scenarios.includes(where)) group.scenarios.push(where);
+    if (!group.scenarioIds.includes(outcome.scenarioId)) group.scenarioIds.push(outcome.scenarioId);
+    if (outcome.level === 'writes') group.level = 'writes';
     for (const also of consequences.get(unit.signature) ?? []) if (!group.also.includes(normalizedReason(also))) group.also.push(normalizedReason(also));
   }
   return [...groups.values()]

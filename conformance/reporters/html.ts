@@ -107,7 +107,7 @@ function attentionHtml(report: ConformanceReport): string {
   return lines.length ? `<h3 id="attention">Answered wrongly</h3><ul class="attention">${lines.join('')}</ul>` : '';
 }
 
-function findingHtml(group: FindingGroup): string {
+function findingHtml(group: FindingGroup, reportDir: string | undefined): string {
   const rows: string[] = [];
   const add = (label: string, value: string) => rows.push(`<tr><th>${escape(label)}</th><td>${value}</td></tr>`);
   add('operation', `${escape(group.operationId)}${group.status !== undefined ? `, answered ${group.status}` : ''}`);
@@ -121,14 +121,15 @@ function findingHtml(group: FindingGroup): string {
   if (group.also.length) add('also, from the same answer', group.also.map(escape).join('<br>'));
   add('seen', `${group.count} time(s) in ${group.requests} request(s), by: ${group.scenarios.map(escape).join('; ')}`);
   const example = group.example;
-  // A key the suite did not keep: what the curl's variable is and how to get one (--rerun cannot send it).
+  // A key the suite did not keep: what the curl's variable is and how to get one.
   const note = authNote(example.sent);
   const answer = example.answer ? `<pre>${escape(`${example.answer.status}${example.answer.contentType ? ` ${example.answer.contentType}` : ''}\n${example.answer.body ?? ''}`)}</pre>` : '';
   return `<details class="${group.verdict}" id="finding-${escape(group.id)}" open><summary>${group.verdict === 'fail' ? 'FAIL' : 'ADVISORY'} ${escape(group.title)}<span class="pill">${group.count}×</span><span class="pill">finding ${escape(group.id)}</span></summary>
 <table class="stack">${rows.join('')}</table>
 ${example.request ? `<div>Request: <code>${escape(example.request)}</code></div>` : ''}
 ${example.curl ? `<pre>${escape(example.curl)}</pre>` : ''}
-${note ? `<p class="note">${escape(note)}</p>` : example.sent ? `<div class="muted">Send it again: <code>${escape(rerunCommand(group.id))}</code></div>` : ''}
+${note ? `<p class="note">${escape(note)}</p>` : ''}
+<div class="muted">Judge it again: <code>${escape(rerunCommand(group, reportDir))}</code></div>
 ${answer ? `<div>Answer:</div>${answer}` : ''}
 </details>`;
 }
@@ -141,7 +142,8 @@ function stepsHtml(steps: ScenarioOutcome['steps']): string {
   return `<ol class="steps">${steps.map(item).join('')}</ol>`;
 }
 
-export function formatHtml(report: ConformanceReport): string {
+/** The report as HTML; `reportDir`: where it is written, for the findings' rerun lines. */
+export function formatHtml(report: ConformanceReport, reportDir?: string): string {
   const reasons: string[] = [];
   const footnote = (cell: CoverageCell): number => {
     const text = `${cell.reason ?? 'not provoked'}${cell.unlock ? ` (unlock: ${cell.unlock})` : ''}`;
@@ -156,7 +158,7 @@ export function formatHtml(report: ConformanceReport): string {
   const byCheck = new Map<string, FindingGroup[]>();
   for (const group of report.findings) byCheck.set(group.check, [...(byCheck.get(group.check) ?? []), group]);
   const findings = [...byCheck]
-    .map(([check, groups]) => `<h3>${escape(check)}${groups[0]?.part ? ` <span class="muted">(part ${escape(groups[0].part)})</span>` : ''}</h3>\n${groups.map(findingHtml).join('\n')}`)
+    .map(([check, groups]) => `<h3>${escape(check)}${groups[0]?.part ? ` <span class="muted">(part ${escape(groups[0].part)})</span>` : ''}</h3>\n${groups.map((group) => findingHtml(group, reportDir)).join('\n')}`)
     .join('\n');
   const failing = report.findings.filter((g) => g.verdict === 'fail').length;
   const codes = report.codes

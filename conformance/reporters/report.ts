@@ -2,9 +2,10 @@
 // them (finding-groups.ts), and the coverage matrix (coverage.ts: every documented status and
 // code, provoked or why not). Pure functions, so the console, JSON, JUnit, HTML and tests all read
 // the same thing.
+import path from 'node:path';
 import { documentedStatuses, listOperations, type Json } from '../description.js';
 import type { Finding, ScenarioOutcome, SendRecord, Verdict } from '../findings.js';
-import type { Level } from '../config.js';
+import { DEFAULT_REPORT_DIR, type Level } from '../config.js';
 import { fullPlan, planScenarios, type NotSent } from '../plan.js';
 import { catalogCodes, codeCoverage, coverageCells, provoked, type CodeCoverage, type CoverageCell } from './coverage.js';
 import { authNote } from './explain.js';
@@ -53,6 +54,8 @@ export interface CoverageSummary {
 export interface ConformanceReport {
   baseUrl: string;
   level: string;
+  /** The test number of `--level writes` (`--to`): `--rerun` reads it from here, as it reads the base URL. */
+  to?: string;
   generatedAt: string;
   totals: Record<Verdict, number>;
   operations: OperationReport[];
@@ -133,6 +136,7 @@ export interface ReportInput {
   notSent: NotSent[];
   baseUrl: string;
   level: string;
+  to?: string;
   maxSends?: number;
   /** The deployment announced itself as the package's mock. */
   mock?: boolean;
@@ -217,6 +221,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   return {
     baseUrl: input.baseUrl,
     level: input.level,
+    ...(input.to ? { to: input.to } : {}),
     generatedAt: new Date().toISOString(),
     totals,
     operations: opReports,
@@ -251,9 +256,23 @@ function findingLine(f: Finding): string {
   return `      ${MARKS[f.verdict]} [${f.check}${f.part ? `, part ${f.part}` : ''}] ${f.reason}${f.request ? `\n        request: ${f.request}` : ''}`;
 }
 
-/** How a person sends a finding's request again: the one command, as it runs from the repository and once installed. */
-export function rerunCommand(id: string): string {
-  return `npm run conformance -- --rerun ${id}   (installed: npx numbers-api conformance --rerun ${id})`;
+const shellWord = (text: string): string => (/^[\w./:@+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** Where to tell `--rerun` to read the report: nothing when it is the default directory under the one the command runs from. */
+function reportDirArgument(reportDir: string | undefined): string[] {
+  if (reportDir === undefined || path.resolve(reportDir) === path.resolve(DEFAULT_REPORT_DIR)) return [];
+  return ['--report-dir', shellWord(path.resolve(reportDir))];
+}
+
+/**
+ * How a person judges a finding again: one line that runs as pasted (the installed form after a
+ * shell comment), naming what the run's report cannot give (the level, which only a person may
+ * choose, and where the report is). The base URL and `--to` come from the report, the keys from
+ * their variables, as the curl's.
+ */
+export function rerunCommand(group: Pick<FindingGroup, 'id' | 'level'>, reportDir?: string): string {
+  const args = ['--rerun', group.id, ...(group.level === 'writes' ? ['--level', 'writes'] : []), ...reportDirArgument(reportDir)].join(' ');
+  return `npm run conformance -- ${args}   # installed: npx numbers-api conformance ${args}`;
 }
 
 function show(value: unknown): string {
@@ -261,8 +280,11 @@ function show(value: unknown): string {
   return text.length > 160 ? `${text.slice(0, 157)}...` : text;
 }
 
-/** A finding group as the console shows it: the rule, where, expected and actual, the contract, the request, a curl and the rerun. */
-export function formatFinding(group: FindingGroup): string[] {
+/**
+ * A finding group as the console shows it: the rule, where, expected and actual, the contract, the
+ * request, a curl and the rerun (`rerun: false` leaves the rerun out: a rerun's own output).
+ */
+export function formatFinding(group: FindingGroup, options: { reportDir?: string; rerun?: boolean } = {}): string[] {
   const times = group.count > 1 ? `  (${group.count} times${group.requests > 1 ? `, in ${group.requests} requests` : ''})` : '';
   const lines = [`${MARKS[group.verdict]} [${group.check}${group.part ? `, part ${group.part}` : ''}] ${group.title}${times}  finding ${group.id}`];
   const where = [`${group.operationId}${group.status !== undefined ? ` answered ${group.status}` : ''}`];
@@ -276,15 +298,15 @@ export function formatFinding(group: FindingGroup): string[] {
   if (group.also.length > 3) lines.push(`    also, from the same answer: ${group.also.length - 3} more`);
   if (group.example.request) lines.push(`    request: ${group.example.request}`);
   if (group.example.curl) lines.push(`    ${group.example.curl}`);
-  // A request sent with a key the suite did not keep: what its variable is, and how to get one (--rerun cannot send it).
+  // A request sent with a key the suite did not keep: what its variable is, and how to get one.
   const note = authNote(group.example.sent);
   if (note) lines.push(`    (${note})`);
-  else if (group.example.sent) lines.push(`    rerun: ${rerunCommand(group.id)}`);
+  if (options.rerun !== false) lines.push(`    rerun: ${rerunCommand(group, options.reportDir)}`);
   return lines;
 }
 
 /** The console summary: by operation, each scenario's verdict, then the findings grouped by rule. */
-export function formatSummary(report: ConformanceReport, options: { verbose?: boolean } = {}): string {
+export function formatSummary(report: ConformanceReport, options: { verbose?: boolean; reportDir?: string } = {}): string {
   const lines: string[] = [`Conformance of ${report.baseUrl} (level ${report.level})`, ''];
   for (const op of report.operations) {
     const parts = op.source ? `  [part ${op.source}]` : '';
@@ -301,7 +323,7 @@ export function formatSummary(report: ConformanceReport, options: { verbose?: bo
     const failures = report.findings.filter((g) => g.verdict === 'fail');
     const seen = report.findings.reduce((n, g) => n + g.count, 0);
     lines.push('', `Findings: ${failures.length} failing, ${report.findings.length - failures.length} advisory (${seen} occurrences, grouped by rule; one cause, one finding)`);
-    for (const group of report.findings) lines.push('', ...formatFinding(group));
+    for (const group of report.findings) lines.push('', ...formatFinding(group, { reportDir: options.reportDir }));
   }
   const skips = new Map<string, string[]>();
   for (const op of report.operations) {

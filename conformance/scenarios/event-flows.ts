@@ -22,6 +22,8 @@ const POLL_SECONDS = 5;
 const HEAD_START_MS = 300;
 /** At most this many waits per flow: a deployment that answers every wait at once with some other event is not polled without end. */
 const MAX_WAITS = 30;
+/** The wait filtered to a group that cannot exist, held while the flow's message arrives. */
+const FILTERED_WAIT_SECONDS = 2;
 
 interface Seen {
   event: Json;
@@ -96,6 +98,18 @@ async function pollAround<T>(
   return { result, events, found: found(), stoppedBy, lastWait, ended };
 }
 
+/** A filter no event can match: a `groupId` that cannot exist, shaped like the documented one; undefined when the description has none. */
+function unmatchableFilters(ctx: ScenarioContext, wait: Operation): Json | undefined {
+  const filters = resolveRef(ctx.env.document, requestProperties(ctx.env.document, wait).get('filters'));
+  const groupId = resolveRef(ctx.env.document, filters?.properties?.groupId);
+  if (!groupId) return undefined;
+  const example = Array.isArray(groupId.examples) ? groupId.examples[0] : groupId.example;
+  return { groupId: nonexistentId(example) };
+}
+
+const NO_MATCH_CHECK = 'event-wait-no-match-408';
+const NO_MATCH_PART = '4.5, 6, 8';
+
 function stoppedReason(ex: Exchange): string {
   return ex.status === 503 ? '503: the event stream is not configured on this deployment (part 7).' : `events/wait answered ${ex.status}.`;
 }
@@ -128,6 +142,13 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       // A text of its own, so that its event is known by what it carries even if its ids differ.
       const text = `${MESSAGE_BODY} (event ${randomUUID().slice(0, 8)})`;
       const about = (e: Json, id: string | undefined) => e.type === 'message.received' && ((id !== undefined && (e.data?.messageId === id || e.relatedObject?.id === id)) || e.data?.body === text);
+      // Beside the poll, a wait filtered to a group that cannot exist is held while the message
+      // arrives: it must not answer it (part 4.5: the filter applies). Judged on the flow's own
+      // traffic, so it holds whatever else the account is doing (and a --rerun alone judges it).
+      const unmatchable = unmatchableFilters(ctx, wait);
+      const filtered = unmatchable
+        ? ctx.send(wait, { body: { timeout: FILTERED_WAIT_SECONDS, filters: unmatchable }, timeoutMs: FILTERED_WAIT_SECONDS * 1000 + 15_000 }).catch(() => undefined)
+        : Promise.resolve(undefined);
       const polled = await pollAround(
         ctx,
         wait,
@@ -136,6 +157,13 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
       );
       const injected = polled.result;
       const id = idOf(injected.body);
+      const held = await filtered;
+      if (held?.status === 200 && isEvent(held.body)) {
+        const facts = { expected: { status: 408 }, actual: { status: 200, type: held.body.type, aboutTheMessage: about(held.body, id) } };
+        ctx.record('fail', `A wait filtered to groupId ${JSON.stringify(unmatchable?.groupId)}, a group that cannot exist, answered an event while a message arrived: the filter was not applied (part 4.5).`, held, NO_MATCH_CHECK, NO_MATCH_PART, facts);
+      } else if (held?.status === 408) {
+        ctx.record('pass', 'A wait filtered to a group that cannot exist held while the message arrived, then answered 408.', held, NO_MATCH_CHECK, NO_MATCH_PART);
+      }
       if (!ctx.expect(injected.status === 201, `The test helper answered ${injected.status} (201 required for a fresh creation).`, injected)) return;
       if (!id) return ctx.advisory('The injected message carries no `id` (the helper is inferred), so its event cannot be told from others.', injected);
       if (polled.stoppedBy) return ctx.skip(stoppedReason(polled.stoppedBy));
@@ -230,20 +258,20 @@ export function eventFlowScenarios(operations: Operation[]): Scenario[] {
   scenarios.push({
     id: 'waitForEvent/event-wait-no-match-408',
     operationId: wait.operationId,
-    check: 'event-wait-no-match-408',
-    part: '4.5, 6, 8',
+    check: NO_MATCH_CHECK,
+    part: NO_MATCH_PART,
     // Waiting changes nothing: the contract level has it.
     level: 'contract',
     title: 'a wait whose filter matches nothing holds for its timeout, then answers 408 (parts 4.5, 6, 8)',
     provokes: ['waitForEvent 408'],
     async run(ctx) {
-      const filters = resolveRef(ctx.env.document, requestProperties(ctx.env.document, wait).get('filters'));
-      const groupId = resolveRef(ctx.env.document, filters?.properties?.groupId);
-      if (!groupId) return ctx.skip('The request schema of waitForEvent no longer has filters.groupId.');
-      // A group id that cannot exist, shaped like the documented one: no event can match it.
-      const example = Array.isArray(groupId.examples) ? groupId.examples[0] : groupId.example;
+      // A group id that cannot exist, shaped like the documented one: no event can match it. On a
+      // quiet account nothing happens during the wait, so an ignored filter shows only at --level
+      // writes, in the message.received flow (above), where a message arrives while it is held.
+      const filters = unmatchableFilters(ctx, wait);
+      if (!filters) return ctx.skip('The request schema of waitForEvent no longer has filters.groupId.');
       const timeout = 1;
-      const ex = await ctx.send(wait, { body: { timeout, filters: { groupId: nonexistentId(example) } }, timeoutMs: timeout * 1000 + 15_000 });
+      const ex = await ctx.send(wait, { body: { timeout, filters }, timeoutMs: timeout * 1000 + 15_000 });
       if (ex.status === 503) return ctx.skip(stoppedReason(ex));
       if (ex.status === 200) return ctx.fail('200: an event was returned for a group that cannot exist, so the filter was not applied.', ex);
       if (!ctx.expect(ex.status === 408, `${ex.status} once the window closed (408 required).`, ex)) return;

@@ -25,7 +25,12 @@ export interface BreakRule {
   /** `GET /api/v1/numbers`; the path part is a regular expression matched against the path without the query. */
   on: string;
   /** The broken answer: a changed copy of the mock's, or undefined to leave it. */
-  answer(answer: ProxiedAnswer, request: ProxiedRequest): ProxiedAnswer | undefined;
+  answer?(answer: ProxiedAnswer, request: ProxiedRequest): ProxiedAnswer | undefined;
+  /**
+   * What reaches the mock instead of the request (a deployment that drops a header or a filter
+   * before acting on it): a changed copy of its headers and body, or undefined to leave it.
+   */
+  request?(request: ProxiedRequest): Pick<ProxiedRequest, 'headers' | 'body'> | undefined;
 }
 
 export interface BreakingProxy {
@@ -58,7 +63,13 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
       }
       const seen: ProxiedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: requestBody };
       requests.push(seen);
-      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+      let forwarded: Pick<ProxiedRequest, 'headers' | 'body'> | undefined;
+      for (const rule of rules) {
+        if (rule.request && matches(rule, seen.method, seen.url.split('?')[0] ?? '/')) forwarded = rule.request(structuredClone({ ...seen, ...forwarded })) ?? forwarded;
+      }
+      const sentBody = forwarded ? Buffer.from(forwarded.body === undefined ? '' : JSON.stringify(forwarded.body)) : raw;
+      const sentHeaders = { ...(forwarded?.headers ?? req.headers), host: target.host, ...(forwarded ? { 'content-length': String(sentBody.length) } : {}) };
+      const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: sentHeaders }, (answer) => {
         const parts: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => parts.push(chunk));
         answer.on('end', () => {
@@ -75,7 +86,7 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
           const path = seen.url.split('?')[0] ?? '/';
           let changed = false;
           for (const rule of rules) {
-            if (!matches(rule, seen.method, path)) continue;
+            if (!rule.answer || !matches(rule, seen.method, path)) continue;
             const next = rule.answer(structuredClone(out), seen);
             if (next) {
               out = next;
@@ -93,7 +104,7 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
       forward.on('error', () => {
         if (!res.headersSent) res.writeHead(502).end();
       });
-      forward.end(raw);
+      forward.end(sentBody);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
