@@ -7,13 +7,13 @@ import { parseArgs } from 'node:util';
 import { anyKeyNotApplicable, readAnnouncement } from './announcement.js';
 import { configFromEnv, DEFAULT_MAX_SENDS, parseBaseUrl, UsageError } from './config.js';
 import { loadDescription } from './description.js';
+import { suiteRedactor } from './http.js';
 import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js';
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runProxy } from './proxy.js';
 import { runWorkflowsCommand, workflowsMatching } from './workflows.js';
 import { SLICE_COUNT } from './suite/slices.js';
-import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
 import { reportFiles, writeReports } from './reporters/files.js';
 import { PROGRESS_LEGEND, stoppedReport, type ConformanceReport } from './reporters/report.js';
@@ -106,9 +106,10 @@ const suiteConfig = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sui
 /** Filters a stream so the key cannot reach it, whatever prints (vitest, Prism, a stack trace). */
 function guardStream(stream: NodeJS.WriteStream, ...secrets: string[]): () => void {
   const original = stream.write.bind(stream);
+  const redact = suiteRedactor(secrets);
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk;
-    return (original as (...a: unknown[]) => boolean)(typeof text === 'string' ? redact(text, secrets) : text, ...rest);
+    return (original as (...a: unknown[]) => boolean)(typeof text === 'string' ? redact(text) : text, ...rest);
   }) as typeof stream.write;
   return () => {
     stream.write = original as typeof stream.write;
@@ -134,7 +135,7 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     values = parsed.values as Record<string, string | boolean | undefined>;
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional.*$/s, '.');
-    process.stderr.write(`${redact(message, [secret])}\n\n${USAGE}\n`);
+    process.stderr.write(`${suiteRedactor([secret])(message)}\n\n${USAGE}\n`);
     if (mode === 'suite' && !args.includes('--help') && !args.includes('-h')) stopReports(flagValue(args, 'report-dir'), {}, 2, message, secret);
     return 2;
   }
@@ -159,7 +160,7 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
       if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 2, error.message, secret);
       return 2;
     }
-    const text = redact(String((error as Error)?.stack ?? error), [secret]);
+    const text = suiteRedactor([secret])(String((error as Error)?.stack ?? error));
     process.stderr.write(`${text}\n`);
     if (mode === 'suite') stopReports(values['report-dir'] as string | undefined, values, 1, text, secret);
     return 1;
@@ -189,7 +190,7 @@ function stopReports(dirFlag: string | undefined, values: Record<string, string 
   const baseUrl = (values['base-url'] as string | undefined) ?? process.env.CONFORMANCE_BASE_URL;
   const level = (values.level as string | undefined) ?? process.env.CONFORMANCE_LEVEL ?? 'contract';
   try {
-    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level, exitCode, message: redact(message, [secret]) }));
+    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? suiteRedactor([secret])(baseUrl) : undefined, level, exitCode, message: suiteRedactor([secret])(message) }));
     process.stdout.write(`Reports: ${files.json}, ${files.junit}, ${files.html}\n`);
   } catch (error) {
     process.stderr.write(`The reports could not be written to ${dir}: ${(error as Error).message}\n`);

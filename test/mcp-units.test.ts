@@ -9,7 +9,7 @@ import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { criterionHolds, parseCondition, type Criterion } from '../src/workflows/arazzo-condition.js';
 import { MAX_VISITS_PER_STEP, WorkflowRunner, type StepRequest } from '../src/workflows/arazzo-runner.js';
 import { GUARDED_ON_DEPLOYMENTS, POSTS_THAT_READ, guardedReason, isWrite, verdict, type PolicyOptions } from '../src/mcp/policy.js';
-import { redactor } from '../src/mcp/redact.js';
+import { redactor } from '../src/request/redact.js';
 import { schemaCollector, withDefs } from '../src/mcp/tool-schema.js';
 import { listOperations, loadOpenApi, type JsonObject } from './helpers/contract.js';
 

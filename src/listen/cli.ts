@@ -9,6 +9,7 @@ import { DEFAULT_SIGNATURE_HEADER, DEFAULT_TIMEOUT_SECONDS, type DeliveryOptions
 import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 import { formatSummary, startListenAgent } from './agent.js';
 import { startControlServer } from './control.js';
+import { createRequester, NoAnswer, type Exchange } from '../request/index.js';
 
 /** Where the key comes from: never a flag, so it stays out of the shell history and `ps`. */
 export const API_KEY_ENV = 'NUMBERS_API_KEY';
@@ -295,23 +296,18 @@ async function targetsCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEnv 
     io.stderr(`numbers-api listen targets: --token <token> is needed (listen prints it when it starts), or ${LISTEN_TOKEN_ENV}.\n`);
     return 2;
   }
-  let response: Response;
-  let body: { targets?: string[]; error?: string };
+  let answer: Exchange;
   try {
-    response = await fetch(controlUrl, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(method !== 'GET' ? { 'Content-Type': 'application/json' } : {}) },
-      ...(method !== 'GET' ? { body: JSON.stringify({ url }) } : {}),
-      redirect: 'manual',
-    });
-    body = (await response.json()) as { targets?: string[]; error?: string };
+    answer = await createRequester({ baseUrl: controlUrl.origin }).send({ method, path: controlUrl.pathname, params: { header: { authorization: `Bearer ${token}` } }, ...(method !== 'GET' ? { body: { url } } : {}) });
+    if (answer.json === undefined) throw new Error(`an answer that is not JSON (${answer.status})`);
   } catch (error) {
-    io.stderr(`numbers-api listen targets: no agent answers at ${controlUrl.origin} (${(error as Error).message}).\n`);
+    io.stderr(`numbers-api listen targets: no agent answers at ${controlUrl.origin} (${error instanceof NoAnswer ? error.detail : (error as Error).message}).\n`);
     return 1;
   }
-  if (!response.ok) {
-    io.stderr(`numbers-api listen targets: ${body.error ?? response.status}\n`);
-    return response.status === 400 ? 2 : 1;
+  const body = (answer.json ?? {}) as { targets?: string[]; error?: string };
+  if (answer.status < 200 || answer.status > 299) {
+    io.stderr(`numbers-api listen targets: ${body.error ?? answer.status}\n`);
+    return answer.status === 400 ? 2 : 1;
   }
   io.stdout(body.targets && body.targets.length > 0 ? `${body.targets.join('\n')}\n` : 'no targets\n');
   return 0;

@@ -6,11 +6,11 @@
 // its address or behaviour.
 import { randomBytes } from 'node:crypto';
 import { keyPrefix } from '../contract/api-key.js';
-import { withoutPrototype } from '../contract/dict.js';
 import { listOperations, loadOpenApi, readGeneratedJson, resolveRef } from '../contract/generated-files.js';
 import { DEFAULT_BASE_URL } from '../listen/cli.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
+import { createRequester, NoAnswer } from '../request/index.js';
 import { validatorOf } from './json-schema.js';
 import { schemaCollector, withDefs } from './tool-schema.js';
 
@@ -41,25 +41,15 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
   const control = readGeneratedJson('mock-control.json');
   const about = listOperations(control).find((entry) => entry.operation.operationId === 'mockAbout');
   if (!about) return undefined;
-  const url = new URL(baseUrl.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${about.path}`;
-  let response: Response;
+  let answer;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    answer = await createRequester({ baseUrl, timeoutMs }).send({ method: about.method, path: about.path });
   } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new TargetError(`nothing answers at ${baseUrl.origin} (${code})`);
+    if (!(error instanceof NoAnswer)) throw error;
+    throw new TargetError(`nothing answers at ${baseUrl.origin} (${error.code ?? error.detail})`);
   }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(await response.text(), withoutPrototype);
-  } catch {
-    return undefined;
-  }
+  if (answer.status !== 200) return undefined;
+  const body = answer.json;
   const collector = schemaCollector(control);
   const schema = collector.convert(resolveRef(control, about.operation.responses?.['200'])?.content?.['application/json']?.schema ?? {});
   return validatorOf(withDefs(schema, collector))(body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;

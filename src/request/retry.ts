@@ -1,4 +1,6 @@
-// Retries, exactly as far as part 7 allows and no further:
+// Retries, exactly as far as part 7 allows and no further (the typed client's), and the one
+// `Retry-After` parser and backoff every door that waits uses (the suite's 429s, the listening
+// agent's polls):
 //  - GET has no side effects (7.1): retried on 429 (waiting `Retry-After` when given, part 8), on
 //    502/503 and on network errors, with bounded exponential backoff.
 //  - POST /api/v1/calls carries an `Idempotency-Key` (7.2): retried on the same conditions and on
@@ -52,17 +54,17 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** `Retry-After` as milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined if absent or unreadable. */
-export function parseRetryAfter(header: string | null, now: number = Date.now()): number | undefined {
-  if (header === null) return undefined;
+/** `Retry-After` (part 8) as milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined if absent or unreadable. */
+export function parseRetryAfter(header: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (header === null || header === undefined) return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The wait before retry number `retry` (1 for the first retry). */
-export function backoffDelay(retry: number, options: ResolvedRetryOptions): number {
+/** The wait before retry number `retry` (1 for the first retry): the base delay, doubled each time, up to the ceiling. */
+export function backoffDelay(retry: number, options: Pick<ResolvedRetryOptions, 'baseDelayMs' | 'maxDelayMs'>): number {
   return Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
 }
 
