@@ -20,6 +20,7 @@ import { startListenAgent } from '../src/listen/agent.js';
 import { createRequester, NoAnswer } from '../src/request/index.js';
 import { startNginx, type Server as Child } from './helpers/cluster.js';
 import { repoRoot } from './helpers/contract.js';
+import { endlessAnswer } from './helpers/raw-http.js';
 import { startTarget, type Target } from './helpers/event-source-target.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
@@ -192,16 +193,9 @@ describe('what goes out, and what comes back', () => {
   });
 
   it('reads an answer up to the bound; past it, a clear error, having read no more', async () => {
-    let written = 0;
+    let written = () => 0;
     answer = (_url, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      const pump = (): void => {
-        while (!res.destroyed && written < 64 * 1024 * 1024 && res.write(chunk)) written += chunk.length;
-        if (!res.destroyed && written < 64 * 1024 * 1024) res.once('drain', pump);
-      };
-      res.socket?.on('close', () => res.destroy());
-      pump();
+      written = endlessAnswer(res);
     };
     const error = await createRequester({ baseUrl: base, apiKey: KEY, maxAnswerBytes: 1024 * 1024 })
       .send({ method: 'GET', path: `/api/v1/lookup`, params: { query: { key: KEY } } })
@@ -209,7 +203,7 @@ describe('what goes out, and what comes back', () => {
     expect(error).toBeInstanceOf(NoAnswer);
     expect(error).toMatchObject({ kind: 'too-large', status: 200 });
     expect((error as Error).message).toBe(`the answer to GET /api/v1/lookup?key=sk_live_…CRET from ${new URL(base).origin} is larger than 1048576 bytes; it was not read`);
-    expect(written).toBeLessThan(16 * 1024 * 1024);
+    expect(written()).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('says why there is no answer, naming no secret', async () => {

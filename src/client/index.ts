@@ -13,7 +13,7 @@ import type { MaybeOptionalInit } from 'openapi-fetch';
 import { serverUrls } from '../../generated/types/constants.js';
 import type { paths } from '../../generated/types/openapi.js';
 import { httpClient } from '../request/index.js';
-import type { OutgoingRequest } from '../request/pending-request.js';
+import type { PendingRequest } from '../request/pending-request.js';
 import { parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from '../request/retry.js';
 import { ApiError, displayUrl } from './api-error.js';
 
@@ -152,7 +152,7 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('fetch must be a function');
   const baseUrl = resolveBaseUrl(options.baseUrl);
   const callsPathname = `${new URL(baseUrl).pathname.replace(/\/+$/, '')}${CREATE_CALL_PATH}`;
-  const retryKind = (request: OutgoingRequest): RetryKind => {
+  const retryKind = (request: PendingRequest): RetryKind => {
     if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
     if (request.method === 'POST' && request.headers.has(IDEMPOTENCY_HEADER) && new URL(request.url).pathname === callsPathname) {
       return 'idempotent-call';

@@ -24,7 +24,7 @@ import { parseTargetUrl } from '../delivery/loopback-url.js';
 import { listOperations, loadOpenApi } from '../contract/generated-files.js';
 import { createRequester, NoAnswer } from '../request/index.js';
 import type { Redactor } from '../request/redact.js';
-import { backoffDelay, parseRetryAfter } from '../request/retry.js';
+import { abortableSleep, backoffDelay, parseRetryAfter } from '../request/retry.js';
 
 /** The most of one answer of the deployment the agent reads (an event is a few KB). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -90,18 +90,6 @@ export interface ListenAgent {
   done: Promise<ListenOutcome>;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 function describe(attempt: Attempt): string {
   return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} after ${attempt.ms} ms`;
 }
@@ -114,14 +102,9 @@ export function printable(text: string, max = 120): string {
 }
 
 /** What may be printed of an answer's body: its `error` if it is the Error shape, else its size; redacted, printable. */
-function answerSummary(text: string, redact: Redactor): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown };
-    if (parsed && typeof parsed === 'object' && typeof parsed.error === 'string') return printable(redact(parsed.error), 200);
-  } catch {
-    // not JSON
-  }
-  return `a body of ${text.length} characters, not shown`;
+function answerSummary(answer: { text: string; json: unknown }, redact: Redactor): string {
+  const error = (answer.json as { error?: unknown } | null | undefined)?.error;
+  return typeof error === 'string' ? printable(redact(error), 200) : `a body of ${answer.text.length} characters, not shown`;
 }
 
 let envelope: string[] | undefined;
@@ -131,16 +114,10 @@ function envelopeFields(): string[] {
 }
 
 /** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
-function parseEvent(text: string): { id: string; type: string } | undefined {
-  try {
-    const value = JSON.parse(text) as Record<string, unknown> | null;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    if (!envelopeFields().every((field) => field in value)) return undefined;
-    if (typeof value.id !== 'string' || typeof value.type !== 'string' || value.data === null || typeof value.data !== 'object') return undefined;
-    return { id: value.id, type: value.type };
-  } catch {
-    return undefined;
-  }
+function eventOf(json: unknown): { id: string; type: string } | undefined {
+  const value = json as Record<string, unknown> | null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !envelopeFields().every((field) => field in value)) return undefined;
+  return typeof value.id === 'string' && typeof value.type === 'string' && value.data !== null && typeof value.data === 'object' ? { id: value.id, type: value.type } : undefined;
 }
 
 export function startListenAgent(options: ListenOptions): ListenAgent {
@@ -205,13 +182,13 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
       const wait = delay();
       log(`${why}; retrying in ${wait / 1000} s`);
       failures++;
-      await sleep(wait, controller.signal);
+      await abortableSleep(wait, controller.signal).catch(() => undefined);
     };
     let connected = false;
     let answered = false;
     const origin = options.baseUrl.origin;
     while (!controller.signal.aborted) {
-      let answer: { status: number; headers: Record<string, string>; text?: string };
+      let answer: { status: number; headers: Record<string, string>; text?: string; json?: unknown };
       try {
         answer = await requests.send({ method: waitOperation.method, path: waitOperation.path, body: { timeout: waitSeconds, filters: options.filters ?? {} }, signal: controller.signal, onSend: markPolling });
       } catch (error) {
@@ -226,7 +203,7 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
         answer = { status: error.status!, headers: {} };
       }
       answered = true;
-      const { status, headers, text } = answer;
+      const { status, headers, text, json } = answer;
       if (!connected && status !== 401) {
         connected = true;
         log(`listening for events from ${origin}`);
@@ -236,7 +213,7 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
         continue;
       }
       if (status === 200) {
-        const event = parseEvent(text!);
+        const event = eventOf(json);
         if (!event) {
           await backOff('events/wait answered 200 with a body that is not an event (part 6 envelope); not forwarded');
           continue;
@@ -249,7 +226,7 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
         failures = 0;
         continue;
       }
-      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary(text, requests.redact) };
+      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary({ text, json }, requests.redact) };
       if (status >= 300 && status < 400) {
         await backOff(`events/wait answered ${status}, a redirect${headers.location ? ` to ${printable(requests.redact(headers.location), 100)}` : ''}, which is not followed`);
         continue;
@@ -257,11 +234,11 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
       if (status === 429) {
         const wait = parseRetryAfter(headers['retry-after']) ?? delay();
         log(`rate limited (429); waiting ${wait / 1000} s as Retry-After says`);
-        await sleep(wait, controller.signal);
+        await abortableSleep(wait, controller.signal).catch(() => undefined);
         continue;
       }
       // 5xx (503: the event stream is not configured), or anything unexpected: back off and resume.
-      await backOff(`events/wait answered ${status}${text ? ` (${answerSummary(text, requests.redact)})` : ''}`);
+      await backOff(`events/wait answered ${status}${text ? ` (${answerSummary({ text, json }, requests.redact)})` : ''}`);
     }
     return { reason: 'stopped' };
   }

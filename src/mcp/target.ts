@@ -6,13 +6,12 @@
 // its address or behaviour.
 import { randomBytes } from 'node:crypto';
 import { keyPrefix } from '../contract/api-key.js';
-import { listOperations, loadOpenApi, readGeneratedJson, resolveRef } from '../contract/generated-files.js';
+import { contractValidator } from '../contract/contract-validator.js';
+import { listOperations, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { DEFAULT_BASE_URL } from '../listen/cli.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
 import { createRequester, NoAnswer } from '../request/index.js';
-import { validatorOf } from './json-schema.js';
-import { schemaCollector, withDefs } from './tool-schema.js';
 
 // The prefix part 5.1 gives every key, read from the contract.
 const API_KEY_PREFIX = keyPrefix(loadOpenApi());
@@ -48,11 +47,9 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
     if (!(error instanceof NoAnswer)) throw error;
     throw new TargetError(`nothing answers at ${baseUrl.origin} (${error.code ?? error.detail})`);
   }
-  if (answer.status !== 200) return undefined;
-  const body = answer.json;
-  const collector = schemaCollector(control);
-  const schema = collector.convert(resolveRef(control, about.operation.responses?.['200'])?.content?.['application/json']?.schema ?? {});
-  return validatorOf(withDefs(schema, collector))(body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;
+  // Only an answer the control description's own schema accepts counts as the announcement.
+  const accepted = answer.status === 200 && contractValidator(control).accepts(`${about.pointer}/responses/200/content/application~1json/schema`, answer.json);
+  return accepted ? { keys: String((answer.json as { keys: unknown }).keys) } : undefined;
 }
 
 export interface TargetOptions {

@@ -1,17 +1,16 @@
 // A recording (or any Arazzo document of one workflow) replayed against a base URL by the one
 // runner of this package (src/workflows/arazzo-runner.ts): each step's request goes out as the
 // package's one outgoing request (src/request/: the key to the target's origin only, no redirects
-// followed, answers read up to a bound), each answer of the service is also judged by the contract validator (as Respect
-// judges it against the description), and a step the caller's `decide` refuses is not sent: the
+// followed, answers read up to a bound), each answer of the service is also judged by the contract
+// validator (as Respect judges it against the description), and a step the caller's `decide` refuses is not sent: the
 // run ends there and the steps after it are reported as not run. Mock-only steps are left out on
 // a deployment by the runner itself.
 import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
-import { resolveRef } from '../contract/json-pointer.js';
-import { resolveStepOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
 import { createRequester, NoAnswer, paramsOf, type RequestData } from '../request/index.js';
 import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { operationTable, runnerOperations } from '../workflows/step-request.js';
 
 export interface ReplayOptions {
   /** The recording, parsed. */
@@ -70,30 +69,20 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
   const validator = contractValidator(options.document);
   const workflow = recordedWorkflow(options.recording);
   const judged: Verdict[][] = [];
-  const lookup = (source: string, operationId: string) => {
-    const found = resolveStepOperation(sources, `$sourceDescriptions.${source}.${operationId}`);
-    return typeof found === 'string' ? undefined : found;
-  };
-  const operations: Record<string, Map<string, { method: string; path: string }>> = { numbersApi: new Map(), mockControl: new Map() };
-  for (const step of (workflow.steps ?? []) as JsonObject[]) {
-    const match = /^\$sourceDescriptions\.(\w+)\.(.+)$/.exec(String(step.operationId ?? ''));
-    const found = match ? lookup(match[1]!, match[2]!) : undefined;
-    if (found) operations[found.source]?.set(found.operationId, { method: found.method, path: found.path });
-  }
+  const table = operationTable(sources);
   const requests = createRequester({ baseUrl: options.baseUrl, apiKey: options.apiKey, controlToken: options.controlToken });
   const runner = new WorkflowRunner({
     arazzo: options.recording,
-    operations,
+    operations: runnerOperations(table),
     isMock: options.isMock,
     hiddenInputs: { apiKey: options.apiKey },
     ...(options.signal ? { signal: options.signal } : {}),
     call: async (request) => {
-      const operation = lookup(request.source, request.operationId);
+      const operation = table[request.source]?.[request.operationId];
       if (!operation) return { refused: `${request.source} has no operation ${request.operationId}` };
       const refused = options.decide?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path });
       if (refused) return { refused };
-      const declared = [...((operation.pathItem.parameters ?? []) as unknown[]), ...((operation.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(operation.document, p) as JsonObject);
-      const parameters = declared.filter((p) => p.in !== 'cookie').map((p) => ({ name: String(p.name), in: String(p.in) }));
+      const parameters = operation.parameters.filter((p) => p.in !== 'cookie');
       for (const name of Object.keys(request.values)) if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'query' });
       let answer;
       try {

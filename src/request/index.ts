@@ -1,7 +1,6 @@
-// The one outgoing request of the package. Every door that talks to a deployment or the mock (the
-// typed client, the workflow runner's steps, the MCP server's tools, replays, the conformance suite,
-// the listening agent, the docs' "Run this workflow") sends through openapi-fetch's
-// `request(method, path, init)`, with one piece per concern:
+// The one outgoing request of the package: every door that talks to a deployment or the mock (the
+// typed client, the runner's steps, the MCP tools, replays, the suite, the listening agent, the
+// docs' "Run this workflow") sends through openapi-fetch's `request()`, one piece per concern:
 // - the base URL and the operation's path joined one way (openapi-fetch's createFinalURL): a base
 //   URL's own path is kept, so `http://host/prefix` reaches `/prefix/api/v1/...`;
 // - the key (middleware): `Authorization: Bearer <key>` on every request that names no Authorization
@@ -17,7 +16,7 @@
 import createFetchClient, { createFinalURL, createQuerySerializer, defaultPathSerializer, type Client, type Middleware } from 'openapi-fetch';
 import { withoutPrototype, dict } from '../contract/dict.js';
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
-import { PendingRequest, type OutgoingRequest } from './pending-request.js';
+import { PendingRequest } from './pending-request.js';
 import { redactor, type Redactor } from './redact.js';
 import { createRetryingFetch, type ResolvedRetryOptions, type RetryKind } from './retry.js';
 
@@ -30,7 +29,7 @@ export interface HttpClientOptions {
   /** The fetch to send with (default: the global fetch, looked up at each request). */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /** Part 7's retries: their tuning, and which rule each request falls under. */
-  retry?: { options: ResolvedRetryOptions; kindOf: (request: OutgoingRequest) => RetryKind };
+  retry?: { options: ResolvedRetryOptions; kindOf: (request: PendingRequest) => RetryKind };
 }
 
 const hasOwn = (header: Record<string, unknown> | undefined, name: string): boolean => Object.keys(header ?? {}).some((key) => key.toLowerCase() === name);
@@ -129,21 +128,14 @@ export interface Exchange {
   durationMs: number;
 }
 
-/** No answer to show: no connection, no answer in time, or one larger than the bound. Nothing in it names a secret. */
+/**
+ * No answer to show: no connection (`network`), none in time (`timeout`), or one larger than the
+ * bound (`too-large`, with its status). `detail` says what happened (`ECONNREFUSED: connect
+ * ECONNREFUSED 127.0.0.1:4010`), `code` is the system error's; nothing in it names a secret.
+ */
 export class NoAnswer extends Error {
-  readonly kind: 'network' | 'timeout' | 'too-large';
-  /** The request, when it went out. */
-  readonly request: RequestData | undefined;
-  /** What happened, as `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:4010`. */
-  readonly detail: string;
-  /** The system error code (`ECONNREFUSED`, `ENOTFOUND`), when there is one. */
-  readonly code: string | undefined;
-  /** The status of an answer too large to read. */
-  readonly status: number | undefined;
-
-  constructor(message: string, facts: Pick<NoAnswer, 'kind' | 'request' | 'detail'> & Partial<Pick<NoAnswer, 'code' | 'status'>>) {
+  constructor(message: string, readonly kind: 'network' | 'timeout' | 'too-large', readonly request: RequestData | undefined, readonly detail: string, readonly code?: string, readonly status?: number) {
     super(message);
-    ({ kind: this.kind, request: this.request, detail: this.detail, code: this.code, status: this.status } = facts);
   }
 }
 
@@ -158,9 +150,8 @@ export interface RequesterOptions extends Omit<HttpClientOptions, 'retry' | 'api
 }
 
 export interface Requester {
-  /** The base URL requests go below. */
+  /** The base URL requests go below, and a redactor of this requester's secrets and any key (for what a door logs or reports). */
   readonly baseUrl: string;
-  /** Masks this requester's secrets and any key: for what a door logs or reports. */
   readonly redact: Redactor;
   /** Sends one request and reads its answer; throws `NoAnswer` when there is none to read. */
   send(call: Call): Promise<Exchange>;
@@ -171,7 +162,7 @@ const TIMEOUT_MS = 75_000;
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 class TooLarge extends Error {
   constructor(readonly status: number) {
-    super();
+    super(`an answer of ${status} past the bound`);
   }
 }
 
@@ -194,14 +185,6 @@ async function readCapped(response: Response, max: number): Promise<string> {
       throw new TooLarge(response.status);
     }
     text += decoder.decode(value, { stream: true });
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return text === '' ? undefined : JSON.parse(text, withoutPrototype);
-  } catch {
-    return undefined;
   }
 }
 
@@ -254,23 +237,22 @@ export function createRequester(options: RequesterOptions): Requester {
       } catch (error) {
         if (call.signal?.aborted) throw error;
         const what = `${method} ${sent?.target ?? call.path}`;
-        if (error instanceof TooLarge) {
-          const detail = `larger than ${max} bytes`;
-          throw new NoAnswer(redact(`the answer to ${what} from ${origin} is ${detail}; it was not read`), { kind: 'too-large', request: sent, detail, status: error.status });
-        }
-        if (timeout.aborted) {
-          const detail = `no answer within ${Math.round(timeoutMs / 1000)} s`;
-          throw new NoAnswer(redact(`${what} to ${origin}: ${detail}`), { kind: 'timeout', request: sent, detail });
-        }
+        if (error instanceof TooLarge) throw new NoAnswer(redact(`the answer to ${what} from ${origin} is larger than ${max} bytes; it was not read`), 'too-large', sent, `larger than ${max} bytes`, undefined, error.status);
+        if (timeout.aborted) throw new NoAnswer(redact(`${what} to ${origin}: no answer within ${timeoutMs / 1000} s`), 'timeout', sent, `no answer within ${timeoutMs / 1000} s`);
         // fetch says "fetch failed"; what happened (ECONNREFUSED, a TLS error) is in its cause.
         const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
         const code = typeof cause?.code === 'string' ? cause.code : undefined;
         const detail = redact([code, String(cause?.message ?? (error as Error).message)].filter(Boolean).join(': '));
-        throw new NoAnswer(redact(`${what} to ${origin} failed (${detail})`), { kind: 'network', request: sent, detail, code });
+        throw new NoAnswer(redact(`${what} to ${origin} failed (${detail})`), 'network', sent, detail, code);
       }
       const headers = dict<string>();
       response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-      const json = parseJson(text);
+      let json: unknown;
+      try {
+        json = text === '' ? undefined : JSON.parse(text, withoutPrototype);
+      } catch {
+        // not JSON: `json` stays undefined, `body` is the text
+      }
       const isJson = json !== undefined && /\bjson\b/i.test(headers['content-type'] ?? '');
       return { request: sent!, status: response.status, headers, body: isJson ? json : text === '' ? undefined : text, text, json, durationMs: Date.now() - started };
     },

@@ -7,6 +7,7 @@
 //    409 (the original is still running), always with the same key, so at most one call is placed.
 //    Any non-2xx answer guarantees no live call (7.3), so retrying one is safe.
 //  - Every other write is not idempotent (7.4) and is never retried.
+import type { PendingRequest } from './pending-request.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 3). 1 turns retrying off. */
@@ -68,7 +69,8 @@ export function backoffDelay(retry: number, options: Pick<ResolvedRetryOptions, 
   return Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or until `signal` aborts (then it rejects with the abort's reason). */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -85,22 +87,15 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export type RetryKind = 'safe' | 'idempotent-call' | 'never';
 
-/** The parts of a request the retry loop reads: a `Request`, or the client's lighter stand-in. */
-interface RetryableRequest {
-  readonly body: unknown;
-  readonly signal: AbortSignal | null;
-  clone(): this;
-}
-
 /**
  * A fetch that tries a request again when part 7 says that is safe. `kindOf` says which rule a
  * request falls under; a `never` request is passed through untouched (no clone, no wait).
  */
-export function createRetryingFetch<R extends RetryableRequest>(
-  fetchImpl: (request: R) => Promise<Response>,
+export function createRetryingFetch(
+  fetchImpl: (request: PendingRequest) => Promise<Response>,
   options: ResolvedRetryOptions,
-  kindOf: (request: R) => RetryKind,
-): (request: R) => Promise<Response> {
+  kindOf: (request: PendingRequest) => RetryKind,
+): (request: PendingRequest) => Promise<Response> {
   return async (request) => {
     const kind = options.maxAttempts > 1 ? kindOf(request) : 'never';
     if (kind === 'never') return fetchImpl(request);
