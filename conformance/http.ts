@@ -190,7 +190,7 @@ export class ConformanceHttp {
 
   private async once(op: Operation, spec: RequestSpec): Promise<Exchange> {
     const auth = spec.auth ?? 'valid';
-    const header = { ...spec.headers, authorization: this.authorization(auth, spec.key) };
+    const header = { authorization: this.authorization(auth, spec.key), ...spec.headers };
     try {
       const ex = await this.requests.send({ method: op.method, path: op.path, params: { path: spec.pathParams, query: spec.query, header }, body: spec.body, timeoutMs: spec.timeoutMs });
       const { target, headers: requestHeaders } = ex.request;

@@ -12,12 +12,13 @@
 //
 // Each wait is the package's one outgoing request (src/request/: the base URL's own path kept, the
 // key as middleware, no redirect followed, the answer read up to MAX_ANSWER_BYTES, its `Retry-After`
-// parser and backoff). It trusts nothing the deployment sends (issue 27, item 8): only a 200 whose body is JSON with the event envelope (part 6) is forwarded,
-// anything else (not JSON, not an event, a redirect, which is never followed) is logged and waited
-// out with growing backoff; what it prints of an answer is its status and a summary with every
-// key redacted and control characters taken out, never the body as it came; and it opens at most
-// MAX_IN_FLIGHT_PER_TARGET deliveries to one target at a time (past that an event is dropped for
-// that target, and said, as rule 3 drops a failed one: nothing is queued).
+// parser and backoff). It trusts nothing the deployment sends (issue 27, item 8): only a 200 whose
+// body is JSON with the event envelope (part 6) is forwarded, anything else (not JSON, not an
+// event, a redirect) is logged and waited out with growing backoff; what it prints of an answer is
+// its status and a summary with every key redacted and control characters taken out, never the
+// body as it came; and it opens at most MAX_IN_FLIGHT_PER_TARGET deliveries to one target at a
+// time (past that an event is dropped for that target, and said, as rule 3 drops a failed one:
+// nothing is queued).
 import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
 import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
@@ -125,8 +126,8 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
   const deliver = options.deliver ?? deliverEvent;
   const waitSeconds = options.waitSeconds ?? 30;
   const backoff = options.backoffMs ?? { initial: 500, max: 30_000 };
-  // A timeout a little past the wait's own window: a connection that hangs is resumed like a lost one.
   const waitOperation = listOperations(loadOpenApi()).find((entry) => entry.operation.operationId === 'waitForEvent')!;
+  // A timeout a little past the wait's own window: a connection that hangs is resumed like a lost one.
   const requests = createRequester({ baseUrl: options.baseUrl, apiKey: options.apiKey, maxAnswerBytes: MAX_ANSWER_BYTES, timeoutMs: (waitSeconds + 15) * 1000 });
   // Normalised href → URL; a Map keeps the order targets were added in.
   const targets = new Map<string, URL>();

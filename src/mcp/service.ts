@@ -4,7 +4,8 @@
 // `compact`, three tools that find, describe and call all of those. Every call crosses the
 // policy (policy.ts) before anything is sent, goes out as the package's one outgoing request
 // (src/request/: the key to the target's origin only, no redirects followed, answers read up to a
-// bound), and every result and log line crosses its redactor. Transport-free: server.ts wires it to the SDK.
+// bound), and every result and log line crosses its redactor. Transport-free: server.ts wires it
+// to the SDK.
 import { loadOpenApi, readGeneratedJson, resolveRef, type JsonObject } from '../contract/generated-files.js';
 import { createRequester, NoAnswer, paramsOf } from '../request/index.js';
 import type { Redactor } from '../request/redact.js';
