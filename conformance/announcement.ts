@@ -5,9 +5,9 @@
 // which keys it accepts. A deployment that accepts unknown keys without announcing it fails part
 // 5.1 as before. One read, no key, nothing changed.
 import { listOperations, type Json } from './description.js';
-import { withoutPrototype } from '../src/contract/dict.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { contractValidator } from '../src/contract/contract-validator.js';
+import { createRequester } from '../src/request/index.js';
 
 export interface Announcement {
   /** `any`: every well-formed key opens an account; `strict`: only issued or seeded keys. */
@@ -28,9 +28,9 @@ export async function readAnnouncement(baseUrl: string, timeoutMs: number, contr
   if (!op) return undefined;
   let body: unknown;
   try {
-    const response = await fetch(`${baseUrl}${op.path}`, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    if (response.status !== 200) return undefined;
-    body = JSON.parse(await response.text(), withoutPrototype);
+    const answer = await createRequester({ baseUrl, timeoutMs }).send({ method: op.method, path: op.path });
+    if (answer.status !== 200) return undefined;
+    body = answer.json;
   } catch {
     return undefined;
   }

@@ -10,12 +10,12 @@ import { UsageError } from '../src/cli/usage-error.js';
 import { anyKeyNotApplicable, readAnnouncement, type Announcement } from './announcement.js';
 import { configFromEnv, DEFAULT_REPORT_DIR, OPTIONS, setting, type ConformanceConfig } from './config.js';
 import { loadDescription, type Json } from './description.js';
+import { suiteRedactor } from './http.js';
 import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js';
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runWorkflowsCommand, workflowsMatching } from './workflows.js';
 import { SLICE_COUNT } from './suite/slices.js';
-import { redact } from './redact.js';
 import { ConformanceReporter } from './reporters/conformance-reporter.js';
 import { reportFiles, writeReports } from './reporters/files.js';
 import { PROGRESS_LEGEND, stoppedReport, type ConformanceReport } from './reporters/report.js';
@@ -39,9 +39,10 @@ const suiteConfig = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sui
 /** Filters a stream so the key cannot reach it, whatever prints (vitest, Prism, a stack trace). */
 function guardStream(stream: NodeJS.WriteStream, ...secrets: string[]): () => void {
   const original = stream.write.bind(stream);
+  const redact = suiteRedactor(secrets);
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : chunk;
-    return (original as (...a: unknown[]) => boolean)(typeof text === 'string' ? redact(text, secrets) : text, ...rest);
+    return (original as (...a: unknown[]) => boolean)(typeof text === 'string' ? redact(text) : text, ...rest);
   }) as typeof stream.write;
   return () => {
     stream.write = original as typeof stream.write;
@@ -73,7 +74,7 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
     parsed = parseOptions(OPTIONS, argv);
   } catch (error) {
     // A usage error writes nothing: the last run's reports stay as they were.
-    process.stderr.write(redact(usageLines(CONFORMANCE, (error as Error).message), [secret]));
+    process.stderr.write(suiteRedactor([secret])(usageLines(CONFORMANCE, (error as Error).message)));
     return 2;
   }
   if (parsed.help) {
@@ -98,7 +99,7 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
       if (!rerun) stopReports(argv, 2, error.message, secret);
       return 2;
     }
-    const text = redact(String((error as Error)?.stack ?? error), [secret]);
+    const text = suiteRedactor([secret])(String((error as Error)?.stack ?? error));
     process.stderr.write(`${text}\n`);
     if (!rerun) stopReports(argv, 1, text, secret);
     return 1;
@@ -119,7 +120,7 @@ function stopReports(argv: string[], exitCode: number, message: string, secret: 
   const dir = path.resolve(value('report-dir') ?? DEFAULT_REPORT_DIR);
   const baseUrl = value('base-url');
   try {
-    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? redact(baseUrl, [secret]) : undefined, level: value('level') ?? 'contract', exitCode, message: redact(message, [secret]) }));
+    const files = writeReports(dir, stoppedReport({ baseUrl: baseUrl ? suiteRedactor([secret])(baseUrl) : undefined, level: value('level') ?? 'contract', exitCode, message: suiteRedactor([secret])(message) }));
     process.stdout.write(`Reports: ${files.json}, ${files.junit}, ${files.html}\n`);
   } catch (error) {
     process.stderr.write(`The reports could not be written to ${dir}: ${(error as Error).message}\n`);

@@ -3,7 +3,7 @@
 // all say the same thing; two reads of the account (part 4.2) show it, and the run stops with one
 // line. Reads only (part 7.1): nothing is changed.
 import { findOperation, listOperations, type Json } from './description.js';
-import { networkCause } from './http.js';
+import { createRequester, NoAnswer, type Requester } from '../src/request/index.js';
 
 /** A base URL that is not a deployment of this API, or a key it refuses: exit 2, one line, no help text. */
 export class TargetError extends Error {}
@@ -18,31 +18,16 @@ function describeAnswer(a: Answer): string {
   return `${a.status} ${a.type || 'without a Content-Type'}${a.type.includes('json') && !a.json ? ' (not parseable)' : ''}`;
 }
 
-async function read(url: string, authorization: string | undefined, timeoutMs: number, baseUrl: string): Promise<Answer> {
-  let response: Response;
-  let text: string;
+async function read(requests: Requester, path: string, authorization: string | null): Promise<Answer> {
   try {
-    response = await fetch(url, {
-      headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    text = await response.text();
+    const answer = await requests.send({ method: 'get', path, params: { header: { authorization } } });
+    const type = (answer.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    return { status: answer.status, type, json: (type === 'application/json' || type.endsWith('+json')) && answer.json !== undefined };
   } catch (error) {
-    const why = (error as Error).name === 'TimeoutError' ? 'no answer in time' : networkCause(error);
-    throw new TargetError(`Cannot reach ${baseUrl} (${why}). Check --base-url.`);
+    if (!(error instanceof NoAnswer)) throw error;
+    const why = error.kind === 'timeout' ? 'no answer in time' : error.detail;
+    throw new TargetError(`Cannot reach ${requests.baseUrl} (${why}). Check --base-url.`);
   }
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  let json = false;
-  if (type === 'application/json' || type.endsWith('+json')) {
-    try {
-      JSON.parse(text);
-      json = true;
-    } catch {
-      json = false;
-    }
-  }
-  return { status: response.status, type, json };
 }
 
 /**
@@ -54,10 +39,9 @@ async function read(url: string, authorization: string | undefined, timeoutMs: n
 export async function probeDeployment(document: Json, baseUrl: string, apiKey: string, timeoutMs: number): Promise<void> {
   const op = findOperation(listOperations(document), 'getAccount');
   if (!op) return;
-  const url = `${baseUrl}${op.path}`;
-  const limit = Math.min(timeoutMs, 15_000);
-  const without = await read(url, undefined, limit, baseUrl);
-  const withKey = await read(url, `Bearer ${apiKey}`, limit, baseUrl);
+  const requests = createRequester({ baseUrl, apiKey: null, secrets: [apiKey], timeoutMs: Math.min(timeoutMs, 15_000) });
+  const without = await read(requests, op.path, null);
+  const withKey = await read(requests, op.path, `Bearer ${apiKey}`);
   if (without.status === 429 || withKey.status === 429) return;
   const request = `GET ${op.path}`;
   if ((!without.json && !withKey.json) || (without.status === 404 && withKey.status === 404)) {

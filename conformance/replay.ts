@@ -92,10 +92,10 @@ function requestOf(answer: ReplayedAnswer, apiKey: string): { line: string; sent
   const auth: AuthMode = authorization === null ? 'none' : authorization === `Bearer ${apiKey}` ? 'valid' : 'scratch';
   const sent: SentRequest = {
     method: answer.method.toUpperCase(),
-    target: answer.target,
+    target: answer.sent.target,
     auth,
     ...(answer.request.body !== undefined ? { body: answer.request.body } : {}),
-    ...(Object.keys(answer.sentHeaders).length > 0 ? { headers: answer.sentHeaders } : {}),
+    ...(Object.keys(answer.sent.headers).length > 0 ? { headers: answer.sent.headers } : {}),
   };
   const text = answer.body === undefined ? undefined : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
   return {

@@ -6,11 +6,11 @@ import type { ConformanceConfig, Level } from './config.js';
 import { findOperation, type Json, type Operation } from './description.js';
 import { Fixtures } from './fixtures.js';
 import { overallVerdict, type AnswerExcerpt, type Finding, type NotProvoked, type ScenarioOutcome, type SendRecord, type SentRequest, type Verdict } from './findings.js';
-import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
-import { redactDeep } from './redact.js';
+import { ConformanceHttp, describeRequest, NoResponse, RateLimited, suiteRedactor, type Exchange, type RequestSpec } from './http.js';
 import type { NamedLocks } from './limiter.js';
 import type { SendBudget } from './sends.js';
 import type { ContractValidator } from '../src/contract/contract-validator.js';
+import { targetOf } from '../src/request/index.js';
 
 export interface Scenario {
   /** Stable id: `<operationId>/<check>[/<variant>]`. */
@@ -123,7 +123,7 @@ export class ScenarioContext {
   async write(op: Operation, spec: RequestSpec = {}): Promise<Exchange> {
     if (this.reserved === 0) this.reserveSends(1, `a further ${op.operationId}`);
     this.reserved--;
-    const sent: SendRecord = { operationId: op.operationId, request: describeRequest({ method: op.method, target: this.env.http.buildTarget(op, spec), auth: spec.auth ?? 'valid', requestBody: spec.body }) };
+    const sent: SendRecord = { operationId: op.operationId, request: describeRequest({ method: op.method, target: targetOf(op.path, { path: spec.pathParams, query: spec.query }), auth: spec.auth ?? 'valid', requestBody: spec.body }) };
     this.sends.push(sent);
     const ex = await this.send(op, spec);
     sent.status = ex.status;
@@ -289,5 +289,5 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
     // A scenario that runs only on the mock sends nothing to the run's own account.
     ...(scenario.mockOnly ? { onMock: true as const, scratchRequests: ctx.exchanges.length + ctx.scratchRequests } : {}),
   };
-  return redactDeep(outcome, env.http.secrets());
+  return suiteRedactor(env.http.secrets())(outcome);
 }

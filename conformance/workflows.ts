@@ -10,25 +10,24 @@
 // - steps on the mock's control surface (the workflows say which run only on the mock) are left
 //   out on a deployment; they run only on a target that announces itself as this package's mock
 //   (GET /__mock/about, announcement.ts), and only those the workflows name (moving its clock);
-// - every request goes through the suite's one HTTP client (http.ts: 429s waited out within the
-//   retry budget, the key redacted from everything it reports).
+// - every request goes through the suite's one HTTP client (http.ts, on the package's one outgoing
+//   request: 429s waited out within the retry budget, the key redacted from everything it reports).
 // A failing step becomes a finding that names the workflow and the step, the criteria that did not
 // hold, and each value the step carried with where it came from ("from step X's Y"). Each workflow
 // is a scenario of the suite's one report (workflowScenario): console, JSON, JUnit and HTML.
 import path from 'node:path';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
 import type { JsonObject } from '../src/contract/json-pointer.js';
 import { harmOf } from '../src/contract/effects.js';
 import { expressionsSent, expressionWords } from '../src/workflows/expression-words.js';
-import { operationTable, readAnswer, stepFetchRequest } from '../src/workflows/step-request.js';
+import { operationTable } from '../src/workflows/step-request.js';
+import { NoAnswer, paramsOf } from '../src/request/index.js';
 import { WorkflowRunner, stepOperation, type Answer, type StepRecord, type StepRequest } from '../src/workflows/arazzo-runner.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import type { ConformanceConfig, Level } from './config.js';
-import { redact, redactDeep } from './redact.js';
 import { listOperations, type Json, type Operation } from './description.js';
 import type { ExchangeRecord, Finding, ScenarioOutcome, Verdict } from './findings.js';
-import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
+import { ConformanceHttp, describeRequest, NoResponse, RateLimited, suiteRedactor, type Exchange, type RequestSpec } from './http.js';
 import { writeReports } from './reporters/files.js';
 import { buildReport, formatSummary } from './reporters/report.js';
 import { answerCode, answerExcerpt, sentRequest } from './scenario.js';
@@ -183,10 +182,12 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
         const route = controlTable.mockControl?.[step.operationId];
         // The runner leaves these out unless the target is the mock; a reset is never sent (it would start the whole mock over).
         if (!options.isMock || !route || step.operationId === 'mockReset') return { refused: `${step.operationId} is the mock's, and not sent here` };
-        const token = config.mockControlToken ? { [CONTROL_TOKEN_HEADER.toLowerCase()]: config.mockControlToken } : {};
-        const answer = await readAnswer(await fetch(stepFetchRequest(config.baseUrl, route, step, token), { signal: AbortSignal.timeout(config.timeoutMs) }));
         requests.set(`${step.workflowId}/${step.stepId}`, `${route.method.toUpperCase()} ${route.path} (mock only)`);
-        return answer;
+        // The control token goes with it (the suite's requester holds it).
+        return http.requests.send({ method: route.method, path: route.path, params: paramsOf(route.parameters, step.values, step.authorization), body: step.body }).catch((error: unknown) => {
+          if (error instanceof NoAnswer) return { refused: error.message };
+          throw error;
+        });
       }
       const op = operations.get(step.operationId);
       if (step.source !== 'numbersApi' || !op) return { refused: `${step.operationId} is no operation of the description under test` };
@@ -239,7 +240,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
     const findings = findingsOf(arazzo, entry.workflowId, run.steps, operations, requests);
     const verdict: Verdict = run.passed ? 'pass' : findings.some((f) => f.verdict === 'fail') ? 'fail' : 'skip';
     outcomes.push(
-      redactDeep(
+      suiteRedactor([config.apiKey])(
         {
           workflowId: entry.workflowId,
           level: entry.level,
@@ -251,7 +252,6 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Workflo
           exchanges,
           durationMs: Date.now() - started,
         },
-        [config.apiKey],
       ),
     );
   }
@@ -348,7 +348,8 @@ export async function runWorkflowsCommand(config: ConformanceConfig, document: J
   const operations = new Map(listOperations(document).map((op) => [op.operationId, op]));
   const outcomes = result.workflows.map((w) => workflowScenario(w, arazzo, operations));
   const report = buildReport({ document, outcomes, notSent: options.notSent ?? [], baseUrl: config.baseUrl, level: config.level, ...(config.level === 'writes' && config.to ? { to: config.to } : {}), maxSends: result.maxSends, mock: options.isMock });
-  const files = writeReports(path.resolve(config.reportDir), redactDeep(report, [config.apiKey]));
-  out(`${redact(formatSummary(report, { verbose: options.verbose, reportDir: config.reportDir }), [config.apiKey])}\nReports: ${files.json}, ${files.junit}, ${files.html}\n`);
+  const redact = suiteRedactor([config.apiKey]);
+  const files = writeReports(path.resolve(config.reportDir), redact(report));
+  out(`${redact(formatSummary(report, { verbose: options.verbose, reportDir: config.reportDir }))}\nReports: ${files.json}, ${files.junit}, ${files.html}\n`);
   return report.totals.fail > 0 ? 1 : 0;
 }

@@ -117,7 +117,7 @@ describe('the API key', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(401);
     for (const text of renderings(error)) expect(text).not.toContain(apiKey);
-    expect((error as ApiError).error).toBe('Invalid API key [redacted]');
+    expect((error as ApiError).error).toBe('Invalid API key sk_live_…cdef');
   });
 
   it('never appears in a network error', async () => {

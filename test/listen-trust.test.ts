@@ -19,7 +19,7 @@ import { MAX_IN_FLIGHT_PER_TARGET, startListenAgent, type ListenOptions } from '
 import { startControlServer } from '../src/listen/control.js';
 import { runListenCli } from '../src/listen/cli.js';
 import { captureIo, startTarget } from './helpers/event-source-target.js';
-import { rawRequest } from './helpers/raw-http.js';
+import { endlessAnswer, rawRequest } from './helpers/raw-http.js';
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -97,23 +97,16 @@ describe('the agent against an upstream that misbehaves', () => {
   });
 
   it('reads at most 1 MB of an answer: an endless 200 is cut off, not read into memory', async () => {
-    let sent = 0;
+    let sent = () => 0;
     const fake = await upstream([
       (res) => {
-        res.writeHead(200, { 'Content-Type': 'application/json' });
-        const chunk = Buffer.alloc(64 * 1024, 0x20);
-        const pump = (): void => {
-          while (!res.destroyed && sent < 64 * 1024 * 1024 && res.write(chunk)) sent += chunk.length;
-          if (!res.destroyed && sent < 64 * 1024 * 1024) res.once('drain', pump);
-        };
-        res.socket?.on('close', () => res.destroy());
-        pump();
+        sent = endlessAnswer(res);
       },
       (res) => setTimeout(() => json(408, '{}')(res), 1000),
     ]);
     const { lines } = agent(fake.url);
     await until(() => lines.some((line) => /answered 200 with more than 1048576 bytes; not forwarded/.test(line)));
-    expect(sent).toBeLessThan(16 * 1024 * 1024);
+    expect(sent()).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('prints event ids and types without control characters (no terminal escapes, no fake log lines)', async () => {

@@ -7,7 +7,7 @@ import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { formatExpression, parseCondition, type Criterion, type RuntimeExpression } from '../src/contract/runtime-expression.js';
 import { criterionHolds } from '../src/workflows/arazzo-condition.js';
 import { MAX_VISITS_PER_STEP, WorkflowRunner, type StepRequest } from '../src/workflows/arazzo-runner.js';
-import { redactor } from '../src/mcp/redact.js';
+import { redactor } from '../src/request/redact.js';
 import { schemaCollector, withDefs } from '../src/mcp/tool-schema.js';
 import type { JsonObject } from './helpers/contract.js';
 

@@ -12,7 +12,7 @@
 // Host (unless the token is given), and with the token where the mode needs one. Reading stays open.
 // Both preflight and request are checked; the page in Chromium is test/browser/mock-from-a-page.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_TOKEN_HEADER } from '../src/mock/control-access.js';
+import { CONTROL_TOKEN_HEADER } from '../src/delivery/control-paths.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 

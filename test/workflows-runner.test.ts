@@ -1,7 +1,7 @@
 // The contract's workflows played by the package's one Arazzo runner (src/workflows/arazzo-runner.ts,
 // which the MCP server, the suite's --workflows and the docs' "Run this workflow" use) through the
 // in-process MSW handlers (createHandlers, msw's getResponse, as setupServer answers), with each
-// step built by src/workflows/step-request.ts: every workflow passes, as it does under Respect
+// step sent as the package's one outgoing request (src/request/): every workflow passes, as it does under Respect
 // (test/workflows-respect.test.ts); and the same runner fails the workflow that reads a rule the
 // handlers are made to break, at that step, naming what it carried.
 import { getResponse } from 'msw';
@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { createHandlers } from '../src/msw/index.js';
 import { WorkflowRunner, type StepRecord } from '../src/workflows/arazzo-runner.js';
-import { operationTable, readAnswer, runnerOperations, stepFetchRequest } from '../src/workflows/step-request.js';
+import { operationTable, runnerOperations } from '../src/workflows/step-request.js';
+import { createRequester, NoAnswer, paramsOf, type RequestData } from '../src/request/index.js';
 import type { JsonObject } from './helpers/contract.js';
 
 const arazzo = readGeneratedJson('workflows.arazzo.json') as JsonObject;
@@ -18,20 +19,28 @@ const BASE = 'http://127.0.0.1:4010';
 const api = createHandlers({ validateResponses: 'strict' });
 afterAll(() => api.control.stop());
 
+const requests = createRequester({
+  baseUrl: BASE,
+  fetch: async (request) => (await getResponse(api.handlers, request)) ?? Promise.reject(new Error(`no handler for ${request.method} ${request.url}`)),
+});
+
 /** A runner over the handlers; `rewrite` may change an answer (a broken rule). */
-function runner(key: string, rewrite?: (request: Request, answer: { status: number; body: unknown }) => void): WorkflowRunner {
+function runner(key: string, rewrite?: (request: RequestData, answer: { status: number; body: unknown }) => void): WorkflowRunner {
   return new WorkflowRunner({
     arazzo,
     operations: runnerOperations(table),
     isMock: true,
     hiddenInputs: { apiKey: key },
     call: async (step) => {
-      const request = stepFetchRequest(BASE, table[step.source]![step.operationId]!, step);
-      const response = await getResponse(api.handlers, request.clone());
-      if (!response) return { refused: `no handler for ${request.method} ${request.url}` };
-      const answer = await readAnswer(response);
-      rewrite?.(request, answer);
-      return answer;
+      const route = table[step.source]![step.operationId]!;
+      try {
+        const answer = await requests.send({ method: route.method, path: route.path, params: paramsOf(route.parameters, step.values, step.authorization), body: step.body });
+        rewrite?.(answer.request, answer);
+        return answer;
+      } catch (error) {
+        if (error instanceof NoAnswer) return { refused: error.message };
+        throw error;
+      }
     },
   });
 }

@@ -3,6 +3,7 @@
 // tells clients to do.
 
 import type { components } from '../../generated/types/openapi.js';
+import { redactor } from '../request/redact.js';
 
 type ErrorBody = components['schemas']['Error'];
 type ErrorCode = components['schemas']['ErrorCode'];
@@ -26,7 +27,7 @@ export interface ApiErrorDetails {
   body?: unknown;
   /** `Retry-After` in seconds when the response carried one. */
   retryAfterSeconds?: number | undefined;
-  /** A text that must never appear on the error (the API key): replaced wherever it occurs. */
+  /** A text that must never appear on the error (the API key): masked wherever it occurs, as any other key. */
   secret?: string | null | undefined;
   cause?: unknown;
 }
@@ -49,8 +50,8 @@ export class ApiError extends Error {
   readonly body: unknown;
 
   constructor(details: ApiErrorDetails) {
-    const redact = redactor(details.secret);
-    const body = redactValue(details.body, redact);
+    const redact = redactor([details.secret]);
+    const body = redact(details.body);
     const { error, code } = readErrorBody(body);
     const text = typeof error === 'string' ? error : error === undefined ? undefined : JSON.stringify(error);
     const summary =
@@ -104,21 +105,6 @@ function describeCause(cause: unknown): string {
   if (!(cause instanceof Error)) return 'network error';
   const inner = (cause as { cause?: { code?: unknown } }).cause;
   return typeof inner?.code === 'string' ? `${cause.message}: ${inner.code}` : cause.message;
-}
-
-function redactor(secret: string | null | undefined): (text: string) => string {
-  if (!secret) return (text) => text;
-  return (text) => text.split(secret).join('[redacted]');
-}
-
-/** A copy of a JSON value with the secret replaced in every string (a server may echo the key). */
-function redactValue(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, redact)]));
-  }
-  return value;
 }
 
 /** The request URL as safe to show: no user or password part. */

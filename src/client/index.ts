@@ -7,17 +7,19 @@
 // resolves to `{ status, data, response }`, typed per documented status; anything else throws
 // `ApiError` (part 7). Beyond openapi-fetch
 // it adds only what part 7 asks of a client: the bearer key, an idempotency key where the operation
-// takes one (`x-effects`: the call placement), and retries where they are safe (see ./retry.ts).
+// takes one (`x-effects`: the call placement), and retries where they are safe (the package's one
+// outgoing request, src/request/).
 
-import createFetchClient, { type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import type { MaybeOptionalInit } from 'openapi-fetch';
 import { idempotencyKeyHeaders, serverUrls } from '../../generated/types/constants.js';
 import type { paths } from '../../generated/types/openapi.js';
+import { httpClient } from '../request/index.js';
+import type { PendingRequest } from '../request/pending-request.js';
+import { parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from '../request/retry.js';
 import { ApiError, displayUrl } from './api-error.js';
-import { PendingRequest, type OutgoingRequest } from './outgoing-request.js';
-import { createRetryingFetch, parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from './retry.js';
 
 export { ApiError, isFieldErrors, type ApiErrorDetails, type FieldErrors } from './api-error.js';
-export { RETRY_DEFAULTS, type RetryOptions } from './retry.js';
+export { RETRY_DEFAULTS, type RetryOptions } from '../request/retry.js';
 export { serverUrls };
 
 export interface CreateClientOptions {
@@ -146,37 +148,21 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
   }
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new TypeError('fetch must be a function');
   const baseUrl = resolveBaseUrl(options.baseUrl);
-  const retry = resolveRetryOptions(options.retry);
-  const userFetch = options.fetch;
-  const send = userFetch
-    ? (request: PendingRequest) => userFetch(request.toRequest())
-    : (request: PendingRequest) => globalThis.fetch(request.url, request.toInit());
-
   // The requests the middleware saw carry their operation's idempotency key (part 7.2).
-  const keyed = new WeakSet<OutgoingRequest>();
-  const retryKind = (request: OutgoingRequest): RetryKind => {
+  const keyed = new WeakSet<PendingRequest>();
+  const retryKind = (request: PendingRequest): RetryKind => {
     if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
     return keyed.has(request) ? 'keyed' : 'never';
   };
-
-  const inner = createFetchClient<paths>({
-    baseUrl,
-    Request: PendingRequest as unknown as typeof Request,
-    fetch: createRetryingFetch(send, retry, retryKind) as unknown as (request: Request) => Promise<Response>,
-  });
-  const middleware: Middleware = {
+  const inner = httpClient<paths>({ baseUrl, apiKey, fetch: options.fetch, retry: { options: resolveRetryOptions(options.retry), kindOf: retryKind } });
+  inner.use({
     onRequest({ request, schemaPath }) {
-      // Set here rather than in default headers, so the key lives only in this closure and in the
-      // outgoing request: never in options objects, results or errors.
-      if (apiKey !== null) request.headers.set('Authorization', `Bearer ${apiKey}`);
       // Part 7.2: without the key every attempt places another call, so one is always sent.
       const header = idempotencyKeyHeaders[`${request.method} ${schemaPath}`];
       if (header && !request.headers.has(header)) request.headers.set(header, globalThis.crypto.randomUUID());
-      if (header) keyed.add(request as unknown as OutgoingRequest);
-      // Changed in place: nothing returned (openapi-fetch would insist on a real Request).
+      if (header) keyed.add(request as unknown as PendingRequest);
     },
-  };
-  inner.use(middleware);
+  });
 
   const method = (name: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE') =>
     (async (url: string, init?: Record<string, unknown>) => {

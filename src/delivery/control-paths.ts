@@ -1,10 +1,14 @@
-// The mock's control surface lives under one path prefix (spec/mock-control.yaml). What the mock
+// The mock's control surface lives under one path prefix, and its token goes in one header
+// (spec/mock-control.yaml). What the mock
 // or the listening agent POSTs on its own (a webhook delivery, a fan-out) never goes there: a
 // subscription or a target whose path is under it is refused where it is made (issue 27, item 6),
 // so no API user and no event can reset the mock or move its clock. Browser-safe.
 
 /** The path prefix of every control operation. */
 export const CONTROL_PREFIX = '/__mock/';
+
+/** The header the control token goes in. */
+export const CONTROL_TOKEN_HEADER = 'X-Mock-Control-Token';
 
 /**
  * Whether a delivery to `url` would reach a control operation of a mock: its path, with its

@@ -6,21 +6,26 @@
 //   event is logged and dropped for that target; nothing is queued (rule 3; src/delivery/deliver.ts);
 // - targets are loopback URLs only (rule 1) and can be added, listed and removed while it runs (rule 5);
 // - a 408 is the expected end of an empty window: wait again; a 429 is waited out as `Retry-After`
-//   says; a lost connection (or a 5xx) is resumed with backoff;
+//   says (part 8); a lost connection (or a 5xx) is resumed with backoff;
 // - a base URL that refuses the very first connection (nothing listens there, or its host does not
 //   resolve) stops the agent at once: it is a wrong address, not an outage to wait out.
 //
-// It trusts nothing the deployment sends (issue 27, item 8): an answer's body is read up to
-// MAX_ANSWER_BYTES; only a 200 whose body is JSON with the event envelope (part 6) is forwarded,
-// anything else (not JSON, not an event, a redirect, which is never followed) is logged and waited
-// out with growing backoff; what it prints of an answer is its status and a summary with every
-// key redacted and control characters taken out, never the body as it came; and it opens at most
-// MAX_IN_FLIGHT_PER_TARGET deliveries to one target at a time (past that an event is dropped for
-// that target, and said, as rule 3 drops a failed one: nothing is queued).
+// Each wait is the package's one outgoing request (src/request/: the base URL's own path kept, the
+// key as middleware, no redirect followed, the answer read up to MAX_ANSWER_BYTES, its `Retry-After`
+// parser and backoff). It trusts nothing the deployment sends (issue 27, item 8): only a 200 whose
+// body is JSON with the event envelope (part 6) is forwarded, anything else (not JSON, not an
+// event, a redirect) is logged and waited out with growing backoff; what it prints of an answer is
+// its status and a summary with every key redacted and control characters taken out, never the
+// body as it came; and it opens at most MAX_IN_FLIGHT_PER_TARGET deliveries to one target at a
+// time (past that an event is dropped for that target, and said, as rule 3 drops a failed one:
+// nothing is queued).
 import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
 import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
-import { loadOpenApi } from '../contract/generated-files.js';
+import { listOperations, loadOpenApi } from '../contract/generated-files.js';
+import { createRequester, NoAnswer } from '../request/index.js';
+import type { Redactor } from '../request/redact.js';
+import { abortableSleep, backoffDelay, parseRetryAfter } from '../request/retry.js';
 
 /** The most of one answer of the deployment the agent reads (an event is a few KB). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -67,12 +72,6 @@ export interface ListenOutcome {
 /** Network errors that mean no server is there at all, as opposed to one that went away. */
 const NOTHING_THERE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
-/** The cause of a failed fetch, as `ECONNREFUSED 127.0.0.1:4010`. */
-export function connectionCause(error: unknown): { code?: string; text: string } {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return { code: cause?.code, text: String(cause?.message ?? cause ?? (error as Error)?.message ?? error) };
-}
-
 export interface ListenAgent {
   addTarget(url: string): URL;
   /** False when the URL was not a target. */
@@ -92,18 +91,6 @@ export interface ListenAgent {
   done: Promise<ListenOutcome>;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 function describe(attempt: Attempt): string {
   return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} after ${attempt.ms} ms`;
 }
@@ -115,44 +102,10 @@ export function printable(text: string, max = 120): string {
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
-/** Every API key in `text` shown as a preview (part 5.3: a key is never shown whole). */
-export function redactKeys(text: string): string {
-  return text.replace(/sk_live_[^\s"',;]*/g, (key) => `sk_live_…${key.length > 12 ? key.slice(-4) : ''}`);
-}
-
 /** What may be printed of an answer's body: its `error` if it is the Error shape, else its size; redacted, printable. */
-export function answerSummary(text: string): string {
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown };
-    if (parsed && typeof parsed === 'object' && typeof parsed.error === 'string') return printable(redactKeys(parsed.error), 200);
-  } catch {
-    // not JSON
-  }
-  return `a body of ${text.length} characters, not shown`;
-}
-
-/** The body of `response`, or undefined when it is larger than `max` bytes (then it is not read further). */
-export async function readCapped(response: Response, max: number): Promise<string | undefined> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) {
-    await response.body?.cancel().catch(() => undefined);
-    return undefined;
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+function answerSummary(answer: { text: string; json: unknown }, redact: Redactor): string {
+  const error = (answer.json as { error?: unknown } | null | undefined)?.error;
+  return typeof error === 'string' ? printable(redact(error), 200) : `a body of ${answer.text.length} characters, not shown`;
 }
 
 let envelope: string[] | undefined;
@@ -162,16 +115,10 @@ function envelopeFields(): string[] {
 }
 
 /** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
-function parseEvent(text: string): { id: string; type: string } | undefined {
-  try {
-    const value = JSON.parse(text) as Record<string, unknown> | null;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    if (!envelopeFields().every((field) => field in value)) return undefined;
-    if (typeof value.id !== 'string' || typeof value.type !== 'string' || value.data === null || typeof value.data !== 'object') return undefined;
-    return { id: value.id, type: value.type };
-  } catch {
-    return undefined;
-  }
+function eventOf(json: unknown): { id: string; type: string } | undefined {
+  const value = json as Record<string, unknown> | null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !envelopeFields().every((field) => field in value)) return undefined;
+  return typeof value.id === 'string' && typeof value.type === 'string' && value.data !== null && typeof value.data === 'object' ? { id: value.id, type: value.type } : undefined;
 }
 
 export function startListenAgent(options: ListenOptions): ListenAgent {
@@ -179,7 +126,9 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
   const deliver = options.deliver ?? deliverEvent;
   const waitSeconds = options.waitSeconds ?? 30;
   const backoff = options.backoffMs ?? { initial: 500, max: 30_000 };
-  const waitUrl = new URL('/api/v1/events/wait', options.baseUrl);
+  const waitOperation = listOperations(loadOpenApi()).find((entry) => entry.operation.operationId === 'waitForEvent')!;
+  // A timeout a little past the wait's own window: a connection that hangs is resumed like a lost one.
+  const requests = createRequester({ baseUrl: options.baseUrl, apiKey: options.apiKey, maxAnswerBytes: MAX_ANSWER_BYTES, timeoutMs: (waitSeconds + 15) * 1000 });
   // Normalised href → URL; a Map keeps the order targets were added in.
   const targets = new Map<string, URL>();
   for (const url of options.targets ?? []) targets.set(url.href, url);
@@ -227,78 +176,70 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
   }
 
   async function run(): Promise<ListenOutcome> {
-    let delay = backoff.initial;
+    // Failures in a row: each waits twice as long as the last, up to the maximum; an event or an empty window starts over.
+    let failures = 0;
+    const delay = (): number => backoffDelay(failures + 1, { baseDelayMs: backoff.initial, maxDelayMs: backoff.max });
+    const backOff = async (why: string): Promise<void> => {
+      const wait = delay();
+      log(`${why}; retrying in ${wait / 1000} s`);
+      failures++;
+      await abortableSleep(wait, controller.signal).catch(() => undefined);
+    };
     let connected = false;
     let answered = false;
-    const body = JSON.stringify({ timeout: waitSeconds, filters: options.filters ?? {} });
+    const origin = options.baseUrl.origin;
     while (!controller.signal.aborted) {
-      let response: Response;
+      let answer: { status: number; headers: Record<string, string>; text?: string; json?: unknown };
       try {
-        const sent = fetch(waitUrl, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${options.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-          body,
-          // A redirect is the deployment's answer, not a place to send the key to.
-          redirect: 'manual',
-          signal: controller.signal,
-        });
-        markPolling();
-        response = await sent;
+        answer = await requests.send({ method: waitOperation.method, path: waitOperation.path, body: { timeout: waitSeconds, filters: options.filters ?? {} }, signal: controller.signal, onSend: markPolling });
       } catch (error) {
         if (controller.signal.aborted) break;
-        const cause = connectionCause(error);
-        if (!answered && cause.code && NOTHING_THERE.has(cause.code)) return { reason: 'unreachable', message: cause.text };
-        log(`connection to ${options.baseUrl.origin} ${answered ? 'lost' : 'failed'} (${cause.text}); retrying in ${delay / 1000} s`);
-        connected = false;
-        await sleep(delay, controller.signal);
-        delay = Math.min(backoff.max, delay * 2);
-        continue;
-      }
-      answered = true;
-      let text: string | undefined;
-      try {
-        text = await readCapped(response, MAX_ANSWER_BYTES);
-      } catch {
-        if (controller.signal.aborted) break;
-        text = '';
-      }
-      if (!connected && response.status !== 401) {
-        connected = true;
-        log(`listening for events from ${options.baseUrl.origin}`);
-      }
-      const backOff = async (why: string): Promise<void> => {
-        log(`${why}; retrying in ${delay / 1000} s`);
-        await sleep(delay, controller.signal);
-        delay = Math.min(backoff.max, delay * 2);
-      };
-      if (response.status === 200) {
-        const event = text === undefined ? undefined : parseEvent(text);
-        if (!event) {
-          await backOff(`events/wait answered 200 with ${text === undefined ? `more than ${MAX_ANSWER_BYTES} bytes` : 'a body that is not an event (part 6 envelope)'}; not forwarded`);
+        if (!(error instanceof NoAnswer)) throw error;
+        if (error.kind !== 'too-large') {
+          if (!answered && error.code && NOTHING_THERE.has(error.code)) return { reason: 'unreachable', message: error.detail };
+          connected = false;
+          await backOff(`connection to ${origin} ${answered ? 'lost' : 'failed'} (${error.detail})`);
           continue;
         }
-        delay = backoff.initial;
+        answer = { status: error.status!, headers: {} };
+      }
+      answered = true;
+      const { status, headers, text, json } = answer;
+      if (!connected && status !== 401) {
+        connected = true;
+        log(`listening for events from ${origin}`);
+      }
+      if (text === undefined && status !== 401) {
+        await backOff(`events/wait answered ${status} with more than ${MAX_ANSWER_BYTES} bytes; not forwarded`);
+        continue;
+      }
+      if (status === 200) {
+        const event = eventOf(json);
+        if (!event) {
+          await backOff('events/wait answered 200 with a body that is not an event (part 6 envelope); not forwarded');
+          continue;
+        }
+        failures = 0;
         fanOut(text!, event);
         continue;
       }
-      if (response.status === 408) {
-        delay = backoff.initial;
+      if (status === 408) {
+        failures = 0;
         continue;
       }
-      if (response.status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary(text) };
-      if (response.status >= 300 && response.status < 400) {
-        await backOff(`events/wait answered ${response.status}, a redirect${response.headers.get('location') ? ` to ${printable(redactKeys(response.headers.get('location')!), 100)}` : ''}, which is not followed`);
+      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary({ text, json }, requests.redact) };
+      if (status >= 300 && status < 400) {
+        await backOff(`events/wait answered ${status}, a redirect${headers.location ? ` to ${printable(requests.redact(headers.location), 100)}` : ''}, which is not followed`);
         continue;
       }
-      if (response.status === 429) {
-        const seconds = Number(response.headers.get('retry-after'));
-        const wait = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : delay;
+      if (status === 429) {
+        const wait = parseRetryAfter(headers['retry-after']) ?? delay();
         log(`rate limited (429); waiting ${wait / 1000} s as Retry-After says`);
-        await sleep(wait, controller.signal);
+        await abortableSleep(wait, controller.signal).catch(() => undefined);
         continue;
       }
       // 5xx (503: the event stream is not configured), or anything unexpected: back off and resume.
-      await backOff(`events/wait answered ${response.status}${text ? ` (${answerSummary(text)})` : ''}`);
+      await backOff(`events/wait answered ${status}${text ? ` (${answerSummary({ text, json }, requests.redact)})` : ''}`);
     }
     return { reason: 'stopped' };
   }

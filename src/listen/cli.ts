@@ -12,6 +12,7 @@ import { apiKey, baseUrl as validBaseUrl, deliveryOptions, port, token, wholeNum
 import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 import { formatSummary, startListenAgent } from './agent.js';
 import { startControlServer } from './control.js';
+import { createRequester, NoAnswer, type Exchange } from '../request/index.js';
 
 const TARGETS_PORT = { type: 'string', value: '<port>', help: 'the loopback port of the targets API (default: any free port; printed at start either way)' } as const;
 const TARGETS_TOKEN = { type: 'string', value: '<token>', env: 'NUMBERS_API_LISTEN_TOKEN', help: 'the token the targets API needs (default: a random one, printed at start)' } as const;
@@ -168,23 +169,18 @@ async function targetsCommand({ values, positionals, from }: Parsed<typeof TARGE
   if (!method || (method !== 'GET' && !url)) throw new UsageError('use list, add <url> or remove <url>.');
   const token = values['targets-token'];
   if (!token) throw new UsageError(`--targets-token <token> is needed (listen prints it when it starts), or ${TARGETS_TOKEN.env}.`);
-  let response: Response;
-  let body: { targets?: string[]; error?: string };
+  let answer: Exchange;
   try {
-    response = await fetch(controlUrl, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(method !== 'GET' ? { 'Content-Type': 'application/json' } : {}) },
-      ...(method !== 'GET' ? { body: JSON.stringify({ url }) } : {}),
-      redirect: 'manual',
-    });
-    body = (await response.json()) as { targets?: string[]; error?: string };
+    answer = await createRequester({ baseUrl: controlUrl.origin }).send({ method, path: controlUrl.pathname, params: { header: { authorization: `Bearer ${token}` } }, ...(method !== 'GET' ? { body: { url } } : {}) });
+    if (answer.json === undefined) throw new Error(`an answer that is not JSON (${answer.status})`);
   } catch (error) {
-    io.stderr(`numbers-api listen targets: no agent answers at ${controlUrl.origin} (${(error as Error).message}).\n`);
+    io.stderr(`numbers-api listen targets: no agent answers at ${controlUrl.origin} (${error instanceof NoAnswer ? error.detail : (error as Error).message}).\n`);
     return 1;
   }
-  if (response.status === 400) throw new UsageError(body.error ?? 'the agent refused the URL.');
-  if (!response.ok) {
-    io.stderr(`numbers-api listen targets: ${body.error ?? response.status}\n`);
+  const body = (answer.json ?? {}) as { targets?: string[]; error?: string };
+  if (answer.status === 400) throw new UsageError(body.error ?? 'the agent refused the URL.');
+  if (answer.status < 200 || answer.status > 299) {
+    io.stderr(`numbers-api listen targets: ${body.error ?? answer.status}\n`);
     return 1;
   }
   io.stdout(body.targets && body.targets.length > 0 ? `${body.targets.join('\n')}\n` : 'no targets\n');

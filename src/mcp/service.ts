@@ -2,16 +2,18 @@
 // to one is carried out: the operations of the service (operation-tools.ts), on the mock its
 // control surface too, the workflows (workflow-tools.ts), a wait for the next event, or, with
 // `compact`, three tools that find, describe and call all of those. Every call crosses the
-// policy (policy.ts) before anything is sent, and every result and log line crosses the
-// redactor (redact.ts). Transport-free: server.ts wires it to the SDK.
+// policy (policy.ts) before anything is sent, goes out as the package's one outgoing request
+// (src/request/: the key to the target's origin only, no redirects followed, answers read up to a
+// bound), and every result and log line crosses its redactor. Transport-free: server.ts wires it
+// to the SDK.
 import { createHmac, randomBytes } from 'node:crypto';
 import { loadOpenApi, readGeneratedJson, resolveRef, type JsonObject } from '../contract/generated-files.js';
-import { WorkflowRunner, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { createRequester, NoAnswer, paramsOf } from '../request/index.js';
+import type { Redactor } from '../request/redact.js';
+import { WorkflowRunner, type Answer, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { errorLines, validatorOf } from './json-schema.js';
 import { operationTools, type OperationTool, type ToolDefinition } from './operation-tools.js';
 import { refusalText, verdict, type PolicyOptions } from './policy.js';
-import { redactor, type Redactor } from './redact.js';
-import { send, SendError, type Answer } from './send.js';
 import type { Target } from './target.js';
 import { schemaCollector, withDefs } from './tool-schema.js';
 import { HIDDEN_INPUTS, workflowTools, type WorkflowTool } from './workflow-tools.js';
@@ -88,7 +90,8 @@ function nextEventTool(document: JsonObject, waitForEvent: OperationTool): Event
 export function createMcpService(options: ServiceOptions): McpService {
   const { target } = options;
   const policy: PolicyOptions = { allowWrites: options.allowWrites ?? false, allow: new Set(options.allow ?? []), targetIsMock: target.isMock };
-  const redact = redactor([target.apiKey, target.controlToken]);
+  const requests = createRequester({ baseUrl: target.baseUrl, apiKey: target.apiKey, controlToken: target.controlToken });
+  const redact = requests.redact;
   const log = (line: string): void => options.log?.(redact(line));
   const openapi = loadOpenApi();
   const control = readGeneratedJson('mock-control.json');
@@ -144,20 +147,9 @@ export function createMcpService(options: ServiceOptions): McpService {
     return header && key ? { values: { ...values, [header]: key }, key } : { values };
   };
 
+  /** A tool's request: the target's key unless a workflow step names its own Authorization (a string, or null for none). */
   const sendOperation = (operation: OperationTool, values: Record<string, unknown>, body: unknown, authorization: string | null | undefined, signal?: AbortSignal): Promise<Answer> =>
-    send(
-      target,
-      {
-        method: operation.method,
-        path: operation.path,
-        parameters: operation.parameters,
-        values,
-        ...(body !== undefined ? { body } : {}),
-        ...(authorization !== undefined ? { authorization } : {}),
-        control: operation.source === 'mockControl',
-      },
-      signal,
-    );
+    requests.send({ method: operation.method, path: operation.path, params: paramsOf(operation.parameters, values, authorization), body, signal });
 
   /** Arguments of an operation tool: an object of its parameters and `body`, path parameters given. */
   const envelopeProblems = (operation: OperationTool, args: JsonObject): string[] => {
@@ -342,7 +334,8 @@ export function createMcpService(options: ServiceOptions): McpService {
           result = tool ? await callTool(tool, args, signal) : errorResult(`No tool "${name}" on this server${options.compact ? ` (compact mode: ${Object.values(COMPACT_TOOLS).join(', ')})` : ''}.`);
         }
       } catch (error) {
-        result = errorResult(error instanceof SendError ? error.message : `the call failed: ${(error as Error).message}`);
+        const unknown = error instanceof NoAnswer && error.kind !== 'too-large' ? '; nothing is known of its outcome' : '';
+        result = errorResult(error instanceof NoAnswer ? `${error.message}${unknown}` : `the call failed: ${(error as Error).message}`);
       }
       const called = name === COMPACT_TOOLS.call && options.compact ? `${name} ${String(args.name)}` : name;
       const outcome = result.isError ? `error: ${result.content[0]?.text.slice(0, 160)}` : 'ok';

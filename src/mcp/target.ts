@@ -6,11 +6,11 @@
 // announcement alone lifts no deployment rule, since anything (a gateway forwarding it) can make it.
 import { randomBytes } from 'node:crypto';
 import { keyPrefix } from '../contract/api-key.js';
-import { withoutPrototype } from '../contract/dict.js';
 import { contractValidator } from '../contract/contract-validator.js';
 import { listOperations, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { newControlToken } from '../mock/control-access.js';
 import { startMock } from '../mock/start-mock.js';
+import { createRequester, NoAnswer } from '../request/index.js';
 
 // The prefix part 5.1 gives every key, read from the contract.
 const API_KEY_PREFIX = keyPrefix(loadOpenApi());
@@ -39,18 +39,16 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
   const control = readGeneratedJson('mock-control.json');
   const about = listOperations(control).find((entry) => entry.operation.operationId === 'mockAbout');
   if (!about) return undefined;
-  const url = new URL(baseUrl.href);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${about.path}`;
-  let response: Response;
+  let answer;
   try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    answer = await createRequester({ baseUrl, timeoutMs }).send({ method: about.method, path: about.path });
   } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new TargetError(`nothing answers at ${baseUrl.origin} (${code})`);
+    if (!(error instanceof NoAnswer)) throw error;
+    throw new TargetError(`nothing answers at ${baseUrl.origin} (${error.code ?? error.detail})`);
   }
-  // Only a 200 whose body the schema accepts is the announcement (any other answer's body is let go).
-  const body: unknown = response.status === 200 ? await response.text().then((text) => JSON.parse(text, withoutPrototype)).catch(() => undefined) : await response.body?.cancel();
-  return contractValidator(control).accepts(`${about.pointer}/responses/200/content/application~1json/schema`, body) ? { keys: String((body as { keys: unknown }).keys) } : undefined;
+  // Only an answer the control description's own schema accepts counts as the announcement.
+  const accepted = answer.status === 200 && contractValidator(control).accepts(`${about.pointer}/responses/200/content/application~1json/schema`, answer.json);
+  return accepted ? { keys: String((answer.json as { keys: unknown }).keys) } : undefined;
 }
 
 export interface TargetOptions {

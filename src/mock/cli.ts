@@ -13,7 +13,7 @@ import { oneOf, port, token, wholeNumber } from '../cli/validators.js';
 import { loadOpenApi } from '../contract/generated-files.js';
 import { formatExampleNamesMarkdown, formatExampleNamesText, listExampleNames } from './example-names.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startMock, StoreStartError } from './start-mock.js';
-import { CONTROL_TOKEN_HEADER } from './control-access.js';
+import { CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';

@@ -20,12 +20,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { isIP } from 'node:net';
-import { CONTROL_PREFIX } from '../delivery/control-paths.js';
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
 import { isJsonType } from '../simulator/request-body.js';
 import type { SimResponse } from '../simulator/types.js';
-
-/** The header the control token goes in. */
-export const CONTROL_TOKEN_HEADER = 'X-Mock-Control-Token';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 const unbracket = (host: string): string => host.replace(/^\[(.*)\]$/, '$1').toLowerCase();

@@ -1,19 +1,16 @@
 // A recording (or any Arazzo document of one workflow) replayed against a base URL by the one
-// runner of this package (src/workflows/arazzo-runner.ts): each step's request goes out through
-// the MCP server's `send` (the key to the target's origin only, no redirects followed, answers read
-// up to a bound), each answer of the service is also judged by the contract validator (as Respect
-// judges it against the description), and a step the caller's `decide` refuses is not sent: the
+// runner of this package (src/workflows/arazzo-runner.ts): each step's request goes out as the
+// package's one outgoing request (src/request/: the key to the target's origin only, no redirects
+// followed, answers read up to a bound), each answer of the service is also judged by the contract
+// validator (as Respect judges it against the description), and a step the caller's `decide` refuses is not sent: the
 // run ends there and the steps after it are reported as not run. Mock-only steps are left out on
 // a deployment by the runner itself.
 import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
-import { resolveRef } from '../contract/json-pointer.js';
-import { findOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
-import { send, SendError } from '../mcp/send.js';
-import { stepUrl } from '../workflows/step-request.js';
-import type { ToolParameter } from '../mcp/operation-tools.js';
-import { stepOperation, WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { createRequester, NoAnswer, paramsOf, type RequestData } from '../request/index.js';
+import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { operationTable, runnerOperations } from '../workflows/step-request.js';
 
 export interface ReplayOptions {
   /** The recording, parsed. */
@@ -36,9 +33,8 @@ export interface ReplayOptions {
     method: string;
     path: string;
     request: StepRequest;
-    /** The path and query as sent (below the base URL), and the header parameters sent (Authorization aside). */
-    target: string;
-    sentHeaders: Record<string, string>;
+    /** The request as sent (its path and query below the base URL, its headers but the secrets). */
+    sent: RequestData;
     status: number;
     headers: Record<string, string>;
     body: unknown;
@@ -73,44 +69,31 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
   const validator = contractValidator(options.document);
   const workflow = recordedWorkflow(options.recording);
   const judged: Verdict[][] = [];
-  const lookup = (source: string, operationId: string) => findOperation(sources, source, operationId);
-  const operations: Record<string, Map<string, { method: string; path: string }>> = { numbersApi: new Map(), mockControl: new Map() };
-  for (const step of (workflow.steps ?? []) as JsonObject[]) {
-    const named = stepOperation(step);
-    const found = named ? lookup(named.source, named.operationId) : undefined;
-    if (found) operations[found.source]?.set(found.operationId, { method: found.method, path: found.path });
-  }
+  const table = operationTable(sources);
+  const requests = createRequester({ baseUrl: options.baseUrl, apiKey: options.apiKey, controlToken: options.controlToken });
   const runner = new WorkflowRunner({
     arazzo: options.recording,
-    operations,
+    operations: runnerOperations(table),
     isMock: options.isMock,
     hiddenInputs: { apiKey: options.apiKey },
     ...(options.signal ? { signal: options.signal } : {}),
     call: async (request) => {
-      const operation = lookup(request.source, request.operationId);
+      const operation = table[request.source]?.[request.operationId];
       if (!operation) return { refused: `${request.source} has no operation ${request.operationId}` };
       const refused = options.decide?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path });
       if (refused) return { refused };
-      const declared = [...((operation.pathItem.parameters ?? []) as unknown[]), ...((operation.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(operation.document, p) as JsonObject);
-      const parameters: ToolParameter[] = declared.filter((p) => p.in !== 'cookie').map((p) => ({ name: String(p.name), in: p.in as ToolParameter['in'], required: Boolean(p.required) }));
-      for (const name of Object.keys(request.values)) if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'query', required: false });
+      const parameters = operation.parameters.filter((p) => p.in !== 'cookie');
+      for (const name of Object.keys(request.values)) if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'query' });
       let answer;
       try {
-        answer = await send(
-          { baseUrl: new URL(options.baseUrl), apiKey: options.apiKey, ...(options.controlToken ? { controlToken: options.controlToken } : {}) },
-          { method: operation.method, path: operation.path, parameters, values: request.values, ...(request.body !== undefined ? { body: request.body } : {}), authorization: request.authorization, control: request.source === 'mockControl' },
-          options.signal,
-        );
+        answer = await requests.send({ method: operation.method, path: operation.path, params: paramsOf(parameters, request.values, request.authorization), body: request.body, signal: options.signal });
       } catch (error) {
-        if (error instanceof SendError) return { refused: error.message };
+        if (error instanceof NoAnswer) return { refused: error.message };
         throw error;
       }
-      judged.push(request.source === 'numbersApi' ? validator.response(request.operationId, { status: answer.status, headers: answer.headers, body: answer.body }) : []);
-      if (options.onAnswer) {
-        const url = stepUrl('http://target.invalid', { path: operation.path, parameters }, request.values);
-        const sentHeaders = Object.fromEntries(parameters.filter((p) => p.in === 'header' && request.values[p.name] !== undefined).map((p) => [p.name, String(request.values[p.name])]));
-        options.onAnswer({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path, request, target: `${url.pathname}${url.search}`, sentHeaders, ...answer });
-      }
+      const { status, headers, body } = answer;
+      judged.push(request.source === 'numbersApi' ? validator.response(request.operationId, { status, headers, body }) : []);
+      options.onAnswer?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path, request, sent: answer.request, status, headers, body });
       return answer;
     },
   });

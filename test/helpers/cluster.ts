@@ -71,11 +71,14 @@ export async function startRedis(options: { port?: number; dir?: string; args?: 
   return { ...server, url: `redis://127.0.0.1:${port}/0`, dir, restart: () => startRedis({ port, dir, args: options.args }) };
 }
 
-/** nginx in front of `ports`, round-robin, its configuration and pid file in a directory of its own. */
-export async function startNginx(ports: number[]): Promise<Server & { url: string }> {
+/**
+ * nginx in front of `ports`, round-robin, its configuration and pid file in a directory of its own;
+ * with `prefix` (`/team/numbers`), the mock is served below that path only, as a gateway mounts it.
+ */
+export async function startNginx(ports: number[], prefix = ''): Promise<Server & { url: string }> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'nginx-'));
-  writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(port, ports, dir));
+  writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(port, ports, dir, prefix));
   const child = spawn(NGINX, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', `daemon off; pid ${path.join(dir, 'nginx.pid')};`], { stdio: ['ignore', 'pipe', 'pipe'] });
   const server = started(child, port);
   await listening(port);
@@ -83,7 +86,7 @@ export async function startNginx(ports: number[]): Promise<Server & { url: strin
 }
 
 /** The load balancer of the hosting guide's recipe: round-robin, keep-alive to the replicas, long polls held. */
-export function nginxConfig(port: number, replicas: number[], dir: string): string {
+export function nginxConfig(port: number, replicas: number[], dir: string, prefix = ''): string {
   return `worker_processes 1;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
@@ -97,8 +100,8 @@ ${replicas.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).
   }
   server {
     listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://numbers_api_mock;
+    location ${prefix}/ {
+      proxy_pass http://numbers_api_mock${prefix ? '/' : ''};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host $http_host;

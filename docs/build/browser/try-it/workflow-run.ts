@@ -1,12 +1,13 @@
 // "Run this workflow" on a workflow's page (docs/build/workflows-page.mjs): the page carries the
 // workflow as JSON (#workflow-run-data); the button plays it with the package's one Arazzo runner
 // (src/workflows/arazzo-runner.ts) against the stateful mock in the page, each step's request
-// built by src/workflows/step-request.ts, and shows every request and answer as it happens, then
+// sent as the package's one outgoing request (src/request/), and shows every request and answer as it happens, then
 // each step's outcome and the workflow's outputs. A new key of the in-page mock each run. The
 // in-page mock's clock stands still while the reader reads; during a run it moves with real time
 // (as the `npm start` mock's does), so a step that waits for a delivery sees it.
 import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../../../../src/workflows/arazzo-runner.js';
-import { readAnswer, runnerOperations, stepFetchRequest, type OperationTable } from '../../../../src/workflows/step-request.js';
+import { runnerOperations, type OperationTable } from '../../../../src/workflows/step-request.js';
+import { createRequester, NoAnswer, paramsOf, type RequestData } from '../../../../src/request/index.js';
 import type { JsonObject } from '../../../../src/contract/json-pointer.js';
 import { catalog } from './catalog.js';
 import { h } from './console.js';
@@ -48,26 +49,34 @@ export function mountWorkflowRun(mount: HTMLElement): void {
     const ticker = setInterval(() => mock.advance(TICK_MS / 1000), TICK_MS);
     const key = newKey();
     const entries: HTMLLIElement[] = [];
+    const requests = createRequester({ baseUrl: catalog.mockUrl, secrets: [key], fetch: (request) => mock.send(request) });
     const call = async (step: StepRequest) => {
       const route = data.operations[step.source]?.[step.operationId];
       if (!route) return { refused: `${step.operationId} is not in this page's operations` };
-      const request = stepFetchRequest(catalog.mockUrl, route, step);
-      const headers = [...request.headers].filter(([name]) => name !== 'accept').map(([name, value]) => `${name}: ${name === 'authorization' ? value.replace(/(sk_live_\w{6})\w+/, '$1…') : value}`);
-      const sentBody = step.body !== undefined ? `\n\n${pretty(step.body)}` : '';
       const answerBox = h('pre', { class: 'workflow-run-answer' }, h('code', {}, '…'));
-      const entry = h(
-        'li',
-        { class: 'workflow-run-step', 'data-step': step.stepId ?? '', 'data-workflow': step.workflowId ?? '' },
-        h('p', {}, h('strong', {}, `${step.workflowId === data.workflowId ? '' : `${step.workflowId} › `}${step.stepId}`), ` ${route.method.toUpperCase()} ${new URL(request.url).pathname}${new URL(request.url).search}`, h('span', { class: 'workflow-run-outcome' })),
-        h('details', {}, h('summary', {}, 'Request'), h('pre', { class: 'workflow-run-request' }, h('code', {}, `${request.method} ${request.url}\n${headers.join('\n')}${sentBody}`))),
-        h('details', { open: true }, h('summary', { class: 'workflow-run-answer-head' }, 'Answer'), answerBox),
-      );
-      entries.push(entry);
-      list.append(entry);
-      const answer = await readAnswer(await mock.send(request));
-      entry.dataset.status = String(answer.status);
-      answerBox.firstElementChild!.textContent = `${answer.status}${answer.body !== undefined ? `\n\n${pretty(answer.body)}` : ''}`;
-      return answer;
+      // Shown as it goes out, before its answer comes; the key as a preview.
+      const show = (sent: RequestData): void => {
+        const headers = [...(step.authorization !== null ? [`authorization: ${requests.redact(step.authorization)}`] : []), ...Object.entries(sent.headers).filter(([name]) => name !== 'accept').map(([name, value]) => `${name}: ${value}`)];
+        const sentBody = step.body !== undefined ? `\n\n${pretty(step.body)}` : '';
+        const entry = h(
+          'li',
+          { class: 'workflow-run-step', 'data-step': step.stepId ?? '', 'data-workflow': step.workflowId ?? '' },
+          h('p', {}, h('strong', {}, `${step.workflowId === data.workflowId ? '' : `${step.workflowId} › `}${step.stepId}`), ` ${sent.method} ${sent.target}`, h('span', { class: 'workflow-run-outcome' })),
+          h('details', {}, h('summary', {}, 'Request'), h('pre', { class: 'workflow-run-request' }, h('code', {}, `${sent.method} ${sent.url}\n${headers.join('\n')}${sentBody}`))),
+          h('details', { open: true }, h('summary', { class: 'workflow-run-answer-head' }, 'Answer'), answerBox),
+        );
+        entries.push(entry);
+        list.append(entry);
+      };
+      try {
+        const answer = await requests.send({ method: route.method, path: route.path, params: paramsOf(route.parameters, step.values, step.authorization), body: step.body, onSend: show });
+        entries[entries.length - 1]!.dataset.status = String(answer.status);
+        answerBox.firstElementChild!.textContent = `${answer.status}${answer.body !== undefined ? `\n\n${pretty(answer.body)}` : ''}`;
+        return answer;
+      } catch (error) {
+        if (error instanceof NoAnswer) return { refused: error.message };
+        throw error;
+      }
     };
     let run: WorkflowRun | undefined;
     try {

@@ -1,10 +1,13 @@
-// Retries, exactly as far as part 7 allows and no further:
+// Retries, exactly as far as part 7 allows and no further (the typed client's), and the one
+// `Retry-After` parser and backoff every door that waits uses (the suite's 429s, the listening
+// agent's polls):
 //  - GET has no side effects (7.1): retried on 429 (waiting `Retry-After` when given, part 8), on
 //    502/503 and on network errors, with bounded exponential backoff.
 //  - a request that carries its operation's idempotency key (`x-effects`: POST /api/v1/calls, 7.2)
 //    is retried on the same conditions and on 409 (the original is still running), always with the same key, so at most one call is placed.
 //    Any non-2xx answer guarantees no live call (7.3), so retrying one is safe.
 //  - Every other write is not idempotent (7.4) and is never retried.
+import type { PendingRequest } from './pending-request.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 3). 1 turns retrying off. */
@@ -52,21 +55,22 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** `Retry-After` as milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined if absent or unreadable. */
-export function parseRetryAfter(header: string | null, now: number = Date.now()): number | undefined {
-  if (header === null) return undefined;
+/** `Retry-After` (part 8) as milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined if absent or unreadable. */
+export function parseRetryAfter(header: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (header === null || header === undefined) return undefined;
   const text = header.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The wait before retry number `retry` (1 for the first retry). */
-export function backoffDelay(retry: number, options: ResolvedRetryOptions): number {
+/** The wait before retry number `retry` (1 for the first retry): the base delay, doubled each time, up to the ceiling. */
+export function backoffDelay(retry: number, options: Pick<ResolvedRetryOptions, 'baseDelayMs' | 'maxDelayMs'>): number {
   return Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms`, or until `signal` aborts (then it rejects with the abort's reason). */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -83,22 +87,15 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export type RetryKind = 'safe' | 'keyed' | 'never';
 
-/** The parts of a request the retry loop reads: a `Request`, or the client's lighter stand-in. */
-interface RetryableRequest {
-  readonly body: unknown;
-  readonly signal: AbortSignal | null;
-  clone(): this;
-}
-
 /**
  * A fetch that tries a request again when part 7 says that is safe. `kindOf` says which rule a
  * request falls under; a `never` request is passed through untouched (no clone, no wait).
  */
-export function createRetryingFetch<R extends RetryableRequest>(
-  fetchImpl: (request: R) => Promise<Response>,
+export function createRetryingFetch(
+  fetchImpl: (request: PendingRequest) => Promise<Response>,
   options: ResolvedRetryOptions,
-  kindOf: (request: R) => RetryKind,
-): (request: R) => Promise<Response> {
+  kindOf: (request: PendingRequest) => RetryKind,
+): (request: PendingRequest) => Promise<Response> {
   return async (request) => {
     const kind = options.maxAttempts > 1 ? kindOf(request) : 'never';
     if (kind === 'never') return fetchImpl(request);

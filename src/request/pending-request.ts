@@ -8,20 +8,11 @@
 type Body = NonNullable<RequestInit['body']>;
 
 /** What the middleware, the retry loop and the fetch adapter read from a request. */
-export interface OutgoingRequest {
+export class PendingRequest {
   readonly url: string;
   readonly method: string;
   readonly headers: Headers;
   /** The serialized body (openapi-fetch gives a JSON string or FormData), or null. */
-  readonly body: Body | null;
-  readonly signal: AbortSignal | null;
-  clone(): OutgoingRequest;
-}
-
-export class PendingRequest implements OutgoingRequest {
-  readonly url: string;
-  readonly method: string;
-  readonly headers: Headers;
   readonly body: Body | null;
   readonly signal: AbortSignal | null;
   readonly #init: RequestInit;
