@@ -71,6 +71,10 @@ export async function startRecordingProxy(upstream: string, options: { hide?: Re
       forward.end(raw);
     });
   });
+  // As the mock and common front ends keep an idle connection (65 s), not Node's 5 s: a client that
+  // reuses a connection the server is closing that very moment reads ECONNRESET, which a loaded
+  // machine makes likely and no deployment of this kind shows.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
