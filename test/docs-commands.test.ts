@@ -205,20 +205,46 @@ describe('the TypeScript blocks that end by themselves, run against the mock', (
   });
 
   it.each(runnableBlocks.map((b, i) => [`${b.file} #${i}`, b.code]))('%s', async (_name, code) => {
-    const dir = mkdtempSync(path.join(work, 'ts-'));
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { 'numbers-api-contract/client': [path.join(repoRoot, 'src/client/index.ts')], 'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')] } } }),
-    );
-    // 'mock' is http://127.0.0.1:4010; here the mock is on a free port, named the way the docs name a deployment.
-    writeFileSync(path.join(dir, 'block.mts'), `${code.replaceAll("baseUrl: 'mock'", 'baseUrl: process.env.NUMBERS_API_BASE_URL!')}\nexport {};\n`);
-    const result = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ['--import', tsxLoader, 'block.mts'], { cwd: dir, env: { ...process.env, NUMBERS_API_BASE_URL: mock.url, NUMBERS_API_LEGACY_BASE_URL: mock.url, NUMBERS_API_KEY: 'sk_live_docs_reader' }, timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
-      ),
-    );
+    const result = await runBlock(code);
     expect(result.code, result.out).toBe(0);
     expect(result.out).not.toMatch(/ApiError|Error:/);
   }, 90_000);
 });
+
+describe("getting-a-key's typed example, from sign-up to a first send", () => {
+  const example = blocks('ts').find(({ file, code }) => file.endsWith('getting-a-key.md') && code.startsWith('// first-send.ts'))?.code;
+
+  it('sends, again on a second run (that one signs in: the email has an account)', async () => {
+    expect(example).toMatch(/typeof verified\.registrationId === 'string'/);
+    for (const run of [1, 2]) {
+      const result = await runBlock(example!.replace('you@example.com', 'first-send@example.com').replace("'+14155550123'", "'+14155550161'"));
+      expect(result.code, `run ${run}: ${result.out}`).toBe(0);
+      expect(result.out, `run ${run}`).toMatch(/^sent msg_\w+ from \+\d+$/m);
+    }
+  }, 90_000);
+
+  it("needs its wallet step: without it, a new account's first send is the 402 the guide names (part 3)", async () => {
+    const withoutWallet = example!.replace(/^await fetch\(`\$\{api\.baseUrl\}\/__mock\/wallet`[\s\S]*?^\}\);\n/m, '');
+    expect(withoutWallet).not.toBe(example);
+    const result = await runBlock(withoutWallet.replace('you@example.com', 'empty-wallet@example.com').replace("'+14155550123'", "'+14155550162'"));
+    expect(result.code).not.toBe(0);
+    expect(result.out).toMatch(/failed with 402 insufficient_credit/);
+  }, 90_000);
+});
+
+/** A TypeScript block of the docs, run with tsx against this test's mock (named the way the docs name a deployment). */
+async function runBlock(code: string): Promise<{ code: number; out: string }> {
+  const dir = mkdtempSync(path.join(work, 'ts-'));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { 'numbers-api-contract/client': [path.join(repoRoot, 'src/client/index.ts')], 'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')] } } }),
+  );
+  // 'mock' is http://127.0.0.1:4010; here the mock is on a free port.
+  writeFileSync(path.join(dir, 'block.mts'), `${code.replaceAll("baseUrl: 'mock'", 'baseUrl: process.env.NUMBERS_API_BASE_URL!')}\nexport {};\n`);
+  return new Promise((resolve) =>
+    execFile(process.execPath, ['--import', tsxLoader, 'block.mts'], { cwd: dir, env: { ...process.env, NUMBERS_API_BASE_URL: mock.url, NUMBERS_API_LEGACY_BASE_URL: mock.url, NUMBERS_API_KEY: 'sk_live_docs_reader' }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    ),
+  );
+}

@@ -1,9 +1,11 @@
-// Types that compile where people use them (issue 26): the MSW guide's set-up and the README's
-// client example, type-checked with tsc against the packed numbers-api-contract tarball in a matrix
-// of consumer projects: ES module and CommonJS (what `npm init -y` makes, and most jest projects),
+// Types that compile where people use them (issues 26, 40): the MSW guide's set-up and the client
+// examples (the README's, and the guide's CommonJS one), type-checked with tsc against the packed
+// numbers-api-contract tarball in the consumer projects the guide's "The projects it works in"
+// names: ES module and CommonJS (what `npm init -y` makes, and most jest projects),
 // `moduleResolution` nodenext and bundler, `skipLibCheck` on and off (tsc's default), vitest and
-// jest (its globals from @types/jest, as ts-jest projects have them). And a CommonJS project runs
-// the handlers: `require('numbers-api-contract/msw')` beside `require('msw/node')`.
+// jest (its globals from @types/jest, as ts-jest projects have them); and the settings it says do
+// not work fail as it says. A CommonJS project runs the handlers and the client, and an ES module
+// project runs the guide's vitest set-up, also for a test that imports `api` without using it.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,12 @@ const guide = readFileSync(path.join(repoRoot, 'docs/guides/mock-in-process.md')
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
 /** The first ```ts block after `heading`. */
 const blockAfter = (text: string, heading: string) => new RegExp(`${heading}\\n[\\s\\S]*?\`\`\`ts\\n([\\s\\S]*?)\`\`\``).exec(text)?.[1];
-const mswSetup = blockAfter(guide, '## Vitest \\(or jest\\)');
+/** The guide's ```ts block that names its file in its first line (`// test/setup-api-mock.ts: ...`). */
+const guideFile = (file: string) => [...guide.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).find((code) => code.startsWith(`// ${file}`));
+const mswSetup = guideFile('test/setup-api-mock.ts');
+const vitestConfig = guideFile('vitest.config.ts');
+const messagesTest = guideFile('test/messages.test.ts');
+const commonJsClient = guideFile('client-example.cts');
 const clientExample = blockAfter(readme, '## Types and client');
 const VITEST_IMPORT = /^import \{[^}]*\} from 'vitest';\n/m;
 
@@ -55,17 +62,18 @@ afterAll(() => {
 });
 
 /** A consumer project of `cell` holding `files`; resolves with tsc's diagnostics ('' when it compiles). */
-async function compile(cell: Cell, files: Record<string, string>): Promise<string> {
-  const dir = path.join(work, name(cell).replace(/\W+/g, '-'));
+async function compile(cell: Cell, files: Record<string, string>, settings: { module?: string; moduleResolution?: string; dir?: string } = {}): Promise<string> {
+  const dir = path.join(work, settings.dir ?? name(cell).replace(/\W+/g, '-'));
   mkdirSync(dir, { recursive: true });
   symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, ...(cell.format === 'esm' ? { type: 'module' } : {}) }));
+  // The guide's table: nodenext for both formats under Node, esnext (ES module) or preserve (CommonJS) with a bundler.
   const module = cell.resolution === 'nodenext' ? 'nodenext' : cell.format === 'esm' ? 'esnext' : 'preserve';
   const compilerOptions = {
     target: 'ES2022',
     lib: ['ES2023', 'DOM'],
-    module,
-    moduleResolution: cell.resolution,
+    module: settings.module ?? module,
+    moduleResolution: 'moduleResolution' in settings ? settings.moduleResolution : cell.resolution,
     strict: true,
     noEmit: true,
     skipLibCheck: cell.skipLibCheck,
@@ -79,26 +87,43 @@ async function compile(cell: Cell, files: Record<string, string>): Promise<strin
   );
 }
 
-describe('the MSW set-up and the client example compile in consumer projects', () => {
-  it('the docs have both blocks', () => {
+describe('the MSW set-up and the client examples compile in consumer projects', () => {
+  it('the docs have the blocks', () => {
     expect(mswSetup).toMatch(/setupServer\(\.\.\.api\.handlers\)/);
     expect(mswSetup).toMatch(VITEST_IMPORT);
+    expect(vitestConfig).toMatch(/setupFiles: \['\.\/test\/setup-api-mock\.ts'\]/);
+    expect(messagesTest).toContain("from './setup-api-mock.js'");
     expect(clientExample).toContain("from 'numbers-api-contract/client'");
+    expect(commonJsClient).toContain("from 'numbers-api-contract/client'");
   });
 
   it.each(cells.map((c) => [name(c), c] as const))('%s', async (_name, cell) => {
-    // Under jest the guide's set-up is the same without the vitest import (jest's globals).
+    // Under jest the guide's set-up is the same without the vitest import (jest's globals); the
+    // vitest config and test file are vitest's own.
     const setup = cell.runner === 'jest' ? mswSetup!.replace(VITEST_IMPORT, '') : mswSetup!;
-    // Top-level await is ES module syntax: a CommonJS module under nodenext awaits in a function.
-    const imports = clientExample!.split('\n').filter((line) => line.startsWith('import '));
-    const body = clientExample!.split('\n').filter((line) => !line.startsWith('import ')).join('\n');
-    const client = cell.format === 'cjs' && cell.resolution === 'nodenext' ? `${imports.join('\n')}\nexport async function example() {\n${body}}\n` : `${clientExample}\nexport {};\n`;
-    expect(await compile(cell, { 'setup-api-mock.ts': setup, 'client-example.ts': client })).toBe('');
+    const vitestFiles: Record<string, string> = cell.runner === 'vitest' ? { 'vitest.config.ts': vitestConfig!, 'messages.test.ts': messagesTest! } : {};
+    // A CommonJS module cannot await at the top level: there, the guide's CommonJS example.
+    const client = cell.format === 'cjs' && cell.resolution === 'nodenext' ? commonJsClient! : `${clientExample}\nexport {};\n`;
+    expect(await compile(cell, { 'setup-api-mock.ts': setup, 'client-example.ts': client, ...vitestFiles })).toBe('');
   }, 120_000);
 });
 
-describe('a CommonJS project runs the handlers', () => {
-  it("require('numbers-api-contract/msw') answers under require('msw/node')'s setupServer, one msw", async () => {
+describe('the settings the guide says do not work fail as it says', () => {
+  const commonJs: Cell = { format: 'cjs', resolution: 'nodenext', skipLibCheck: true, runner: 'vitest' };
+
+  it("module commonjs (its default resolution, node10, reads no exports): numbers-api-contract/client is not found, TS2307", async () => {
+    const out = await compile(commonJs, { 'client-example.ts': commonJsClient! }, { module: 'commonjs', moduleResolution: undefined, dir: 'module-commonjs' });
+    expect(out).toMatch(/error TS2307: Cannot find module 'numbers-api-contract\/client'/);
+  }, 120_000);
+
+  it("the README's example, with its top-level await, in a CommonJS module: TS1309", async () => {
+    const out = await compile(commonJs, { 'client-example.ts': `${clientExample}\nexport {};\n` }, { dir: 'commonjs-top-level-await' });
+    expect(out).toMatch(/error TS1309/);
+  }, 120_000);
+});
+
+describe('a CommonJS project runs the handlers and the client', () => {
+  it("require('numbers-api-contract/msw') answers under require('msw/node')'s setupServer, one msw; require('numbers-api-contract/client') loads the ES module client", async () => {
     const dir = path.join(work, 'cjs-runtime');
     mkdirSync(dir);
     symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
@@ -107,15 +132,72 @@ describe('a CommonJS project runs the handlers', () => {
       path.join(dir, 'handlers.js'),
       `const { setupServer } = require('msw/node');
 const { createHandlers } = require('numbers-api-contract/msw');
+const { createClient } = require('numbers-api-contract/client');
 const api = createHandlers();
 const server = setupServer(...api.handlers);
 server.listen({ onUnhandledRequest: 'error' });
-fetch('http://127.0.0.1:4010/api/v1/account', { headers: { Authorization: 'Bearer sk_live_cjs' } })
-  .then(async (answer) => console.log(JSON.stringify({ status: answer.status, keys: Object.keys(await answer.json()).includes('apiKeys') })))
+const client = createClient({ apiKey: 'sk_live_cjs_client', baseUrl: 'mock' });
+Promise.all([fetch('http://127.0.0.1:4010/api/v1/account', { headers: { Authorization: 'Bearer sk_live_cjs' } }), client.GET('/api/v1/account')])
+  .then(async ([answer, typed]) => console.log(JSON.stringify({ status: answer.status, keys: Object.keys(await answer.json()).includes('apiKeys'), client: typed.status })))
   .finally(() => { api.control.stop(); server.close(); });
 `,
     );
     const { stdout } = await run(process.execPath, ['handlers.js'], { cwd: dir });
-    expect(JSON.parse(stdout)).toEqual({ status: 200, keys: true });
+    expect(JSON.parse(stdout)).toEqual({ status: 200, keys: true, client: 200 });
   }, 60_000);
+});
+
+describe("the guide's vitest set-up runs in an ES module project", () => {
+  // A test that imports `api` and never uses it: TypeScript (esbuild, under vitest) drops the
+  // import. It reports who answered: MSW's in-process answer carries no `Date` header, while an
+  // HTTP server's does (RFC 9110), so a mock someone runs on 127.0.0.1:4010 is told apart too.
+  const unusedImport = `import { expect, it } from 'vitest';
+import { createClient } from 'numbers-api-contract/client';
+import { api } from './setup-api-mock.js';
+
+it('reads the account', async () => {
+  const client = createClient({ apiKey: 'sk_live_unused_import', baseUrl: 'mock', retry: false });
+  let answeredBy: string;
+  try {
+    const { response } = await client.GET('/api/v1/account');
+    answeredBy = response.headers.has('date') ? 'network' : 'in-process';
+  } catch (error) {
+    answeredBy = \`refused: \${String((error as { cause?: { code?: string } }).cause?.code ?? error)}\`;
+  }
+  console.log(\`answered by \${answeredBy}\`);
+  expect(answeredBy).toBe('in-process');
+});
+`;
+
+  /** The guide's files (and the unused import) in a fresh ES module project; vitest's output and exit code. */
+  async function vitestIn(dir: string, config: string): Promise<{ code: number; out: string }> {
+    mkdirSync(path.join(dir, 'test'), { recursive: true });
+    symlinkSync(modules, path.join(dir, 'node_modules'), 'dir');
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    writeFileSync(path.join(dir, 'vitest.config.ts'), config);
+    writeFileSync(path.join(dir, 'test/setup-api-mock.ts'), mswSetup!);
+    writeFileSync(path.join(dir, 'test/messages.test.ts'), messagesTest!);
+    writeFileSync(path.join(dir, 'test/unused-import.test.ts'), unusedImport);
+    // The enclosing vitest's variables would make this one think it is a worker of that run.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(VITEST|TEST$|NODE_OPTIONS$)/.test(key)));
+    return run(process.execPath, [path.join(modules, 'vitest/vitest.mjs'), 'run', '--reporter=verbose', '--no-color'], { cwd: dir, env, timeout: 120_000 }).then(
+      ({ stdout, stderr }) => ({ code: 0, out: `${stdout}${stderr}` }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof error.code === 'number' ? error.code : 1, out: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+    );
+  }
+
+  it('with the set-up in setupFiles, every test is answered in-process, the one that imports api unused too', async () => {
+    const result = await vitestIn(path.join(work, 'vitest-setup-files'), vitestConfig!);
+    expect(result.out).toMatch(/answered by in-process/);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/Tests\s+3 passed/);
+  }, 180_000);
+
+  it('imported from the tests only (the set-up as the guide had it), the unused import leaves MSW unstarted and the request goes out', async () => {
+    const result = await vitestIn(path.join(work, 'vitest-imported-only'), "import { defineConfig } from 'vitest/config';\n\nexport default defineConfig({});\n");
+    expect(result.code).not.toBe(0);
+    expect(result.out).toMatch(/answered by (refused: .*ECONNREFUSED|network)/);
+    // The test that uses `api` still starts MSW for its own file.
+    expect(result.out).toMatch(/Tests\s+1 failed \| 2 passed/);
+  }, 180_000);
 });
