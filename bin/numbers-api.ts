@@ -26,6 +26,10 @@ Commands:
                  the mock (in-process by default) or a deployment; read-only unless --allow-writes
 
 Run numbers-api <command> --help for a command's options.
+
+Where: npx numbers-api <command> in a clone of the repository after npm ci (it runs the sources;
+npm start is numbers-api mock there) and in a project that installed the numbers-api package (it
+runs the build). With nothing installed, npx fetches the package only once it is published.
 `;
 
 // The MCP server (and the SDK it runs on) is loaded only when asked for, as the suite is.
