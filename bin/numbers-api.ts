@@ -14,6 +14,9 @@ import { runMockCli } from '../src/mock/cli.js';
 // when asked for, so that the mock and the event source start without them.
 export const COMMANDS = {
   name: 'numbers-api',
+  notes: `Where: npx numbers-api <command> in a clone of the repository after npm ci (it runs the sources;
+npm start is numbers-api mock there) and in a project that installed the numbers-api package (it
+runs the build). With nothing installed, npx fetches the package only once it is published.`,
   commands: {
     mock: { summary: 'serve the stateful mock of the API on http://127.0.0.1:4010: every key its own account, validated against the contract (--stateless: the documented examples only)', run: runMockCli },
     events: { summary: 'events send POSTs example events (or your own JSON) to a local webhook or fan-out handler; events list lists the examples it can send', run: runEventsCli },

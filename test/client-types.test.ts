@@ -110,4 +110,11 @@ describe('type fixtures (tsc)', () => {
     expect(expectations.get('send-message-exclusive.ts')?.length).toBe(4);
     expect(check('send-message-exclusive.ts')).toEqual({ unexpected: [], unmet: [] });
   });
+
+  // Part 4.1: the verify outcome narrows by `registrationId`; with the sign-in outcome open and
+  // silent about that field, `registrationId` read `unknown` and the key `string | undefined`.
+  it('sign-up-outcomes.ts: verify narrows by registrationId, and the provisioned number is a fromNumber', () => {
+    expect(expectations.get('sign-up-outcomes.ts')?.length).toBe(2);
+    expect(check('sign-up-outcomes.ts')).toEqual({ unexpected: [], unmet: [] });
+  });
 });

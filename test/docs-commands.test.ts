@@ -1,6 +1,7 @@
 // Every command and code block of README.md and the guides is run here, as a reader would run it
 // from a clone (docs/guides/installing.md, "What works today"): `npx numbers-api` is the clone's command
-// (bin/numbers-api.ts, what `npm start` and `npm run events` run; checked against package.json),
+// (the launcher `npm ci` links into node_modules/.bin, which runs bin/numbers-api.ts, what
+// `npm start` and `npm run events` run; checked against package.json),
 // against a stateful mock this test starts on a free port (the only change to what the docs say
 // is that port, for 127.0.0.1:4010 and for a handler's 127.0.0.1:3000). A shell line that fails,
 // or a request answered 4xx/5xx, fails the test; so does a line no rule below runs or exempts
@@ -9,7 +10,7 @@
 // run here against the same mock.
 import { execFile, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,16 +69,14 @@ let mock: StatefulMock;
 let work: string;
 let receiver: Server;
 let receiverPort = 0;
-let shims: string;
+/** Where `npm ci` links the clone's commands, `numbers-api` among them (test/cli-help.test.ts). */
+const cloneBin = path.join(repoRoot, 'node_modules/.bin');
 const received: string[] = [];
 const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
 beforeAll(async () => {
   mock = await startStatefulMock();
   work = mkdtempSync(path.join(os.tmpdir(), 'docs-commands-'));
-  shims = path.join(work, '.bin');
-  mkdirSync(shims);
-  writeFileSync(path.join(shims, 'numbers-api'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsxLoader}" "${path.join(repoRoot, 'bin/numbers-api.ts')}" "$@"\n`, { mode: 0o755 });
   // Files the docs' commands name, from the docs: the seed of the mock guide, an example event.
   const seed = blocks('json').find((b) => b.file.endsWith('mock.md'))!.code;
   writeFileSync(path.join(work, 'my-seed.json'), seed);
@@ -115,7 +114,7 @@ function adapt(line: string, port: number): string {
 
 function shell(command: string, env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   return new Promise((resolve) =>
-    execFile('sh', ['-c', command], { cwd: work, env: { ...process.env, PATH: `${shims}:${process.env.PATH}`, NUMBERS_API_KEY: 'sk_live_docs_reader', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+    execFile('sh', ['-c', command], { cwd: work, env: { ...process.env, PATH: `${cloneBin}:${process.env.PATH}`, NUMBERS_API_KEY: 'sk_live_docs_reader', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
     ),
   );
@@ -124,7 +123,7 @@ function shell(command: string, env: Record<string, string> = {}): Promise<{ cod
 /** A command that serves until stopped: started, ready within 60 s, asked `GET path`, then stopped by its own pid. */
 async function serves(command: string, asked: string, headers: Record<string, string> = {}): Promise<unknown> {
   const port = await freePort();
-  const child = spawn('sh', ['-c', `exec ${command}`], { cwd: work, env: { ...process.env, PATH: `${shims}:${process.env.PATH}`, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('sh', ['-c', `exec ${command}`], { cwd: work, env: { ...process.env, PATH: `${cloneBin}:${process.env.PATH}`, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d));
   child.stderr!.on('data', (d: Buffer) => (out += d));
@@ -205,20 +204,46 @@ describe('the TypeScript blocks that end by themselves, run against the mock', (
   });
 
   it.each(runnableBlocks.map((b, i) => [`${b.file} #${i}`, b.code]))('%s', async (_name, code) => {
-    const dir = mkdtempSync(path.join(work, 'ts-'));
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { 'numbers-api-contract/client': [path.join(repoRoot, 'src/client/index.ts')], 'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')] } } }),
-    );
-    // 'mock' is http://127.0.0.1:4010; here the mock is on a free port, named the way the docs name a deployment.
-    writeFileSync(path.join(dir, 'block.mts'), `${code.replaceAll("baseUrl: 'mock'", 'baseUrl: process.env.NUMBERS_API_BASE_URL!')}\nexport {};\n`);
-    const result = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ['--import', tsxLoader, 'block.mts'], { cwd: dir, env: { ...process.env, NUMBERS_API_BASE_URL: mock.url, NUMBERS_API_LEGACY_BASE_URL: mock.url, NUMBERS_API_KEY: 'sk_live_docs_reader' }, timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
-      ),
-    );
+    const result = await runBlock(code);
     expect(result.code, result.out).toBe(0);
     expect(result.out).not.toMatch(/ApiError|Error:/);
   }, 90_000);
 });
+
+describe("getting-a-key's typed example, from sign-up to a first send", () => {
+  const example = blocks('ts').find(({ file, code }) => file.endsWith('getting-a-key.md') && code.startsWith('// first-send.ts'))?.code;
+
+  it('sends, again on a second run (that one signs in: the email has an account)', async () => {
+    expect(example).toMatch(/typeof verified\.registrationId === 'string'/);
+    for (const run of [1, 2]) {
+      const result = await runBlock(example!.replace('you@example.com', 'first-send@example.com').replace("'+14155550123'", "'+14155550161'"));
+      expect(result.code, `run ${run}: ${result.out}`).toBe(0);
+      expect(result.out, `run ${run}`).toMatch(/^sent msg_\w+ from \+\d+$/m);
+    }
+  }, 90_000);
+
+  it("needs its wallet step: without it, a new account's first send is the 402 the guide names (part 3)", async () => {
+    const withoutWallet = example!.replace(/^await fetch\(`\$\{api\.baseUrl\}\/__mock\/wallet`[\s\S]*?^\}\);\n/m, '');
+    expect(withoutWallet).not.toBe(example);
+    const result = await runBlock(withoutWallet.replace('you@example.com', 'empty-wallet@example.com').replace("'+14155550123'", "'+14155550162'"));
+    expect(result.code).not.toBe(0);
+    expect(result.out).toMatch(/failed with 402 insufficient_credit/);
+  }, 90_000);
+});
+
+/** A TypeScript block of the docs, run with tsx against this test's mock (named the way the docs name a deployment). */
+async function runBlock(code: string): Promise<{ code: number; out: string }> {
+  const dir = mkdtempSync(path.join(work, 'ts-'));
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', paths: { 'numbers-api-contract/client': [path.join(repoRoot, 'src/client/index.ts')], 'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')] } } }),
+  );
+  // 'mock' is http://127.0.0.1:4010; here the mock is on a free port.
+  writeFileSync(path.join(dir, 'block.mts'), `${code.replaceAll("baseUrl: 'mock'", 'baseUrl: process.env.NUMBERS_API_BASE_URL!')}\nexport {};\n`);
+  return new Promise((resolve) =>
+    execFile(process.execPath, ['--import', tsxLoader, 'block.mts'], { cwd: dir, env: { ...process.env, NUMBERS_API_BASE_URL: mock.url, NUMBERS_API_LEGACY_BASE_URL: mock.url, NUMBERS_API_KEY: 'sk_live_docs_reader' }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    ),
+  );
+}

@@ -388,7 +388,7 @@ describe('numbers-api installed beside it (the command)', () => {
 
   it('holds the command, the Prism child and the conformance suite, and no copy of the contract', () => {
     const files = packed[TOOLS]!.files;
-    for (const file of ['dist/bin/numbers-api.js', 'dist/src/mock/prism-child.js', 'dist/conformance/cli.js', 'dist/conformance/suite/vitest.config.js']) {
+    for (const file of ['bin/numbers-api.js', 'dist/bin/numbers-api.js', 'dist/src/mock/prism-child.js', 'dist/conformance/cli.js', 'dist/conformance/suite/vitest.config.js']) {
       expect(files, file).toContain(file);
     }
     expect(files.filter((f) => f.endsWith('.conformance.js')).length).toBeGreaterThan(0);

@@ -1638,15 +1638,19 @@ export type components = {
          *     outcome is not shown in the interface specification, so the schema stays open, and says so
          *     (`additionalProperties: true`): the account's own fields come with the key, and a validator
          *     that reads an object without the keyword as closed (Redocly Respect does) must accept them.
+         *     It never carries `registrationId` ("if `registrationId` is present the flow is unfinished",
+         *     part 4.1), so a client tells the two outcomes of verify apart by that field's value.
          */
         SignedIn: {
             /** @description The full API key, returned once. Store it now. */
             apiKey: string;
             /**
              * @description On verify-number, the service number provisioned for the new account, not the number that
-             *     was verified (part 4.1). Its shape is not shown.
+             *     was verified (part 4.1): a line of the account, so it can be sent from (`fromNumber`).
              */
-            phoneNumber?: unknown;
+            phoneNumber?: components["schemas"]["E164"];
+            /** @description Never on this outcome; its presence means the flow is unfinished (part 4.1). */
+            registrationId?: never;
         } & {
             [key: string]: unknown;
         };

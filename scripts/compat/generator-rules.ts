@@ -3,7 +3,8 @@
 //
 //   examples     every documented JSON request example of every operation compiles (part 4);
 //   exactlyOne   the six exactly-one violations of a message send do not compile (part 4.5);
-//   narrowing    a documented event narrows by `type` to its own payload (part 6);
+//   narrowing    a documented event narrows by `type` to its own payload (part 6), and the two
+//                outcomes of verify by `registrationId` (part 4.1);
 //   enumLiterals the documented values of every value list are literal members of the type
 //                (not collapsed into `string`, which loses them from completion);
 //   enumOpen     a value list the contract keeps open (part 6, part 7: "not shown") accepts an
@@ -166,6 +167,14 @@ export function buildFixture(generator: Generator, doc: Json, dir: string): Fixt
     ]);
   }
   add('narrowing', 'notAny', 'rejected', [`// @ts-expect-error without narrowing, data is not one type's payload`, `export function ${name()}(e: ${union}) { const v: string = e.data.messageId; return v; }`]);
+
+  // narrowing (part 4.1: "if `registrationId` is present the flow is unfinished"): the verify
+  // outcome narrows by that field's value, as docs/guides/getting-a-key.md tests it, to the key.
+  add('narrowing', 'VerifyResponse', 'compiles', [
+    `export function ${name()}(v: ${T('VerifyResponse', 'output')}) { if (typeof v.registrationId === 'string') { const id: string = v.registrationId; return id; } const key: string = v.apiKey;`,
+    `// @ts-expect-error the narrowed key is typed, not any`,
+    `const w: number = v.apiKey; return [key, w]; }`,
+  ]);
 
   // enumLiterals / enumOpen: every value list of the contract, as a component or as a property.
   const lists: { id: string; expr: string; values: string[]; open: boolean }[] = [];

@@ -87,6 +87,8 @@ export interface GroupSpec {
   name: string;
   /** Paragraphs after the usage line, as written. */
   about?: string;
+  /** Paragraphs after the commands, as written. */
+  notes?: string;
   commands: Readonly<Record<string, { summary: string; run: (argv: string[], io: CliIo) => number | Promise<number> }>>;
 }
 
@@ -96,6 +98,7 @@ export function groupHelp(group: GroupSpec): string {
   const lines = [`Usage: ${group.name} <command> [options]`, ...(group.about ? ['', group.about.trimEnd()] : []), '', 'Commands:'];
   for (const name of names) lines.push(...entry(name, group.commands[name]!.summary, column));
   lines.push('', `Run ${group.name} <command> --help for a command's options.`);
+  if (group.notes) lines.push('', group.notes.trimEnd());
   return `${lines.join('\n')}\n`;
 }
 
