@@ -7,12 +7,14 @@
 //   before the bad one still gets its own answer first;
 // - headers that do not arrive in time: 408 (what `events/wait` uses for a window that passed);
 // - HTTP/1.1 without `Host`, an `Expect` other than `100-continue`, `CONNECT`: 400;
-// - a body declared larger than the mock reads (`Content-Length` over MAX_BODY_BYTES): the 400 at
-//   once, and the connection closed, instead of reading it until Node's timeout.
+// - a body declared larger than the mock reads (`Content-Length` over MAX_BODY_BYTES, or chunks
+//   that add up past it: chunk-sizes.ts): the 400 at once, and the connection closed, instead of
+//   reading it until Node's timeout.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES } from '../simulator/request-body.js';
 import type { SimResponse } from '../simulator/types.js';
+import { followChunkSizes, FollowedMessage } from './chunk-sizes.js';
 
 const REASONS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'The request headers are larger than the mock reads (16 KB).',
@@ -79,12 +81,14 @@ export function createMockServer(listener: http.RequestListener, timeouts: Proto
     {
       // Answered by the listener (protocolRefusal), in the Error shape, instead of Node's bare 400.
       requireHostHeader: false,
+      IncomingMessage: FollowedMessage,
       ...(timeouts.checkIntervalMs !== undefined ? { connectionsCheckingInterval: timeouts.checkIntervalMs } : {}),
       ...(timeouts.headersMs !== undefined ? { headersTimeout: timeouts.headersMs, requestTimeout: Math.max(timeouts.headersMs + 1, 300_000) } : {}),
     },
     listener,
   );
   answerClientErrors(server);
+  followChunkSizes(server, MAX_BODY_BYTES);
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const body = JSON.stringify({ error: `The mock does not meet Expect: ${String(req.headers.expect).slice(0, 100)}; send the request without it (or with Expect: 100-continue).` });
     res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Access-Control-Allow-Origin': '*', Connection: 'close' });

@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
 import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
+import { FollowedMessage } from './chunk-sizes.js';
 import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';
 import type { ControlAccess } from './control-access.js';
 import { requestLogLine } from './request-log.js';
@@ -100,12 +101,15 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
+      // Chunks declared past the limit ended the body (chunk-sizes.ts): answered now, the connection closed after.
+      const refused = req instanceof FollowedMessage && req.bodyRefused;
+      if (refused) res.setHeader('Connection', 'close');
       const clientGone = (): AbortSignal => {
         const abort = new AbortController();
         res.once('close', () => abort.abort());
         return abort.signal;
       };
-      toSimRequest(req, Buffer.concat(chunks), size > MAX_BODY_BYTES)
+      toSimRequest(req, Buffer.concat(chunks), refused || size > MAX_BODY_BYTES)
         .then((request) => pipeline.serve(request, clientGone))
         .then(
           (answer) => writeAnswer(req, res, answer),

@@ -1,0 +1,124 @@
+// The sizes a chunked request body declares, followed beside Node's parser (issue 39). Node takes
+// any chunk size below 2^64 (`FFFFFFFFFFFFFFFF` included) and waits for its bytes, which held such
+// a request until Node's request timeout; it never tells the server a chunk's size. So each
+// connection's bytes are read here too, after the parser has read them, with the framing the parser
+// found for each request (its headers): a header block ends at the first CRLF CRLF (the parser
+// requires CR LF), a Content-Length body is skipped, and each chunk-size line of a chunked body is
+// read. Once the chunks declared pass `limit`, the request's body ends there, refused: the server
+// answers it at once, in its turn among pipelined requests, as a Content-Length past the limit is
+// answered. An upgrade or CONNECT hands the connection over: it is followed no further.
+import http from 'node:http';
+import type { Socket } from 'node:net';
+
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+
+/** The requests whose headers the parser has read on each connection, in order, not yet framed here. */
+const parsed = new WeakMap<Socket, FollowedMessage[]>();
+
+/** Every request the parser makes, whatever event the server gives it as (request, checkExpectation, upgrade). */
+export class FollowedMessage extends http.IncomingMessage {
+  /** The chunks declared passed the limit: the body ended there, and what follows is dropped. */
+  bodyRefused = false;
+  constructor(socket: Socket) {
+    super(socket);
+    parsed.get(socket)?.push(this);
+  }
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    return this.bodyRefused || super.push(chunk, encoding);
+  }
+  refuseBody(): void {
+    this.bodyRefused = true;
+    // Complete as far as the server reads it: an incomplete message that ends takes its connection down (no answer).
+    this.complete = true;
+    super.push(null);
+  }
+}
+
+/** Follows the chunk sizes on every connection of `server` (made with `IncomingMessage: FollowedMessage`). */
+export function followChunkSizes(server: http.Server, limit: number): void {
+  server.on('connection', (socket: Socket) => {
+    const requests: FollowedMessage[] = [];
+    parsed.set(socket, requests);
+    let current: FollowedMessage | undefined;
+    let following = true;
+    let at: 'start' | 'head' | 'body' | 'chunk' | 'size' | 'trailer' = 'start';
+    /** Bytes of CR LF CR LF seen at the end of the last buffer (head); bytes still to skip (body, chunk); the line so far (size, trailer). */
+    let matched = 0;
+    let left = 0;
+    let line = '';
+    let declared = 0;
+    const stop = (): void => {
+      following = false;
+      socket.off('data', follow);
+      parsed.delete(socket);
+    };
+    const headersEnd = (): void => {
+      current = requests.shift();
+      if (!current || current.method === 'CONNECT' || current.headers.upgrade !== undefined) return stop();
+      line = '';
+      declared = 0;
+      left = Number(current.headers['content-length'] ?? 0);
+      at = /\bchunked\s*$/i.test(current.headers['transfer-encoding'] ?? '') ? 'size' : left > 0 ? 'body' : 'start';
+    };
+    const sizeLine = (): void => {
+      const hex = /^0*([0-9a-f]*)/i.exec(line)![1]!;
+      declared += hex.length > 8 ? Infinity : parseInt(hex || '0', 16);
+      line = '';
+      if (declared > limit) {
+        stop();
+        current!.refuseBody();
+      } else if (hex === '') at = 'trailer';
+      else {
+        at = 'chunk';
+        left = parseInt(hex, 16) + 2; // and its CR LF
+      }
+    };
+    // Added after the server's own listener: the parser has read each buffer (and made its requests) before this does.
+    function follow(bytes: Buffer): void {
+      for (let i = 0; following && i < bytes.length; ) {
+        if (at === 'start') {
+          // Empty lines before a request line are skipped, as the parser skips them.
+          if (bytes[i] === 13 || bytes[i] === 10) i++;
+          else at = 'head';
+        } else if (at === 'head') {
+          // The rest of a CR LF CR LF the last buffer ended in, then the next whole one.
+          while (matched > 0 && matched < 4 && i < bytes.length) {
+            if (bytes[i] !== CRLFCRLF[matched]) matched = 0;
+            else {
+              matched++;
+              i++;
+            }
+          }
+          if (matched === 0) {
+            const end = bytes.indexOf(CRLFCRLF, i);
+            if (end < 0) {
+              // How much of a CR LF CR LF the buffer ends with, for the next one to finish.
+              for (matched = 3; matched > 0 && !bytes.subarray(-matched).equals(CRLFCRLF.subarray(0, matched)); matched--);
+              i = bytes.length;
+              continue;
+            }
+            i = end + 4;
+          } else if (matched < 4) continue;
+          matched = 0;
+          headersEnd();
+        } else if (at === 'body' || at === 'chunk') {
+          const skipped = Math.min(left, bytes.length - i);
+          i += skipped;
+          left -= skipped;
+          if (left === 0) at = at === 'body' ? 'start' : 'size';
+        } else {
+          const byte = bytes[i++]!;
+          if (byte === 10) {
+            if (at === 'size') sizeLine();
+            else if (line === '') at = 'start';
+            else line = '';
+          } else if (byte !== 13 && line.length < 32) {
+            // Leading zeros of a chunk size are dropped as they come, so a long run of them is read right.
+            line = line === '0' && at === 'size' ? String.fromCharCode(byte) : line + String.fromCharCode(byte);
+          }
+        }
+      }
+    }
+    socket.on('data', follow);
+  });
+}
