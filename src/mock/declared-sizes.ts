@@ -1,23 +1,22 @@
-// The sizes a chunked request body declares, followed beside Node's parser (issue 39). Node takes
-// any chunk size below 2^64 (`FFFFFFFFFFFFFFFF` included) and waits for its bytes, which held such
-// a request until Node's request timeout; it never tells the server a chunk's size. So each
-// connection's bytes are read here too, after the parser has read them, with the framing the parser
-// found for each request (its headers): a header block ends at the first CRLF CRLF (the parser
-// requires CR LF), a Content-Length body is skipped, and each chunk-size line of a chunked body is
-// read. Once the chunks declared pass `limit`, the request's body ends there, refused: the server
-// answers it at once, in its turn among pipelined requests, as a Content-Length past the limit is
-// answered. An upgrade or CONNECT hands the connection over: it is followed no further.
+// What each request declares of its body's size, followed beside Node's parser, which never tells
+// the server a chunk's size and takes any below 2^64: a chunk of `FFFFFFFFFFFFFFFF` was held until
+// Node's request timeout (issue 39). Each connection's bytes are read here after the parser read
+// them, with the framing it found in each request's headers: a header block ends at the first
+// CR LF CR LF (the parser requires CR LF), a Content-Length body is skipped, each chunk-size line of
+// a chunked body read. Once a request declares more than `limit` (its Content-Length, or its chunks
+// so far), its body ends there, refused, and the server answers it at once, in its turn among
+// pipelined requests. An upgrade or CONNECT hands the connection over: it is followed no further.
 import http from 'node:http';
 import type { Socket } from 'node:net';
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 
-/** The requests whose headers the parser has read on each connection, in order, not yet framed here. */
+/** The requests whose headers the parser has read, per connection, in order, not yet framed here. */
 const parsed = new WeakMap<Socket, FollowedMessage[]>();
 
 /** Every request the parser makes, whatever event the server gives it as (request, checkExpectation, upgrade). */
 export class FollowedMessage extends http.IncomingMessage {
-  /** The chunks declared passed the limit: the body ended there, and what follows is dropped. */
+  /** It declared more than the limit: its body ended there, and what follows is dropped. */
   bodyRefused = false;
   constructor(socket: Socket) {
     super(socket);
@@ -34,8 +33,8 @@ export class FollowedMessage extends http.IncomingMessage {
   }
 }
 
-/** Follows the chunk sizes on every connection of `server` (made with `IncomingMessage: FollowedMessage`). */
-export function followChunkSizes(server: http.Server, limit: number): void {
+/** Follows the declared sizes on every connection of `server` (made with `IncomingMessage: FollowedMessage`). */
+export function followDeclaredSizes(server: http.Server, limit: number): void {
   server.on('connection', (socket: Socket) => {
     const requests: FollowedMessage[] = [];
     parsed.set(socket, requests);
@@ -58,16 +57,19 @@ export function followChunkSizes(server: http.Server, limit: number): void {
       line = '';
       declared = 0;
       left = Number(current.headers['content-length'] ?? 0);
-      at = /\bchunked\s*$/i.test(current.headers['transfer-encoding'] ?? '') ? 'size' : left > 0 ? 'body' : 'start';
+      if (left > limit) refuse();
+      else at = /\bchunked\s*$/i.test(current.headers['transfer-encoding'] ?? '') ? 'size' : left > 0 ? 'body' : 'start';
+    };
+    const refuse = (): void => {
+      stop();
+      current!.refuseBody();
     };
     const sizeLine = (): void => {
       const hex = /^0*([0-9a-f]*)/i.exec(line)![1]!;
       declared += hex.length > 8 ? Infinity : parseInt(hex || '0', 16);
       line = '';
-      if (declared > limit) {
-        stop();
-        current!.refuseBody();
-      } else if (hex === '') at = 'trailer';
+      if (declared > limit) refuse();
+      else if (hex === '') at = 'trailer';
       else {
         at = 'chunk';
         left = parseInt(hex, 16) + 2; // and its CR LF
