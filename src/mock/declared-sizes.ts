@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
+const NONE = Buffer.alloc(0);
 
 /** The requests whose headers the parser has read, per connection, in order, not yet framed here. */
 const parsed = new WeakMap<Socket, FollowedMessage[]>();
@@ -41,8 +42,8 @@ export function followDeclaredSizes(server: http.Server, limit: number): void {
     let current: FollowedMessage | undefined;
     let following = true;
     let at: 'start' | 'head' | 'body' | 'chunk' | 'size' | 'trailer' = 'start';
-    /** Bytes of CR LF CR LF seen at the end of the last buffer (head); bytes still to skip (body, chunk); the line so far (size, trailer). */
-    let matched = 0;
+    /** The last bytes of the headers so far (head); bytes still to skip (body, chunk); the line so far (size, trailer). */
+    let carry = NONE;
     let left = 0;
     let line = '';
     let declared = 0;
@@ -83,26 +84,12 @@ export function followDeclaredSizes(server: http.Server, limit: number): void {
           if (bytes[i] === 13 || bytes[i] === 10) i++;
           else at = 'head';
         } else if (at === 'head') {
-          // The rest of a CR LF CR LF the last buffer ended in, then the next whole one.
-          while (matched > 0 && matched < 4 && i < bytes.length) {
-            if (bytes[i] !== CRLFCRLF[matched]) matched = 0;
-            else {
-              matched++;
-              i++;
-            }
-          }
-          if (matched === 0) {
-            const end = bytes.indexOf(CRLFCRLF, i);
-            if (end < 0) {
-              // How much of a CR LF CR LF the buffer ends with, for the next one to finish.
-              for (matched = 3; matched > 0 && !bytes.subarray(-matched).equals(CRLFCRLF.subarray(0, matched)); matched--);
-              i = bytes.length;
-              continue;
-            }
-            i = end + 4;
-          } else if (matched < 4) continue;
-          matched = 0;
-          headersEnd();
+          // A CR LF CR LF may begin in the last buffer: its last three bytes are looked at again.
+          const rest = carry.length > 0 ? Buffer.concat([carry, bytes.subarray(i)]) : bytes.subarray(i);
+          const end = rest.indexOf(CRLFCRLF);
+          i = end < 0 ? bytes.length : i + end + 4 - carry.length;
+          carry = end < 0 ? Buffer.from(rest.subarray(-3)) : NONE;
+          if (end >= 0) headersEnd();
         } else if (at === 'body' || at === 'chunk') {
           const skipped = Math.min(left, bytes.length - i);
           i += skipped;
