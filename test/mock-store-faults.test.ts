@@ -87,6 +87,22 @@ describe('--store at start', () => {
     }
   });
 
+  it('a store with a password: the start line names the store, never its password (issue 39)', async () => {
+    await configure({ requirepass: 'start-line-secret' });
+    const url = redis.url.replace('redis://', 'redis://:start-line-secret@');
+    try {
+      const replica = await startReplica(url);
+      replica.child.kill('SIGTERM');
+      await replica.exited;
+      expect(replica.stdout()).toMatch(new RegExp(`^Mock ready on ${replica.url.replace(/\./g, '\\.')} in [\\d.]+ s \\(\\d+ operations, stateful, store redis://\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}/0\\)\\.$`, 'm'));
+      expect(replica.stdout() + replica.stderr()).not.toContain('start-line-secret');
+    } finally {
+      const admin = new Redis(url);
+      await admin.config('SET', 'requirepass', '');
+      admin.disconnect();
+    }
+  });
+
   it('a URL that is not a store, and two places for the state: usage, exit 2', async () => {
     expect(await refusedAtStart(['--store', 'http://127.0.0.1:6379'])).toMatch(/--store must be a redis:\/\/ or rediss:\/\/ URL/);
     expect(await refusedAtStart(['--store', 'redis://127.0.0.1:1/0', '--state', '/tmp/x.json'])).toMatch(/--state and --store are two places/);
