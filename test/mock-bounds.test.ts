@@ -7,7 +7,7 @@
 //   bound (a small bound here, the default in its own check) refuses further bodies with the
 //   documented 400 and changes nothing, its list still answers, and its state is still written;
 // - live accounts are bounded (`maxAccounts`): past the cap the least recently used is evicted and
-//   the log says so; never a seed-named account, nor one whose long poll is being held;
+//   the log counts them (a line per interval, not per account); never a seed-named account, nor one whose long poll is being held;
 // - the heap itself: a mock given a small heap and no practical cap evicts idle accounts when the
 //   heap fills, where it used to die (11,417 keys on a 192 MB heap);
 // - webhook subscriptions: at most 20 per account, and never to the mock's control surface.

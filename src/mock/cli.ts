@@ -34,7 +34,7 @@ function mockOptions(signupCode: string) {
     'strict-keys': { type: 'boolean', help: 'accept only keys the sign-up issued or the seed names' },
     'signup-code': { type: 'string', value: '<code>', help: `the right email and SMS code (default ${signupCode}, 6 digits)` },
     'control-token': { ...SHARED['control-token'], help: 'the token changes on the control surface need (X-Mock-Control-Token); without it, one is made up and printed under --strict-keys or on an address other than loopback' },
-    'max-accounts': { type: 'string', value: '<n>', help: 'live accounts at most (default 10000); past it the least recently used idle account is evicted, and the log says so' },
+    'max-accounts': { type: 'string', value: '<n>', help: 'live accounts at most (default 10000); past it the least recently used idle account is evicted, and the log counts them' },
     'max-account-bytes': { type: 'string', value: '<n>', help: 'what one account may hold, as JSON (default 16777216, 16 MB); a request body that would pass it is refused with the documented 400' },
     gate: { type: 'string', value: '<ajv|prism>', help: "how requests are validated: ajv compiled from the contract (default) or Prism's own validator in-process; both give Prism's verdicts" },
     quiet: SHARED.quiet,
