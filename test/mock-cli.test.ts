@@ -2,8 +2,11 @@
 // stops cleanly on Ctrl-C or SIGTERM, in one process; `mock --stateless` stops with its Prism
 // processes (and Prism never outlives it); bad input gets a clear message and exit 2;
 // `mock --list-examples` is generated from the description.
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listExampleNames } from '../src/mock/example-names.js';
 import { main } from '../bin/numbers-api.js';
@@ -12,6 +15,7 @@ import { captureIo } from './helpers/event-source-target.js';
 import { defaultPrismWorkers } from '../src/mock/start-mock.js';
 import { cliEntry, descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, startCliGroup, waitUntil } from './helpers/mock-process.js';
 import { VALID_KEY } from './helpers/mock-server.js';
+import { canMount, smallDisk } from './helpers/small-disk.js';
 
 /** `numbers-api <args>` in this process, with its output captured and `env` set meanwhile. */
 async function inProcess(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
@@ -45,7 +49,7 @@ describe('numbers-api mock', () => {
     const port = await freePort();
     const cli = startCli(['mock'], { env: { PORT: String(port), HOST: '127.0.0.1' } });
     try {
-      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(\\d+ operations, stateful\\)`));
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(\\d+ operations, stateful, in memory\\)`));
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/account`, { headers: { Authorization: VALID_KEY } });
       expect(response.status).toBe(200);
       await response.arrayBuffer();
@@ -183,6 +187,51 @@ describe('numbers-api mock', () => {
     expect(result.code).toBe(2);
     // One line, then where to read more: never the whole help.
     expect(result.err.split('\n')).toEqual([expect.stringContaining(message), 'Run numbers-api mock --help for the options.', '']);
+  });
+
+  it('refuses, before it starts, a place it cannot write and a file it cannot use: one line, exit 2 (issue 39)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mock-start-'));
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    const notState = path.join(dir, 'not-state.json');
+    writeFileSync(notState, '{"version":1,"accounts":5}');
+    const cases: Array<[string[], string]> = [
+      // Before: the mock started, and answered every change 503 until stopped.
+      [['--state', path.join(dir, 'missing', 'state.json')], `--state: cannot write in ${path.join(dir, 'missing')}: the directory does not exist (ENOENT).`],
+      [['--state', path.join(file, 'state.json')], `--state: ${file} is not a directory.`],
+      // Before: exit 1, the file's problems on lines of their own.
+      [['--state', notState], `--state: ${notState} is not a state file of this mock (version 1); move it away or choose another --state.`],
+      // Before: a bare "EEXIST: file already exists, mkdir ...", exit 1.
+      [['--record', file], `--record: ${file} is not a directory (a file stands in its path).`],
+      [['--seed', path.join(dir, 'no-seed.json')], `--seed ${path.join(dir, 'no-seed.json')} does not exist.`],
+    ];
+    if (process.getuid?.() !== 0) {
+      const locked = path.join(dir, 'locked');
+      mkdirSync(locked);
+      chmodSync(locked, 0o500);
+      cases.push([['--state', path.join(locked, 'state.json')], `--state: cannot write in ${locked}: permission denied (EACCES).`]);
+    } else if (canMount) {
+      const disk = smallDisk(64);
+      disk.readOnly(true);
+      cases.push([['--state', path.join(disk.dir, 'state.json')], `--state: cannot write in ${disk.dir}: the file system is read-only (EROFS).`]);
+    }
+    const results = await Promise.all(cases.map(([args]) => runCli(['mock', '--port', '0', ...args])));
+    results.forEach((result, i) => {
+      expect(result.code, cases[i]![1]).toBe(2);
+      expect(result.stderr.split('\n')).toEqual([`numbers-api mock: ${cases[i]![1]}`, 'Run numbers-api mock --help for the options.', '']);
+    });
+  });
+
+  it('says in its start line where it keeps the state', async () => {
+    const state = path.join(mkdtempSync(path.join(tmpdir(), 'mock-start-line-')), 'state.json');
+    const port = await freePort();
+    const cli = startCli(['mock', '--port', String(port), '--quiet', '--state', state]);
+    try {
+      await cli.waitForOutput(new RegExp(`Mock ready on http://127\\.0\\.0\\.1:${port} in [\\d.]+ s \\(\\d+ operations, stateful, state file ${state.replace(/[.]/g, '\\.')}\\)\\.\n`));
+    } finally {
+      cli.child.kill('SIGTERM');
+      await cli.exited;
+    }
   });
 
   it('--list-test-values prints every documented test value of the contract, and --help its sign-up code', async () => {

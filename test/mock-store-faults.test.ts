@@ -56,13 +56,14 @@ async function refusedAtStart(args: string[]): Promise<string> {
   const { code } = await cli.exited;
   expect(code, cli.stderr()).toBe(2);
   expect(cli.stdout()).not.toMatch(/Mock ready/);
+  // One line, then where to read more (the command kit's shape for what it refuses).
+  expect(cli.stderr().split('\n').slice(1)).toEqual(['Run numbers-api mock --help for the options.', '']);
   return cli.stderr();
 }
 
 describe('--store at start', () => {
   it('an unreachable store: one line, exit 2', async () => {
     const stderr = await refusedAtStart(['--store', `redis://127.0.0.1:${await freePort()}/0`]);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^numbers-api mock: --store redis:\/\/127\.0\.0\.1:\d+\/0: cannot reach the store \(/);
   });
 
@@ -70,8 +71,7 @@ describe('--store at start', () => {
     await configure({ appendonly: 'no' });
     try {
       const stderr = await refusedAtStart(['--store', redis.url]);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
-      expect(stderr).toMatch(/appendonly is no .*--appendonly yes/);
+        expect(stderr).toMatch(/appendonly is no .*--appendonly yes/);
     } finally {
       await configure({ appendonly: 'yes' });
     }
@@ -81,10 +81,25 @@ describe('--store at start', () => {
     await configure({ maxmemory: '64mb', 'maxmemory-policy': 'allkeys-lru' });
     try {
       const stderr = await refusedAtStart(['--store', redis.url]);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
-      expect(stderr).toMatch(/maxmemory-policy is allkeys-lru .*use noeviction/);
+        expect(stderr).toMatch(/maxmemory-policy is allkeys-lru .*use noeviction/);
     } finally {
       await configure({ maxmemory: '0', 'maxmemory-policy': 'noeviction' });
+    }
+  });
+
+  it('a store with a password: the start line names the store, never its password (issue 39)', async () => {
+    await configure({ requirepass: 'start-line-secret' });
+    const url = redis.url.replace('redis://', 'redis://:start-line-secret@');
+    try {
+      const replica = await startReplica(url);
+      replica.child.kill('SIGTERM');
+      await replica.exited;
+      expect(replica.stdout()).toMatch(new RegExp(`^Mock ready on ${replica.url.replace(/\./g, '\\.')} in [\\d.]+ s \\(\\d+ operations, stateful, store redis://\\*\\*\\*@127\\.0\\.0\\.1:${redis.port}/0\\)\\.$`, 'm'));
+      expect(replica.stdout() + replica.stderr()).not.toContain('start-line-secret');
+    } finally {
+      const admin = new Redis(url);
+      await admin.config('SET', 'requirepass', '');
+      admin.disconnect();
     }
   });
 

@@ -34,7 +34,7 @@ function mockOptions(signupCode: string) {
     'strict-keys': { type: 'boolean', help: 'accept only keys the sign-up issued or the seed names' },
     'signup-code': { type: 'string', value: '<code>', help: `the right email and SMS code (default ${signupCode}, 6 digits)` },
     'control-token': { ...SHARED['control-token'], help: 'the token changes on the control surface need (X-Mock-Control-Token); without it, one is made up and printed under --strict-keys or on an address other than loopback' },
-    'max-accounts': { type: 'string', value: '<n>', help: 'live accounts at most (default 10000); past it the least recently used idle account is evicted, and the log says so' },
+    'max-accounts': { type: 'string', value: '<n>', help: 'live accounts at most (default 10000); past it the least recently used idle account is evicted, and the log counts them' },
     'max-account-bytes': { type: 'string', value: '<n>', help: 'what one account may hold, as JSON (default 16777216, 16 MB); a request body that would pass it is refused with the documented 400' },
     gate: { type: 'string', value: '<ajv|prism>', help: "how requests are validated: ajv compiled from the contract (default) or Prism's own validator in-process; both give Prism's verdicts" },
     quiet: SHARED.quiet,
@@ -148,14 +148,13 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
     return 0;
   }
 
+  // A file named on the command line that cannot be used is refused as bad usage is: one line, exit 2.
   let seed: SeedFile | undefined;
   if (args.seed !== undefined) {
     try {
       seed = parseSeed(readFileSync(args.seed, 'utf8'), args.seed);
     } catch (error) {
-      // What a file holds is not a usage error: one line, exit 2.
-      io.stderr(`numbers-api mock: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message}\n`);
-      return 2;
+      throw new UsageError((error as NodeJS.ErrnoException).code === 'ENOENT' ? `--seed ${args.seed} does not exist.` : (error as Error).message);
     }
   }
 
@@ -165,8 +164,7 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
       const contract = simContract(loadOpenApi());
       snapshots = args.snapshot.map((file) => readSnapshotFile(file, (state) => stateProblems(contract, state)));
     } catch (error) {
-      io.stderr(`numbers-api mock: --snapshot ${(error as Error).message}\n`);
-      return 2;
+      throw new UsageError(`--snapshot ${(error as Error).message}`);
     }
   }
 
@@ -197,10 +195,7 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
       warn: (line) => io.stderr(`numbers-api mock: ${line}\n`),
     });
   } catch (error) {
-    if (error instanceof StoreStartError) {
-      io.stderr(`numbers-api mock: ${error.message}\n`);
-      return 2;
-    }
+    if (error instanceof StoreStartError) throw new UsageError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     const reason =
       code === 'EADDRINUSE'
@@ -240,7 +235,7 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
     ({ prism, operations }) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       io.stdout(
-        `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? 'stateful' : 'stateless: examples only'}).\n` +
+        `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? `stateful, ${mock.store}` : 'stateless: examples only'}).\n` +
           (mock.simulator
             ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +
               `  Control: POST ${mock.url}/__mock/reset, /__mock/clock/advance with Content-Type: application/json` +

@@ -7,12 +7,14 @@
 //   before the bad one still gets its own answer first;
 // - headers that do not arrive in time: 408 (what `events/wait` uses for a window that passed);
 // - HTTP/1.1 without `Host`, an `Expect` other than `100-continue`, `CONNECT`: 400;
-// - a body declared larger than the mock reads (`Content-Length` over MAX_BODY_BYTES): the 400 at
-//   once, and the connection closed, instead of reading it until Node's timeout.
+// - a body declared larger than the mock reads (`Content-Length` over MAX_BODY_BYTES, or chunks
+//   that add up past it: declared-sizes.ts): the 400 at once, and the connection closed, instead of
+//   reading it until Node's timeout.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES } from '../simulator/request-body.js';
 import type { SimResponse } from '../simulator/types.js';
+import { followDeclaredSizes, FollowedMessage } from './declared-sizes.js';
 
 const REASONS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'The request headers are larger than the mock reads (16 KB).',
@@ -45,15 +47,6 @@ export function clientErrorAnswer(code: string | undefined): string {
   return rawAnswer(status, REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.`);
 }
 
-/** The sentence the 400 of a body over the limit carries (as the gate's answer words it). */
-export const BODY_TOO_LARGE = `The request body is larger than the ${MAX_BODY_BYTES / 1024 / 1024} MB the service reads.`;
-
-/** A body declared larger than the mock reads: refused before a byte of it is read. */
-export function declaredTooLarge(req: http.IncomingMessage): boolean {
-  const declared = Number(req.headers['content-length']);
-  return Number.isFinite(declared) && declared > MAX_BODY_BYTES;
-}
-
 /** The 400 of a request the protocol itself makes unreadable: HTTP/1.1 without `Host`. */
 export function protocolRefusal(req: http.IncomingMessage): SimResponse | undefined {
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
@@ -79,12 +72,14 @@ export function createMockServer(listener: http.RequestListener, timeouts: Proto
     {
       // Answered by the listener (protocolRefusal), in the Error shape, instead of Node's bare 400.
       requireHostHeader: false,
+      IncomingMessage: FollowedMessage,
       ...(timeouts.checkIntervalMs !== undefined ? { connectionsCheckingInterval: timeouts.checkIntervalMs } : {}),
       ...(timeouts.headersMs !== undefined ? { headersTimeout: timeouts.headersMs, requestTimeout: Math.max(timeouts.headersMs + 1, 300_000) } : {}),
     },
     listener,
   );
   answerClientErrors(server);
+  followDeclaredSizes(server, MAX_BODY_BYTES);
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const body = JSON.stringify({ error: `The mock does not meet Expect: ${String(req.headers.expect).slice(0, 100)}; send the request without it (or with Expect: 100-continue).` });
     res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Access-Control-Allow-Origin': '*', Connection: 'close' });

@@ -8,7 +8,8 @@ import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
 import type { Pipeline } from '../simulator/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
-import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';
+import { protocolRefusal } from './client-errors.js';
+import { FollowedMessage } from './declared-sizes.js';
 import type { ControlAccess } from './control-access.js';
 import { requestLogLine } from './request-log.js';
 
@@ -81,17 +82,6 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
       writeAnswer(req, res, refused);
       return;
     }
-    if (declaredTooLarge(req)) {
-      // Refused before a byte of the body is read; the connection closes after the answer.
-      res.setHeader('Connection', 'close');
-      toSimRequest(req, new Uint8Array(), true)
-        .then((request) => pipeline.serve(request))
-        .then(
-          (answer) => writeAnswer(req, res, answer),
-          () => writeAnswer(req, res, { status: 400, body: { error: BODY_TOO_LARGE } }),
-        );
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -100,12 +90,15 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on('end', () => {
+      // A size declared past the limit ended the body (declared-sizes.ts): answered now, the connection closed after.
+      const refused = req instanceof FollowedMessage && req.bodyRefused;
+      if (refused) res.setHeader('Connection', 'close');
       const clientGone = (): AbortSignal => {
         const abort = new AbortController();
         res.once('close', () => abort.abort());
         return abort.signal;
       };
-      toSimRequest(req, Buffer.concat(chunks), size > MAX_BODY_BYTES)
+      toSimRequest(req, Buffer.concat(chunks), refused || size > MAX_BODY_BYTES)
         .then((request) => pipeline.serve(request, clientGone))
         .then(
           (answer) => writeAnswer(req, res, answer),

@@ -4,6 +4,7 @@
 //   no Prism process, no example built and thrown away. `ready` resolves at once.
 // - the example server (`stateless`): Prism processes (prism-workers.ts) that serve the documented
 //   examples answer, then the rules (prism-responder.ts). `ready` resolves once Prism answered.
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -14,13 +15,14 @@ import type { AnswerCheckMode } from '../simulator/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
-import { readStateWithJournal, removeStaleTemporaries } from './state-file.js';
+import { describeWriteError, readStateWithJournal, removeStaleTemporaries } from './state-file.js';
 import { fileStore } from './store/file-store.js';
 import { readSnapshotsBeside, snapshotsBeside } from './store/snapshot-files.js';
 import type { SnapshotFile } from '../simulator/store.js';
 import { connectRedis, redisStore } from './store/redis-store.js';
 import { stateProblems } from './state-schema.js';
 import { guardHeap } from './heap-guard.js';
+import { logEvictions } from './eviction-log.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
 import { pipelineListener } from './http-transport.js';
@@ -38,8 +40,23 @@ export { defaultPrismWorkers } from './prism-workers.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 
-/** The store given cannot be used (unreachable, misconfigured): the command says so in one line and exits 2. */
+/** Where the state or the recordings are to be kept cannot be used (a store unreachable or misconfigured, a state file refused, a directory missing or not writable): the command says so in one line and exits 2. */
 export class StoreStartError extends Error {}
+
+/** Refuses, before anything starts, a directory the mock is to write in and cannot (`make`: made when missing). */
+function writableDirectory(dir: string, flag: string, make: boolean): void {
+  let problem: string | undefined;
+  try {
+    if (make) mkdirSync(dir, { recursive: true });
+    if (statSync(dir).isDirectory()) accessSync(dir, constants.W_OK);
+    else problem = `${dir} is not a directory`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    problem = code === 'EEXIST' || code === 'ENOTDIR' ? `${dir} is not a directory (a file stands in its path)` : `cannot write in ${dir}: ${describeWriteError(error as NodeJS.ErrnoException)}`;
+  }
+  if (problem) throw new StoreStartError(`${flag}: ${problem}.`);
+}
+
 export const DEFAULT_PORT = 4010;
 
 /**
@@ -139,6 +156,8 @@ export interface RunningMock {
   simulator?: Simulator;
   /** The token changes on the control surface need (`X-Mock-Control-Token`), when one is needed. */
   controlToken?: string;
+  /** Where the stateful mock keeps its state, as its start line says: `in memory`, `state file <file>`, or `store <URL>` (never its password). */
+  store?: string;
   /** With `stateless`: resolves when a Prism process exits, for whatever reason (`close` included). */
   prismExited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   close(): Promise<void>;
@@ -169,6 +188,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   let state: SimState | undefined;
   let lastSeq = 0;
   if (options.statePath && options.storeUrl) throw new StoreStartError('--state and --store are two places to keep the state: give one.');
+  if (options.statePath) writableDirectory(path.dirname(path.resolve(options.statePath)), '--state', false);
+  if (options.recordDir !== undefined) writableDirectory(options.recordDir, '--record', true);
   // An unreachable or misconfigured store is refused before anything starts (one line, exit 2).
   const redis = options.storeUrl ? await connectRedis(options.storeUrl, warn).catch((error: Error) => Promise.reject(new StoreStartError(error.message))) : undefined;
   // Whether this start begins from nothing (a snapshot given is then brought back).
@@ -182,7 +203,12 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     kept = readSnapshotsBeside(options.statePath, warn);
     // What a killed run left half-written goes first; the file itself is checked before it is used.
     for (const name of removeStaleTemporaries(options.statePath)) warn(`--state: removed ${name}, left by a run that was killed while writing.`);
-    const read = readStateWithJournal(options.statePath, (candidate) => stateProblems(simContract(document), candidate));
+    let read: ReturnType<typeof readStateWithJournal>;
+    try {
+      read = readStateWithJournal(options.statePath, (candidate) => stateProblems(simContract(document), candidate));
+    } catch (error) {
+      throw new StoreStartError(`--state: ${(error as Error).message}`);
+    }
     if (read?.tornBytes) warn(`--state: ignored the last ${read.tornBytes} bytes of ${options.statePath}.journal, a write cut short by a kill (never acknowledged).`);
     state = read?.state;
     lastSeq = read?.lastSeq ?? 0;
@@ -236,11 +262,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());
-  const stopEvictionLog = core.simulator.onEvict(({ account, reason, live }) => {
-    if (reason !== 'cap') return; // the heap guard says its own, once per round
-    const key = account.keys[0];
-    warn(`account ${account.id}${key ? ` (${key.slice(0, 8)}…${key.slice(-4)})` : ''} evicted: the least recently used, past ${live.toLocaleString('en-US')} live accounts (--max-accounts); its key opens a fresh account next time.`);
-  });
+  const stopEvictionLog = logEvictions(core.simulator, warn);
   const stopCore = (): Promise<void> => {
     core.stop();
     recordings?.stop();
@@ -277,6 +299,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ready: Promise.resolve({ operations: listOperations(document).length }),
     simulator: core.simulator,
     ...(controlToken !== undefined ? { controlToken } : {}),
+    store: redis ? `store ${redis.url}` : options.statePath ? `state file ${options.statePath}` : 'in memory',
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         const stopped = stopCore();

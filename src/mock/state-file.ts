@@ -108,10 +108,8 @@ export function readStateWithJournal(file: string, check: (state: SimState) => s
   const replayed = journal ? replayJournal(state, seqs, journal.entries) : state;
   const problems = check(replayed);
   if (problems.length > 0) {
-    const shown = problems.slice(0, 5).map((problem) => `  ${problem}`).join('\n');
-    throw new Error(
-      `${file} is not a valid state of this mock (${problems.length} problem${problems.length === 1 ? '' : 's'}); it is left untouched:\n${shown}${problems.length > 5 ? `\n  ... and ${problems.length - 5} more` : ''}\nMove it away or choose another --state.`,
-    );
+    const shown = `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}`;
+    throw new Error(`${file} is not a valid state of this mock (${shown}); it is left untouched: move it away or choose another --state.`);
   }
   return { state: replayed, lastSeq: Math.max(seqs.head, journal?.lastSeq ?? 0), tornBytes: journal?.tornBytes ?? 0, journalBytes: journal?.goodBytes ?? 0 };
 }
