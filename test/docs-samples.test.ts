@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestUrl } from '../docs/build/browser/try-it/snippets.ts';
+import { requestUrl } from '../docs/build/browser/try-it/snippets.js';
 import { referenceSamples } from '../docs/build/code-samples.mjs';
 import { tryItCatalog } from '../docs/build/try-it-catalog.mjs';
 import { loadDereferencedOpenApi } from './helpers/contract.js';
@@ -88,7 +88,7 @@ describe('code samples run against the mock', () => {
   it.each(cases)('%s in %s sends its example and prints the answer', async (id, language) => {
     const op = catalog.operations.find((o) => o.id === id)!;
     const samples = await referenceSamples(op, proxyUrl);
-    const expected = { ...op.sample, method: op.method, url: requestUrl({ ...op.sample, op, baseUrl: proxyUrl, prefer: null }), headers: Object.entries(op.sample.header) };
+    const expected = { ...op.sample, method: op.method, url: requestUrl({ ...op.sample, op: { method: op.method, path: op.path! }, baseUrl: proxyUrl, prefer: null }), headers: Object.entries(op.sample.header) };
     const runner = RUNNERS[language]!;
     const file = path.join(dir, `${id}-${runner.file}`);
     writeFileSync(file, samples[language]);
