@@ -10,8 +10,7 @@
 // (http-samples.mjs), each on the scheme of the URL it names. Redoc holds one sample per language
 // per operation, so these show the operation's first example, named in each sample's first line,
 // with what a reader replaces (an id an earlier answer gives) said under it.
-import { LIBRARY_LANGUAGES } from './http-samples.mjs';
-import { requestSamples } from './browser/try-it/snippets.ts';
+import { requestSamples, SAMPLE_LANGUAGES } from './browser/try-it/snippets.ts';
 
 export const CLIENT_MODULE = 'numbers-api-contract/client';
 
@@ -20,10 +19,7 @@ export const CLIENT_MODULE = 'numbers-api-contract/client';
  * `codeSamples.languages` option (by default its own list, which has no TypeScript), so the
  * reference build passes this list as that option.
  */
-export const CODE_SAMPLE_LANGUAGES = [
-  { lang: 'TypeScript', label: 'TypeScript' },
-  ...LIBRARY_LANGUAGES.map(({ label }) => ({ lang: label, label })),
-];
+export const CODE_SAMPLE_LANGUAGES = SAMPLE_LANGUAGES.map(({ label }) => ({ lang: label, label }));
 
 /** An id in the style of the contract's examples and the mock's answers: `pn_8f3kq2m9x7` (the consoles' ID, session.ts). */
 export const ID = /^([a-z]{2,6})_([A-Za-z0-9]{6,})$/;
@@ -157,8 +153,7 @@ export function sampleRequest(op, doc, demoIds) {
 /** Every language's sample of a catalog operation (try-it-catalog.mjs) sent to `baseUrl`, by label. */
 export async function referenceSamples(op, baseUrl) {
   const written = await requestSamples({ ...op.sample, op, baseUrl, prefer: null });
-  const byKey = Object.fromEntries([['TypeScript', 'typescript'], ...LIBRARY_LANGUAGES.map(({ key, label }) => [label, key])]);
-  return Object.fromEntries(CODE_SAMPLE_LANGUAGES.map(({ label }) => [label, written[byKey[label]]]));
+  return Object.fromEntries(SAMPLE_LANGUAGES.map(({ key, label }) => [label, written[key]]));
 }
 
 /**
