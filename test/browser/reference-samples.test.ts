@@ -49,17 +49,19 @@ const byId = (id: string) => operations.find((op) => op.id === id)!;
 const sampleBody = (id: string) => byId(id).sample.body as unknown as JsonObject;
 /** Redoc's section of an operation: its route (`messaging/sendmessage`) as the element's id. */
 const sectionOf = (route: string) => route.slice(route.indexOf('#/') + 2);
+/** The samples a reader runs in an order (read() below): each waits for the one before it. */
+const chained = new Set(['signUp', 'verifyEmail', 'registerNumber', 'verifyPhoneNumber', 'createSubscriptionCheckout', 'previewSubscriptionChange', 'changeSubscriptionInterval', 'cancelSubscription', 'resumeSubscription', 'createWebhookSubscription', 'listWebhookSubscriptions', 'pingWebhook', 'listGroups', 'waitForEvent']);
 const documentedStatuses = (id: string) => {
   const op = byId(id);
   return Object.keys((dereferenced.paths as JsonObject)[op.path!][op.method.toLowerCase()].responses).map(Number);
 };
 
-/** At most this many samples run at once (the machine has two cores). */
+/** At most this many samples run at once (the machine has two cores); a step of a reader's chain goes first. */
 const PARALLEL = 4;
 let running = 0;
 const queue: Array<() => void> = [];
-async function slot<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= PARALLEL) await new Promise<void>((resolve) => queue.push(resolve));
+async function slot<T>(work: () => Promise<T>, first: boolean): Promise<T> {
+  if (running >= PARALLEL) await new Promise<void>((resolve) => (first ? queue.unshift(resolve) : queue.push(resolve)));
   running += 1;
   try {
     return await work();
@@ -173,6 +175,7 @@ describe.skipIf(SKIP)('the reference samples, copied from the page and run again
     let text = copied.get(language)!.get(id)!;
     const recorded: Array<{ status: number; answer: string }> = [];
     let answered = false;
+    let happening: Promise<void> | undefined;
     const proxy = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -181,7 +184,7 @@ describe.skipIf(SKIP)('the reference samples, copied from the page and run again
         for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && name !== 'host') headers.set(name, value);
         const body = Buffer.concat(chunks);
         const pending = fetch(`${mock.url}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined }).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), text: await r.text() }));
-        if (meanwhile) void (async () => {
+        happening ??= meanwhile && (async () => {
           while (!answered) {
             await meanwhile();
             await new Promise((resolve) => setTimeout(resolve, 300));
@@ -212,7 +215,9 @@ describe.skipIf(SKIP)('the reference samples, copied from the page and run again
             child.on('error', reject);
             child.on('close', (exit) => resolve({ exit, stderr }));
           }),
+        chained.has(id),
       );
+      await happening;
       const last = recorded.at(-1);
       ran.set(`${id} ${language}`, last?.status ?? 0);
       return { ...done, requests: recorded.length, status: last?.status ?? 0, answer: last ? JSON.parse(last.answer || 'null') : undefined };
@@ -273,7 +278,6 @@ describe.skipIf(SKIP)('the reference samples, copied from the page and run again
     const step = async (id: string, key: string, edits: Array<[string, string]> = [], meanwhile?: () => Promise<void>) => {
       answers.set(id, await runs(language, id, key, [...notedEdits(id, answers), ...edits], meanwhile));
     };
-    const chained = new Set(['signUp', 'verifyEmail', 'registerNumber', 'verifyPhoneNumber', 'createSubscriptionCheckout', 'previewSubscriptionChange', 'changeSubscriptionInterval', 'cancelSubscription', 'resumeSubscription', 'createWebhookSubscription', 'listWebhookSubscriptions', 'pingWebhook', 'listGroups', 'waitForEvent']);
     await Promise.all([
       // Getting a key: the reader's own email, then each step's notes; the new account (no iMessage
       // number, part 4.4) subscribes, the checkout paid on the mock's control surface.
