@@ -71,7 +71,8 @@ export function tryItCatalog(dereferenced) {
         .filter((p) => ['path', 'query', 'header'].includes(p.in))
         .map((p) => {
           // The form starts from the example, or from the default where there is none.
-          const example = parameterExample(p) ?? p.schema?.default;
+          const shown = parameterExample(p);
+          const example = shown === undefined ? p.schema?.default : shown;
           return { in: p.in, name: p.name, required: p.required === true, ...(example === undefined ? {} : { example }), description: p.description ?? '' };
         });
       return {
