@@ -12,12 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleRequest, operationSamples } from '../docs/build/code-samples.mjs';
-import { listOperations } from '../docs/build/contract.mjs';
+import { requestUrl } from '../docs/build/browser/try-it/snippets.js';
+import { referenceSamples } from '../docs/build/code-samples.mjs';
+import { tryItCatalog } from '../docs/build/try-it-catalog.mjs';
 import { loadDereferencedOpenApi } from './helpers/contract.js';
 import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
-const dereferenced = loadDereferencedOpenApi();
+const catalog = tryItCatalog(loadDereferencedOpenApi());
 /** A sign-up (no key), a read, a read with query parameters, a JSON body, a body with an apostrophe ("tomorrow's"). */
 const OPERATIONS = ['signUp', 'getAccount', 'listMessages', 'sendMessage', 'createCall'];
 
@@ -85,9 +86,9 @@ describe('code samples run against the mock', () => {
 
   const cases = OPERATIONS.flatMap((id) => Object.keys(RUNNERS).map((language) => [id, language] as const));
   it.each(cases)('%s in %s sends its example and prints the answer', async (id, language) => {
-    const op = listOperations(dereferenced).find((o) => o.operationId === id)!;
-    const samples = await operationSamples(op, dereferenced, { baseUrl: proxyUrl });
-    const expected = exampleRequest(op, dereferenced, proxyUrl);
+    const op = catalog.operations.find((o) => o.id === id)!;
+    const samples = await referenceSamples(op, proxyUrl);
+    const expected = { ...op.sample, method: op.method, url: requestUrl({ ...op.sample, op: { method: op.method, path: op.path! }, baseUrl: proxyUrl, prefer: null }), headers: Object.entries(op.sample.header) };
     const runner = RUNNERS[language]!;
     const file = path.join(dir, `${id}-${runner.file}`);
     writeFileSync(file, samples[language]);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_MODULE, CODE_SAMPLE_LANGUAGES, withCodeSamples } from '../docs/build/code-samples.mjs';
+import { tryItCatalog } from '../docs/build/try-it-catalog.mjs';
 import { operationLinker } from '../docs/build/contract.mjs';
 import { checkSite } from '../docs/build/link-check.mjs';
 import { SITE_PAGES } from '../docs/build/layout.mjs';
@@ -120,9 +121,11 @@ describe('API reference', () => {
 
   it('gives every operation samples in TypeScript (this package\'s client), curl, JavaScript, Python, Go and Java, of its path and first example', async () => {
     const dereferenced = loadDereferencedOpenApi();
-    const { document, count } = await withCodeSamples(openapi, dereferenced);
+    const { document, count } = await withCodeSamples(openapi, tryItCatalog(dereferenced));
     expect(count).toBe(pathOperations.length);
     expect(CODE_SAMPLE_LANGUAGES.map((l) => l.label)).toEqual(['TypeScript', 'curl', 'JavaScript', 'Python', 'Go', 'Java']);
+    // The reference shows the local mock (npm start) first, and its samples address it.
+    expect(document.servers[0].url).toBe('http://127.0.0.1:4010');
     for (const { method, path: p, operation } of pathOperations) {
       const samples = document.paths[p][method]['x-codeSamples'] as { lang: string; label: string; source: string }[];
       expect(samples.map((s) => s.label), `${method} ${p}`).toEqual(CODE_SAMPLE_LANGUAGES.map((l) => l.label));
@@ -138,7 +141,12 @@ describe('API reference', () => {
         // Which example a sample shows: a library sample says it in its first line.
         if (firstExample) expect(label === 'TypeScript' ? source(label) : source(label).split('\n')[0], `${label} ${method} ${p}`).toContain(`example "${firstExample}"`);
         if (operation.security?.length !== 0) expect(source(label), `${label} ${method} ${p}`).toContain('NUMBERS_API_KEY');
+        expect(source(label), `${label} ${method} ${p}`).toContain('127.0.0.1:4010');
+        expect(source(label), `${label} ${method} ${p}`).not.toContain('api.example.com');
       }
+      // Each on the scheme of the URL it names: plain HTTP for the mock.
+      expect(source('Python'), `${method} ${p}`).toContain('conn = http.client.HTTPConnection("127.0.0.1:4010")');
+      expect(source('curl'), `${method} ${p}`).toMatch(/--url '?http:\/\/127\.0\.0\.1:4010\//);
     }
     // The copy carries the samples; the committed bundle is left alone.
     expect(JSON.stringify(openapi)).not.toContain('x-codeSamples');
@@ -147,7 +155,7 @@ describe('API reference', () => {
   it("code samples of the reference and the TypeScript blocks of the README and the guides type-check against this package", async () => {
     const dir = mkdtempSync(path.join(repoRoot, 'node_modules/.docs-samples-'));
     try {
-      const { document } = await withCodeSamples(openapi, loadDereferencedOpenApi());
+      const { document } = await withCodeSamples(openapi, tryItCatalog(loadDereferencedOpenApi()));
       for (const { method, path: p, operation } of pathOperations) {
         const ts = (document.paths[p][method]['x-codeSamples'] as { lang: string; source: string }[]).find((s) => s.lang === 'TypeScript')!;
         writeFileSync(path.join(dir, `sample-${operation.operationId}.mts`), ts.source);

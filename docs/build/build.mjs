@@ -96,15 +96,16 @@ ${items}
   });
 }
 
-/** Build the whole site into `out` (emptied first). Returns what it built, for logs and tests. */
 /**
  * The API reference page: a copy of the bundle with generated x-codeSamples, rendered by Redoc.
  * The bundle holds no boolean subschema Redoc cannot render (test/generators.test.ts). Exported
  * so that test/browser/rendered-docs.test.ts renders a fixture description exactly as the site
- * renders the contract. Resolves to the number of operations given code samples.
+ * renders the contract. The samples are the try-it catalog's (`catalog`, the one the page's script
+ * carries, so that the page writes them again alike for another server). Resolves to the number of
+ * operations given code samples.
  */
-export async function buildReferencePage({ openapi, dereferenced, output, tmp }) {
-  const { document, count } = await withCodeSamples(openapi, dereferenced);
+export async function buildReferencePage({ openapi, dereferenced, output, tmp, catalog = tryItCatalog(dereferenced) }) {
+  const { document, count } = await withCodeSamples(openapi, catalog);
   plainServerDescriptions(document);
   const input = path.join(tmp, 'openapi.docs.json');
   await writeFile(input, JSON.stringify(document));
@@ -120,11 +121,13 @@ export async function buildReferencePage({ openapi, dereferenced, output, tmp })
   return count;
 }
 
+/** Build the whole site into `out` (emptied first). Returns what it built, for logs and tests. */
 export async function buildSite({ out = DEFAULT_OUT } = {}) {
   const started = Date.now();
   const contract = loadContract();
   const { openapi, dereferenced, asyncapi } = contract;
   const linkOperation = operationLinker(openapi);
+  const catalog = tryItCatalog(dereferenced);
 
   await rm(out, { recursive: true, force: true });
   await mkdir(path.join(out, 'assets'), { recursive: true });
@@ -133,7 +136,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     // 1. The API reference (buildReferencePage).
     // 2. The AsyncAPI document, rendered by Redoc too (it reads AsyncAPI 3.0 offline).
     const [samples] = await Promise.all([
-      buildReferencePage({ openapi, dereferenced, output: path.join(out, 'reference.html'), tmp }),
+      buildReferencePage({ openapi, dereferenced, output: path.join(out, 'reference.html'), tmp, catalog }),
       buildRedocPage({
         input: path.join(generatedDir, 'asyncapi.json'),
         output: path.join(out, 'asyncapi.html'),
@@ -188,7 +191,7 @@ export async function buildSite({ out = DEFAULT_OUT } = {}) {
     await writeLlmsFiles(out, contract, titles);
 
     // 7. The site's scripts (try-it consoles, search) and the search index over every page.
-    const bundles = await buildBrowserBundles(out, { catalog: tryItCatalog(dereferenced) });
+    const bundles = await buildBrowserBundles(out, { catalog });
     const search = searchIndexScript([
       ...guidePages.flatMap((g) => sectionDocuments(g.file, g.title, g.body, g.kind)),
       ...sectionDocuments('events.html', events.title, events.body, 'events'),

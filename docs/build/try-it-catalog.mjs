@@ -1,28 +1,15 @@
 // What the try-it consoles know about each operation, read from the dereferenced bundle at build
 // time (never written per operation): method, path, whether it needs a key, its parameters with
 // their example values, its named request examples (the JSON media type's, the names `Prefer:
-// example=` selects), the documented answers a request can name with `Prefer`, and the test values
-// of the mock that apply to it. The consoles never read the request schema's shape, so a reshaped
-// schema (a new union, an open enum) changes nothing here as long as the examples stay.
+// example=` selects), the documented answers a request can name with `Prefer`, the test values
+// of the mock that apply to it, and the request of the reference's sample (code-samples.mjs), which
+// the page writes again for the server a reader picks. The consoles never read the request schema's
+// shape, so a reshaped schema (a new union, an open enum) changes nothing here as long as the
+// examples stay.
 import { simContract } from '../../src/simulator/contract.ts';
 import { demoAccountSeed } from '../../src/simulator/seed.ts';
+import { docsServers, ID, isPublic, onLoopback, parameterExample, sampleRequest, serverUrl } from './code-samples.mjs';
 import { listOperations, referenceRoute } from './contract.mjs';
-
-/** A parameter's example value, or undefined. */
-function parameterExample(param) {
-  if ('example' in param) return param.example;
-  const [first] = Object.values(param.examples ?? {});
-  if (first && 'value' in first) return first.value;
-  if (Array.isArray(param.schema?.examples)) return param.schema.examples[0];
-  if (param.schema && 'default' in param.schema) return param.schema.default;
-  return undefined;
-}
-
-/** True when the operation needs no API key (`security: []`, the sign-up operations). */
-function isPublic(operation, doc) {
-  const security = operation.security ?? doc.security ?? [];
-  return security.length === 0 || security.some((s) => Object.keys(s).length === 0);
-}
 
 /** The named request examples of the JSON media type, in document order. */
 function requestExamples(operation) {
@@ -56,9 +43,6 @@ function testValuesOf(doc, operationId) {
     .map(({ name, field, value, status, example, description }) => ({ name, field, value, status: status ?? null, example: example ?? null, description: description ?? '' }));
 }
 
-/** An id in the style of the contract's examples (the consoles' ID, session.ts). */
-const ID = /^([a-z]{2,6})_([A-Za-z0-9]{6,})$/;
-
 /**
  * The ids of the account a fresh key opens on the mock (the demo seed, built from the contract's
  * own examples): an example naming one of these finds it there, before the reader made anything.
@@ -77,18 +61,18 @@ function demoIds(dereferenced) {
 
 /** The catalog of every operation of `paths` (webhooks are called by the service, not by a client). */
 export function tryItCatalog(dereferenced) {
-  const servers = (dereferenced.servers ?? []).map((server) => {
-    let url = server.url;
-    for (const [name, variable] of Object.entries(server.variables ?? {})) url = url.replaceAll(`{${name}}`, variable.default);
-    return url;
-  });
+  // The servers as the reference shows them, the local mock first: the reference's samples address the first.
+  const servers = docsServers(dereferenced).map(serverUrl);
+  const ids = demoIds(dereferenced);
   const operations = listOperations(dereferenced)
     .filter((op) => op.path)
     .map((op) => {
       const params = [...(op.pathItem.parameters ?? []), ...(op.operation.parameters ?? [])]
         .filter((p) => ['path', 'query', 'header'].includes(p.in))
         .map((p) => {
-          const example = parameterExample(p);
+          // The form starts from the example, or from the default where there is none.
+          const shown = parameterExample(p);
+          const example = shown === undefined ? p.schema?.default : shown;
           return { in: p.in, name: p.name, required: p.required === true, ...(example === undefined ? {} : { example }), description: p.description ?? '' };
         });
       return {
@@ -103,9 +87,9 @@ export function tryItCatalog(dereferenced) {
         body: requestExamples(op.operation),
         answers: documentedAnswers(op.operation),
         testValues: testValuesOf(dereferenced, op.operationId),
+        sample: sampleRequest(op, dereferenced, ids),
       };
     });
   // The mock's own address: the contract's server on loopback (what `npm start` listens on).
-  const mockUrl = servers.find((url) => /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) ?? 'http://127.0.0.1:4010';
-  return { mockUrl, operations, demoIds: demoIds(dereferenced) };
+  return { mockUrl: servers.find(onLoopback) ?? 'http://127.0.0.1:4010', servers, operations, demoIds: ids };
 }

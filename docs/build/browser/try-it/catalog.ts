@@ -1,4 +1,6 @@
 // The operation catalog the docs build writes into the try-it bundle (docs/build/try-it-catalog.mjs).
+import type { SentRequest } from './snippets.js';
+
 export interface CatalogParam {
   in: 'path' | 'query' | 'header';
   name: string;
@@ -36,9 +38,13 @@ export interface CatalogOperation {
   body: { mediaType: string; required: boolean; examples: CatalogExample[] } | null;
   answers: CatalogAnswer[];
   testValues: CatalogTestValue[];
+  /** The request of the reference's samples (its first example), without its server. */
+  sample: Pick<SentRequest, 'path' | 'query' | 'header' | 'body' | 'withKey' | 'comments'>;
 }
 export interface Catalog {
   mockUrl: string;
+  /** The servers' URLs in the reference's order: the local mock first, whose URL the built samples name. */
+  servers: string[];
   operations: CatalogOperation[];
   /** The ids of the mock's demo account (what a fresh key opens), read from its seed at build time. */
   demoIds: string[];

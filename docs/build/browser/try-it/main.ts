@@ -5,6 +5,7 @@ import { catalog, operationById, type CatalogOperation } from './catalog.js';
 import { onTargetChange, tryItConsole } from './console.js';
 import { inPageMock } from './in-page-mock.js';
 import { followOperationOnScreen } from './on-screen.js';
+import { followPickedServers } from './reference-samples.js';
 import { session } from './session.js';
 import css from './style.css';
 import { mountWorkflowRun } from './workflow-run.js';
@@ -75,7 +76,11 @@ function start(): void {
   document.head.append(style);
   if (document.querySelector('[data-try-it]')) mountGuideConsoles();
   for (const mount of document.querySelectorAll<HTMLElement>('[data-run-workflow]')) mountWorkflowRun(mount);
-  if (document.body.dataset.page === 'reference.html' || document.getElementById('redoc')) mountReferenceDrawer();
+  const redoc = document.getElementById('redoc');
+  if (redoc) {
+    mountReferenceDrawer();
+    followPickedServers(redoc);
+  }
   // The in-page mock starts with the page, so the first answer does not wait for it.
   const follow = async (): Promise<void> => {
     if (session.data.target === 'page') await (await inPageMock()).pause(false);

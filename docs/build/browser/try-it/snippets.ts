@@ -1,13 +1,15 @@
-// The request a console's form describes, in code: TypeScript with this package's client
-// (numbers-api-contract/client), and curl, JavaScript, Python, Go and Java written by the docs'
-// snippet library (http-samples.mjs, the one the reference's samples come from). The key is never
-// printed: every sample reads $NUMBERS_API_KEY.
+// A request in code: TypeScript with this package's client (numbers-api-contract/client), and curl,
+// JavaScript, Python, Go and Java written by the docs' snippet library (http-samples.mjs). One
+// writer for every sample of the site: the consoles' code of what their form describes (in the
+// page), the reference's samples of each operation's first example (code-samples.mjs, at build
+// time) and those samples again for the server a reader picks in the reference (reference-samples.ts).
+// The key is never printed: every sample reads $NUMBERS_API_KEY.
 import { httpSamples, LIBRARY_LANGUAGES } from '../../http-samples.mjs';
 import { tsLiteral } from '../../snippet-syntax.mjs';
-import type { CatalogOperation } from './catalog.js';
 
 export interface SentRequest {
-  op: CatalogOperation;
+  /** The operation: its method (any case) and path template. */
+  op: { method: string; path: string };
   baseUrl: string;
   /** Declared parameters as sent, by location (values typed as the form typed them). */
   path: Record<string, unknown>;
@@ -20,10 +22,15 @@ export interface SentRequest {
   body: unknown;
   /** The body as typed, when it is not JSON (sent as it is: the mock answers 400). */
   rawBody?: string;
+  /** Lines each sample opens with, as comments of its language (which example it is, what to replace). */
+  comments?: string[];
 }
 
-/** The languages of a console's code, in tab order (the reference's order). */
-export const SAMPLE_LANGUAGES: Array<{ key: string; label: string }> = [{ key: 'typescript', label: 'TypeScript' }, ...LIBRARY_LANGUAGES.map(({ key, label }) => ({ key, label }))];
+/** The languages of the site's code, in tab order (the reference's order), with each one's comment mark. */
+export const SAMPLE_LANGUAGES: Array<{ key: string; label: string; comment: string }> = [
+  { key: 'typescript', label: 'TypeScript', comment: '//' },
+  ...LIBRARY_LANGUAGES.map(({ key, label, comment }) => ({ key, label, comment })),
+];
 
 export function requestUrl(sent: SentRequest): string {
   let url = sent.op.path;
@@ -32,18 +39,21 @@ export function requestUrl(sent: SentRequest): string {
   return `${sent.baseUrl}${url}${query ? `?${query}` : ''}`;
 }
 
-export function typescriptSnippet(sent: SentRequest): string {
+function typescriptSnippet(sent: SentRequest): string {
   const init: Record<string, unknown> = {};
   const params: Record<string, unknown> = {};
   for (const where of ['path', 'query', 'header'] as const) if (Object.keys(sent[where]).length) params[where] = sent[where];
   if (Object.keys(params).length) init.params = params;
   if (sent.prefer) init.headers = { Prefer: sent.prefer };
   if (sent.body !== undefined) init.body = sent.body;
-  const call = Object.keys(init).length ? `api.${sent.op.method}('${sent.op.path}', ${tsLiteral(init, '  ')})` : `api.${sent.op.method}('${sent.op.path}')`;
+  const method = sent.op.method.toUpperCase();
+  const call = Object.keys(init).length ? `api.${method}('${sent.op.path}', ${tsLiteral(init, '  ')})` : `api.${method}('${sent.op.path}')`;
   return [
     "import { ApiError, createClient } from 'numbers-api-contract/client';",
     '',
+    ...(sent.withKey ? [] : ['// Sign-up needs no API key (part 5.1).']),
     `const api = createClient({ apiKey: ${sent.withKey ? 'process.env.NUMBERS_API_KEY!' : 'null'}, baseUrl: ${tsLiteral(sent.baseUrl)} });`,
+    ...('Idempotency-Key' in sent.header ? ['// Retry with the same Idempotency-Key (part 7.2).'] : []),
     'try {',
     `  const { status, data } = await ${call};`,
     '  console.log(status, data);',
@@ -59,9 +69,9 @@ export function typescriptSnippet(sent: SentRequest): string {
 export async function requestSamples(sent: SentRequest): Promise<Record<string, string>> {
   const headers: Array<[string, unknown]> = Object.entries(sent.header);
   if (sent.prefer) headers.push(['Prefer', sent.prefer]);
-  const written = await httpSamples({ method: sent.op.method, url: requestUrl(sent), headers, body: sent.body, rawBody: sent.rawBody, withKey: sent.withKey });
-  return {
-    typescript: sent.rawBody === undefined ? typescriptSnippet(sent) : '// The body is not JSON, so the typed client cannot send it: see another language.',
-    ...written,
-  };
+  const written: Record<string, string> = await httpSamples({ method: sent.op.method, url: requestUrl(sent), headers, body: sent.body, rawBody: sent.rawBody, withKey: sent.withKey });
+  written.typescript = sent.rawBody === undefined ? typescriptSnippet(sent) : '// The body is not JSON, so the typed client cannot send it: see another language.';
+  const samples: Record<string, string> = {};
+  for (const { key, comment } of SAMPLE_LANGUAGES) samples[key] = [...(sent.comments ?? []).map((line) => `${comment} ${line}`), written[key]].join('\n');
+  return samples;
 }
