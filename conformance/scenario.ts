@@ -44,6 +44,11 @@ export interface Scenario {
   mockOnlyBecause?: Readonly<Record<string, string>>;
   /** Needs a second account: `--second-key`, or on the mock an account the suite signs up. */
   secondAccount?: boolean;
+  /**
+   * The rows of the rule table (conformance/rules.ts) it judges; `[check]` when not given. A
+   * finding names the one being judged (ScenarioContext.judging), or the only one.
+   */
+  rules?: string[];
   run(ctx: ScenarioContext): Promise<void>;
 }
 
@@ -76,8 +81,19 @@ export class ScenarioContext {
   /** Requests to the mock's control surface (not among `exchanges`: its answers are not the service's). */
   scratchRequests = 0;
   private reserved = 0;
+  /** The rule (a row of conformance/rules.ts) the findings recorded from now on are about. */
+  private rule: string | undefined;
 
-  constructor(readonly env: Environment, readonly scenario: Scenario) {}
+  constructor(readonly env: Environment, readonly scenario: Scenario) {
+    const rules = scenario.rules ?? [scenario.check];
+    this.rule = rules.length === 1 ? rules[0] : undefined;
+  }
+
+  /** The findings recorded from now on judge `rule`, one of the scenario's rules. */
+  judging(rule: string): void {
+    if (!(this.scenario.rules ?? [this.scenario.check]).includes(rule)) throw new Error(`${this.scenario.id} does not name the rule ${rule}.`);
+    this.rule = rule;
+  }
 
   get config(): ConformanceConfig {
     return this.env.config;
@@ -143,6 +159,7 @@ export class ScenarioContext {
     this.findings.push({
       check,
       part,
+      ...(this.rule ? { rule: this.rule } : {}),
       verdict,
       reason,
       operationId,
