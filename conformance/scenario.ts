@@ -8,6 +8,7 @@ import { Fixtures } from './fixtures.js';
 import { overallVerdict, type AnswerExcerpt, type Finding, type NotProvoked, type ScenarioOutcome, type SendRecord, type SentRequest, type Verdict } from './findings.js';
 import { ConformanceHttp, describeRequest, NoResponse, RateLimited, type Exchange, type RequestSpec } from './http.js';
 import { redactDeep } from './redact.js';
+import { ruleById } from './rules.js';
 import type { NamedLocks } from './limiter.js';
 import type { SendBudget } from './sends.js';
 import type { ContractValidator } from '../src/contract/contract-validator.js';
@@ -46,7 +47,7 @@ export interface Scenario {
   secondAccount?: boolean;
   /**
    * The rows of the rule table (conformance/rules.ts) it judges; `[check]` when not given. A
-   * finding names the one being judged (ScenarioContext.judging), or the only one.
+   * finding names the one being judged: the first, until ScenarioContext.judging names another.
    */
   rules?: string[];
   run(ctx: ScenarioContext): Promise<void>;
@@ -83,16 +84,19 @@ export class ScenarioContext {
   private reserved = 0;
   /** The rule (a row of conformance/rules.ts) the findings recorded from now on are about. */
   private rule: string | undefined;
+  /** The part a rule other than the scenario's first cites (its row's), for its findings. */
+  private rulePart: string | undefined;
 
   constructor(readonly env: Environment, readonly scenario: Scenario) {
-    const rules = scenario.rules ?? [scenario.check];
-    this.rule = rules.length === 1 ? rules[0] : undefined;
+    this.rule = (scenario.rules ?? [scenario.check])[0];
   }
 
-  /** The findings recorded from now on judge `rule`, one of the scenario's rules. */
+  /** The findings recorded from now on judge `rule`, one of the scenario's rules, and cite its part. */
   judging(rule: string): void {
-    if (!(this.scenario.rules ?? [this.scenario.check]).includes(rule)) throw new Error(`${this.scenario.id} does not name the rule ${rule}.`);
+    const rules = this.scenario.rules ?? [this.scenario.check];
+    if (!rules.includes(rule)) throw new Error(`${this.scenario.id} does not name the rule ${rule}.`);
     this.rule = rule;
+    this.rulePart = rule === rules[0] ? undefined : ruleById(rule)?.part;
   }
 
   get config(): ConformanceConfig {
@@ -148,7 +152,7 @@ export class ScenarioContext {
     return ex;
   }
 
-  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part, facts: { expected?: unknown; actual?: unknown } = {}): void {
+  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.rulePart ?? this.scenario.part, facts: { expected?: unknown; actual?: unknown } = {}): void {
     const operationId = ex?.operationId ?? this.scenario.operationId;
     // A rule judged on an inferred operation (x-inferred: its path or shape is not shown in the
     // interface specification) cannot fail the run: the deployment may simply not have it.
@@ -175,7 +179,7 @@ export class ScenarioContext {
    * difference is a failure naming both answers (issue 29: rules across requests are equalities).
    * `what` names the value, `from` and `to` say where each answer holds it.
    */
-  same(what: string, from: { ex: Exchange; at: string; value: unknown }, to: { ex: Exchange; at: string; value: unknown }, part = this.scenario.part): boolean {
+  same(what: string, from: { ex: Exchange; at: string; value: unknown }, to: { ex: Exchange; at: string; value: unknown }, part = this.rulePart ?? this.scenario.part): boolean {
     const equal = JSON.stringify(from.value) === JSON.stringify(to.value);
     const first = `${from.ex.method.toUpperCase()} ${from.ex.target.split('?')[0]} answered ${from.at} ${JSON.stringify(from.value)}`;
     const second = `${to.ex.method.toUpperCase()} ${to.ex.target.split('?')[0]} answered ${to.at} ${JSON.stringify(to.value)}`;
@@ -211,7 +215,7 @@ export class ScenarioContext {
     const ok = ex.status === status && (code === undefined || actualCode === code);
     const wanted = `${status}${code ? ` ${code}` : ''}`;
     const got = `${ex.status}${actualCode ? ` ${actualCode}` : ''}`;
-    this.record(ok ? 'pass' : 'fail', ok ? `${why}: ${got}, as documented.` : `${why}: expected ${wanted}, got ${got}.`, ex, this.scenario.check, this.scenario.part, ok ? {} : { expected: { status, ...(code ? { code } : {}) }, actual: { status: ex.status, ...(actualCode ? { code: actualCode } : {}) } });
+    this.record(ok ? 'pass' : 'fail', ok ? `${why}: ${got}, as documented.` : `${why}: expected ${wanted}, got ${got}.`, ex, this.scenario.check, this.rulePart ?? this.scenario.part, ok ? {} : { expected: { status, ...(code ? { code } : {}) }, actual: { status: ex.status, ...(actualCode ? { code: actualCode } : {}) } });
     return ok;
   }
 

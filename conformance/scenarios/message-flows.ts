@@ -46,6 +46,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
       exclusive: WRITES_LOCK,
       title: 'two messages answer 201 with ids, then list newest first by those ids: the second before the first (parts 4.5, 8)',
       provokes: ['injectTestInboundMessage 201', 'sendMessage 201', 'listMessages 200'],
+      rules: [CHECK, 'messages-newest-first', 'message-source-internal'],
       async run(ctx) {
         const viaHelper = await testHelperAvailable(ctx, inject);
         const number = await senderNumber(ctx);
@@ -82,6 +83,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
           if (i < 0) ctx.fail(`The ${label} message (${c.id}) is not among the ${records.length} listed, though the list holds the 100 most recent (part 8).`, ex);
         }
         if (i1 < 0 || i2 < 0) return;
+        ctx.judging('messages-newest-first');
         ctx.expect(
           i2 < i1,
           i2 < i1
@@ -90,6 +92,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
           ex,
         );
         // What each creation answered is what the list holds for it (part 4.5): the same message.
+        ctx.judging(CHECK);
         for (const c of created) {
           const answered = c.ex.body as Record<string, unknown>;
           const record = records[at(c.id)]!;
@@ -98,6 +101,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
           }
         }
         if (viaHelper) {
+          ctx.judging('message-source-internal');
           for (const c of created) {
             const source = records[at(c.id)]?.source;
             ctx.record(source === 'internal' ? 'pass' : 'fail', `Injected message ${c.id} is listed with source ${JSON.stringify(source)} (internal required for test injections, parts 2, 4.5).`, ex, CHECK, '2, 4.5');
