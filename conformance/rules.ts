@@ -13,7 +13,7 @@ export type NotCheckedReason = 'needs-fixture-account' | 'unsafe' | 'unpublished
 
 /** Each reason in words, as the table says it. */
 export const NOT_CHECKED_REASONS: Readonly<Record<NotCheckedReason, string>> = {
-  'needs-fixture-account': 'needs a fixture account',
+  'needs-fixture-account': 'needs a fixture account: an account the team sets aside for it, given by an option',
   unsafe: 'it would spend, charge, delete, provision or reach a person',
   unpublished: 'the value it turns on is not published',
   'not-shown': 'the specification does not show what it would be judged on',
