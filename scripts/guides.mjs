@@ -23,6 +23,7 @@ export function otherRegionSources() {
   return regionSources(OTHER_REGION_FILES, repoRoot);
 }
 
+/** @param {string[]} files @param {string} dir */
 function regionSources(files, dir) {
   const contract = loadContract();
   const context = { ...contract, linkOperation: operationLinker(contract.openapi) };
