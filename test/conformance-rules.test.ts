@@ -314,3 +314,30 @@ describe('a faithful stand-in gives no false alarm', () => {
     expect(unjudged).toEqual([]);
   });
 });
+
+// The Safety table: with --second-key, the writes level sends one message more, on the second
+// account's line (injected where the test helper exists, else one message to --to), and nothing else.
+describe('what --second-key adds at the writes level, as the proxy saw it', () => {
+  const writesSent = (from: number) =>
+    proxy.requests.slice(from).filter((r) => r.method !== 'GET' && !r.url.startsWith('/__mock/') && !(r.method === 'POST' && r.url === '/api/v1/test/messages/inbound' && JSON.stringify(r.body) === '{}'));
+
+  it.each([
+    ['with the test helper', [], { url: '/api/v1/test/messages/inbound', to: SECOND_SEED.numbers[0]!.number }],
+    ['without it', [{ on: 'POST /api/v1/test/messages/inbound', answer: (a: ProxiedAnswer) => json(a, 404, { error: 'Not found' }) }], { url: '/api/v1/messages', to: '+14155550199' }],
+  ] as const)('%s: one message on the second account, counted in --max-sends', async (_what, breaks, expected) => {
+    proxy.rules.push(...breaks);
+    const from = proxy.requests.length;
+    const [outcome] = await run(['listMessages/cross-account-lists']);
+    const sent = writesSent(from);
+    expect(sent.map((r) => ({ url: r.url, key: r.headers.authorization, to: (r.body as Json).to }))).toEqual([{ url: expected.url, key: `Bearer ${SECOND_KEY}`, to: expected.to }]);
+    expect(outcome!.sends).toHaveLength(1);
+    expect(outcome!.verdict).toBe('pass');
+  });
+
+  it('with --max-sends spent, it sends nothing and says why', async () => {
+    const from = proxy.requests.length;
+    const [outcome] = await run(['listMessages/cross-account-lists'], { maxSends: 0 });
+    expect(writesSent(from)).toEqual([]);
+    expect(outcome!.skipReason).toMatch(/--max-sends 0: isolation's message of the second account's own needs 1 more send/);
+  });
+});
