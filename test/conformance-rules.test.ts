@@ -11,6 +11,7 @@ import { loadDescription, type Json } from '../conformance/description.js';
 import { createEnvironment } from '../conformance/environment.js';
 import type { Finding, ScenarioOutcome } from '../conformance/findings.js';
 import { planScenarios } from '../conformance/plan.js';
+import { buildReport } from '../conformance/reporters/report.js';
 import { RULES, type Rule } from '../conformance/rules.js';
 import { runScenario, type Scenario } from '../conformance/scenario.js';
 import { CONTENT_TYPE_CONFORMANCE } from '../conformance/checks/content-type-conformance.js';
@@ -272,6 +273,17 @@ describe('every checked row fails against a deployment stand-in that breaks it',
       const first = rulesOf(onDeployment.find((s) => s.id === outcome.scenarioId)!)[0];
       if (f.rule && f.rule !== first) expect(f.part, `${rule.id}'s finding cites its part`).toBe(rule.part);
     }
+  });
+});
+
+describe('the reports name the row', () => {
+  it("a calls list served oldest first: the JSON report's finding carries the row's id and part", async () => {
+    proxy.rules.push(...BREAKS['calls-newest-first']!.breaks);
+    const outcomes = await run(['createCall/call-idempotent-replay']);
+    const report = buildReport({ document, outcomes, notSent: [], baseUrl: proxy.url, level: 'writes' });
+    const group = report.findings.find((g) => g.ruleId === 'calls-newest-first');
+    expect(group).toMatchObject({ verdict: 'fail', check: 'call-idempotent-replay', part: '4.5, 8', operationId: 'listCalls' });
+    expect(group?.title).toMatch(/^Not newest first: call call_\w+, placed last, is listed at \d+, after call call_\w+ \(listed first before it\)/);
   });
 });
 
