@@ -8,7 +8,7 @@ const code = (text) => `\`${text}\``;
 function onDeployment(rule) {
   if (rule.checked) {
     const where = rule.checked.everyAnswer ? 'checked on every answer' : `checked at ${code(rule.checked.level)}`;
-    return `${where}${rule.checked.when ? `, where ${rule.checked.when}` : ''}${rule.checked.advisory ? ` (advisory: ${rule.checked.advisory})` : ''}`;
+    return `${where}${rule.checked.when ? `, ${rule.checked.when}` : ''}${rule.checked.advisory ? ` (advisory: ${rule.checked.advisory})` : ''}`;
   }
   const { reason, why, unlock } = rule.notChecked;
   return `not checkable (${code(reason)}): ${why}${unlock ? `; ${unlock.startsWith('--') ? `unlocked by ${code(unlock)}` : unlock}` : ''}`;
