@@ -159,8 +159,9 @@ async function judgeLists(ctx: ScenarioContext, mine: Account, other: Account, f
     const leak = messages(ours);
     if (leak) {
       judged++;
-      const leaked = leak.ids.has(fresh.id);
-      ctx.record(leaked ? 'fail' : 'pass', leaked ? `${mine.label}'s messages list holds message ${fresh.id}, which the suite gave ${other.label} (part 7: one account's records are not another's).` : `${mine.label}'s messages list does not hold message ${fresh.id}, given to ${other.label}.`, leak.ex);
+      // The message's id goes in the facts, not the words: it changes from run to run, the finding's id must not.
+      if (!leak.ids.has(fresh.id)) ctx.pass(`${mine.label}'s messages list does not hold message ${fresh.id}, given to ${other.label}.`, leak.ex);
+      else ctx.record('fail', `${mine.label}'s messages list holds the message the suite gave ${other.label} (part 7: one account's records are not another's).`, leak.ex, undefined, undefined, { expected: { notListed: fresh.id }, actual: { listed: fresh.id } });
     }
   } else ctx.notes.push(`${other.label} could not be given a message of its own (${fresh.why}); its lists are compared as they are.`);
   for (const list of ours) {
@@ -172,13 +173,8 @@ async function judgeLists(ctx: ScenarioContext, mine: Account, other: Account, f
       ctx.notes.push(`${list.what}: ${shared.length} id(s) are in both accounts' lists; the package's mock may have started both keyed accounts from one seed, so they are passed over.`);
       continue;
     }
-    ctx.record(
-      shared.length ? 'fail' : 'pass',
-      shared.length
-        ? `${list.what} holds ${shared.length} record(s) of both accounts (${shared.slice(0, 3).join(', ')}${shared.length > 3 ? ', ...' : ''}): ids are issued by the service, so one account's list shows the other's records (part 7).`
-        : `${list.what}: none of ${mine.label}'s ${list.ids.size} record(s) is in ${other.label}'s ${same.ids.size}.`,
-      shared.length ? list.ex : same.ex,
-    );
+    if (!shared.length) ctx.pass(`${list.what}: none of ${mine.label}'s ${list.ids.size} record(s) is in ${other.label}'s ${same.ids.size}.`, same.ex);
+    else ctx.record('fail', `${list.what} holds records of both accounts: ids are issued by the service, so one account's list shows the other's records (part 7).`, list.ex, undefined, undefined, { expected: { shared: [] }, actual: { shared } });
   }
   if (judged === 0) ctx.skip(`Neither account lists a record, and ${other.label} could not be given one (${fresh.why ?? 'no messages list'}), so isolation could not be judged.`);
 }
