@@ -12,6 +12,8 @@ export interface Finding {
   check: string;
   /** The part of the interface specification the rule comes from (`4.3`), when it has one. */
   part?: string;
+  /** The row of the rule table (conformance/rules.ts) a scenario's own judgement is about. */
+  rule?: string;
   verdict: Verdict;
   reason: string;
   operationId: string;

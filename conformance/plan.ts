@@ -16,9 +16,11 @@ import { mockSignUpScenarios } from './scenarios/mock-sign-up.js';
 import { contractProvocationScenarios } from './scenarios/provoke-contract.js';
 import { writesProvocationScenarios } from './scenarios/provoke-writes.js';
 import { keyPreviewScenarios } from './scenarios/key-previews.js';
+import { messageSendErrorScenarios } from './scenarios/message-send-errors.js';
 import { missingHeaderScenarios, negativeDataScenarios } from './scenarios/negative.js';
 import { negativeQueryScenarios } from './scenarios/negative-query.js';
 import { readScenarios, unknownResourceScenarios } from './scenarios/reads.js';
+import { tenDlcStateScenarios } from './scenarios/ten-dlc-state.js';
 import { usageScenarios } from './scenarios/usage.js';
 import { writeScenarios } from './scenarios/writes.js';
 import { sliceFile, sliceOf } from './suite/slices.js';
@@ -71,6 +73,8 @@ export function planScenarios(document: Json, level: Level, options: PlanOptions
     ...eventsWaitScenarios(sendable),
     ...keyPreviewScenarios(sendable),
     ...callDurationScenarios(sendable),
+    ...messageSendErrorScenarios(sendable),
+    ...tenDlcStateScenarios(sendable),
     ...contractProvocationScenarios(sendable),
     ...writeScenarios(sendable),
     ...writesProvocationScenarios(sendable),

@@ -7,6 +7,7 @@ import { findOperation, type Json, type Operation } from './description.js';
 import { Fixtures } from './fixtures.js';
 import { overallVerdict, type AnswerExcerpt, type Finding, type NotProvoked, type ScenarioOutcome, type SendRecord, type SentRequest, type Verdict } from './findings.js';
 import { ConformanceHttp, describeRequest, NoResponse, RateLimited, suiteRedactor, type Exchange, type RequestSpec } from './http.js';
+import { ruleById } from './rules.js';
 import type { NamedLocks } from './limiter.js';
 import type { SendBudget } from './sends.js';
 import type { ContractValidator } from '../src/contract/contract-validator.js';
@@ -44,6 +45,11 @@ export interface Scenario {
   mockOnlyBecause?: Readonly<Record<string, string>>;
   /** Needs a second account: `--second-key`, or on the mock an account the suite signs up. */
   secondAccount?: boolean;
+  /**
+   * The rows of the rule table (conformance/rules.ts) it judges; `[check]` when not given. A
+   * finding names the one being judged: the first, until ScenarioContext.judging names another.
+   */
+  rules?: string[];
   run(ctx: ScenarioContext): Promise<void>;
 }
 
@@ -76,8 +82,22 @@ export class ScenarioContext {
   /** Requests to the mock's control surface (not among `exchanges`: its answers are not the service's). */
   scratchRequests = 0;
   private reserved = 0;
+  /** The rule (a row of conformance/rules.ts) the findings recorded from now on are about. */
+  private rule: string | undefined;
+  /** The part a rule other than the scenario's first cites (its row's), for its findings. */
+  private rulePart: string | undefined;
 
-  constructor(readonly env: Environment, readonly scenario: Scenario) {}
+  constructor(readonly env: Environment, readonly scenario: Scenario) {
+    this.rule = (scenario.rules ?? [scenario.check])[0];
+  }
+
+  /** The findings recorded from now on judge `rule`, one of the scenario's rules, and cite its part. */
+  judging(rule: string): void {
+    const rules = this.scenario.rules ?? [this.scenario.check];
+    if (!rules.includes(rule)) throw new Error(`${this.scenario.id} does not name the rule ${rule}.`);
+    this.rule = rule;
+    this.rulePart = rule === rules[0] ? undefined : ruleById(rule)?.part;
+  }
 
   get config(): ConformanceConfig {
     return this.env.config;
@@ -132,7 +152,7 @@ export class ScenarioContext {
     return ex;
   }
 
-  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.scenario.part, facts: { expected?: unknown; actual?: unknown } = {}): void {
+  record(verdict: Verdict, reason: string, ex?: Exchange, check = this.scenario.check, part = this.rulePart ?? this.scenario.part, facts: { expected?: unknown; actual?: unknown } = {}): void {
     const operationId = ex?.operationId ?? this.scenario.operationId;
     // A rule judged on an inferred operation (x-inferred: its path or shape is not shown in the
     // interface specification) cannot fail the run: the deployment may simply not have it.
@@ -143,6 +163,7 @@ export class ScenarioContext {
     this.findings.push({
       check,
       part,
+      ...(this.rule ? { rule: this.rule } : {}),
       verdict,
       reason,
       operationId,
@@ -158,7 +179,7 @@ export class ScenarioContext {
    * difference is a failure naming both answers (issue 29: rules across requests are equalities).
    * `what` names the value, `from` and `to` say where each answer holds it.
    */
-  same(what: string, from: { ex: Exchange; at: string; value: unknown }, to: { ex: Exchange; at: string; value: unknown }, part = this.scenario.part): boolean {
+  same(what: string, from: { ex: Exchange; at: string; value: unknown }, to: { ex: Exchange; at: string; value: unknown }, part = this.rulePart ?? this.scenario.part): boolean {
     const equal = JSON.stringify(from.value) === JSON.stringify(to.value);
     const first = `${from.ex.method.toUpperCase()} ${from.ex.target.split('?')[0]} answered ${from.at} ${JSON.stringify(from.value)}`;
     const second = `${to.ex.method.toUpperCase()} ${to.ex.target.split('?')[0]} answered ${to.at} ${JSON.stringify(to.value)}`;
@@ -194,7 +215,7 @@ export class ScenarioContext {
     const ok = ex.status === status && (code === undefined || actualCode === code);
     const wanted = `${status}${code ? ` ${code}` : ''}`;
     const got = `${ex.status}${actualCode ? ` ${actualCode}` : ''}`;
-    this.record(ok ? 'pass' : 'fail', ok ? `${why}: ${got}, as documented.` : `${why}: expected ${wanted}, got ${got}.`, ex, this.scenario.check, this.scenario.part, ok ? {} : { expected: { status, ...(code ? { code } : {}) }, actual: { status: ex.status, ...(actualCode ? { code: actualCode } : {}) } });
+    this.record(ok ? 'pass' : 'fail', ok ? `${why}: ${got}, as documented.` : `${why}: expected ${wanted}, got ${got}.`, ex, this.scenario.check, this.rulePart ?? this.scenario.part, ok ? {} : { expected: { status, ...(code ? { code } : {}) }, actual: { status: ex.status, ...(actualCode ? { code: actualCode } : {}) } });
     return ok;
   }
 

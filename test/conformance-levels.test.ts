@@ -54,13 +54,14 @@ const TO = '+14155550199';
 
 /**
  * A request that could act on a deployment that honours it: sent with the key, to ids that can
- * exist, with a body its schema accepts. Not so: waiting for an event; a preview (part 4.4: it
+ * exist (in its path or its body: a send to a group that cannot exist has no one to reach), with a
+ * body its schema accepts. Not so: waiting for an event; a preview (part 4.4: it
  * changes and charges nothing); an injection to a number the account does not hold (nothing can
  * receive it); a subscription operation sent after the billing status showed none to act on.
  */
 function acting(r: RecordedRequest, run?: LevelRun): boolean {
   const op = operationOf(r);
-  if (!op || op.method === 'get' || !withKey(r) || r.url.includes('conformance0nonexistent') || ['waitForEvent', 'previewSubscriptionChange'].includes(op.operationId)) return false;
+  if (!op || op.method === 'get' || !withKey(r) || `${r.url} ${JSON.stringify(r.body ?? '')}`.includes('conformance0nonexistent') || ['waitForEvent', 'previewSubscriptionChange'].includes(op.operationId)) return false;
   const body = r.body as Record<string, unknown> | undefined;
   if (op.operationId === 'injectTestInboundMessage' && run && !run.fake.numbers.some((n) => n.number === body?.to)) return false;
   if (['cancelSubscription', 'resumeSubscription', 'changeSubscriptionInterval'].includes(op.operationId) && run && noSubscriptionBefore(run, r)) return false;

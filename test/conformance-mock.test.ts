@@ -53,10 +53,11 @@ const MODES: Array<{ mode: string; level: 'contract' | 'writes'; options: MockOp
 /**
  * What the example server cannot show: it answers a documented example whatever the state, so a
  * sign-up step on a verification that cannot exist, or the subscription operations without a
- * subscription, get their example's 200, and a wait answers its example event whatever its filter
+ * subscription, get their example's 200, a wait answers its example event and the messages list
+ * its example whatever their filter, and a send to a group that cannot exist its example's 201
  * (README: the example server keeps no state).
  */
-const STATELESS_CANNOT = ['sign-up-code-refused', 'sign-up-registration-unknown', 'subscription-state-answers', 'test-helper-not-your-number', 'event-wait-no-match-408'];
+const STATELESS_CANNOT = ['sign-up-code-refused', 'sign-up-registration-unknown', 'subscription-state-answers', 'test-helper-not-your-number', 'event-wait-no-match-408', 'messages-filter-group', 'message-send-error-texts'];
 
 describe.each(MODES)('the $level level against the mock ($mode)', ({ mode, level, options, anyKeyValid, rules, mock: announced }) => {
   let mock: RunningMock;

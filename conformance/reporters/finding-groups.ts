@@ -20,6 +20,8 @@ export interface FindingGroup {
   id: string;
   check: string;
   part?: string;
+  /** Its row in the rule table (conformance/rules.ts, the README's "rule by rule"), when a scenario judged it. */
+  ruleId?: string;
   verdict: 'fail' | 'advisory';
   operationId: string;
   status?: number;
@@ -142,6 +144,7 @@ export function groupFindings(document: Json, outcomes: readonly ScenarioOutcome
         id: shortHash(unit.signature),
         check: finding.check,
         ...(finding.part ?? verdict?.part ? { part: finding.part ?? verdict?.part } : {}),
+        ...(finding.rule ? { ruleId: finding.rule } : {}),
         verdict: finding.verdict as 'fail' | 'advisory',
         operationId: finding.operationId,
         ...(finding.status !== undefined ? { status: finding.status } : {}),

@@ -1,5 +1,7 @@
 // Idempotent call (part 7.2): a call with an `Idempotency-Key` answers 201; the same key again
-// answers 200 with the same call, and the calls list holds it once.
+// answers 200 with the same call, and the calls list holds it once. The list is newest first
+// (parts 4.5, 8): judged by ids, since a call record has no documented timestamp, the call placed
+// is listed before the call the list showed first just before it was placed.
 //
 // Every call costs money and may ring a phone, so the suite places exactly one: it never sends a
 // call without a key (part 7.4: each such request places another call), and the replay carries
@@ -29,9 +31,13 @@ export function callFlowScenarios(operations: Operation[]): Scenario[] {
       exclusive: WRITES_LOCK,
       title: 'a call with an Idempotency-Key answers 201; the same key again answers 200 with the same id, and the call is listed once (part 7.2)',
       provokes: ['createCall 201', 'createCall 200'],
+      rules: [CHECK, 'calls-newest-first'],
       async run(ctx) {
         needFields(ctx, call, ['to', 'fromNumberId', 'outboundInstruction', 'maxCallDurationSeconds']);
         const number = await senderNumber(ctx);
+        // The newest call before this one, to judge the order by ids once it is listed.
+        const before = listCalls ? await ctx.send(listCalls, {}) : undefined;
+        const newestBefore = before?.status === 200 ? idOf(listRecords(before.body)?.records[0]) : undefined;
         ctx.reserveSends(2, 'the idempotent call (the call and its replay)');
         const headers = { 'Idempotency-Key': `conformance-${randomUUID()}` };
         // The shortest cap the description allows (60 s, part 8), so the test call is cheap.
@@ -59,6 +65,15 @@ export function callFlowScenarios(operations: Operation[]): Scenario[] {
           listed === 1 ? `Call ${firstId} is listed once.` : listed === 0 ? `Call ${firstId} is not among the ${records.length} listed (the 100 most recent, part 8).` : `Call ${firstId} is listed ${listed} times: the replay placed another call.`,
           ex,
         );
+        ctx.judging('calls-newest-first');
+        const placed = records.findIndex((r) => r.id === firstId);
+        const older = newestBefore === undefined ? -1 : records.findIndex((r) => r.id === newestBefore);
+        if (placed < 0) return;
+        if (!before || newestBefore === undefined) return ctx.advisory(`The calls list held no call before this one (${before ? before.status : 'not read'}), so the order cannot be judged with one call.`, ex);
+        if (older < 0) return ctx.advisory(`Call ${newestBefore}, listed first before this one was placed, is no longer listed, so the order cannot be judged.`, ex);
+        // The ids and places go in the facts, not the words: they change from run to run, the finding's id must not.
+        if (placed < older) ctx.pass(`Newest first: call ${firstId}, placed last, is listed at ${placed}, before call ${newestBefore} (listed first before it) at ${older}.`, ex);
+        else ctx.record('fail', 'Not newest first: the call placed last is listed after the call the list showed first just before it was placed (parts 4.5, 8).', ex, undefined, undefined, { expected: { placed: 'before the call listed first before it' }, actual: { placed: { id: firstId, at: placed }, listedFirstBefore: { id: newestBefore, at: older } } });
       },
     },
   ];

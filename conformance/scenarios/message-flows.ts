@@ -46,6 +46,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
       exclusive: WRITES_LOCK,
       title: 'two messages answer 201 with ids, then list newest first by those ids: the second before the first (parts 4.5, 8)',
       provokes: ['injectTestInboundMessage 201', 'sendMessage 201', 'listMessages 200'],
+      rules: [CHECK, 'messages-newest-first', 'message-source-internal'],
       async run(ctx) {
         const viaHelper = await testHelperAvailable(ctx, inject);
         const number = await senderNumber(ctx);
@@ -82,10 +83,12 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
           if (i < 0) ctx.fail(`The ${label} message (${c.id}) is not among the ${records.length} listed, though the list holds the 100 most recent (part 8).`, ex);
         }
         if (i1 < 0 || i2 < 0) return;
+        ctx.judging('messages-newest-first');
         // The places go in the facts, not the words: they change from run to run, the finding's id must not.
         if (i2 < i1) ctx.pass(`Newest first: the second message (${second.id}) is listed at ${i2}, before the first (${first.id}) at ${i1}.`, ex);
-        else ctx.record('fail', `Not newest first: the second message (${second.id}) is listed after the first (${first.id}) (part 8).`, ex, CHECK, ctx.scenario.part, { expected: { second: 'before the first' }, actual: { first: i1, second: i2 } });
+        else ctx.record('fail', `Not newest first: the second message (${second.id}) is listed after the first (${first.id}) (part 8).`, ex, CHECK, undefined, { expected: { second: 'before the first' }, actual: { first: i1, second: i2 } });
         // What each creation answered is what the list holds for it (part 4.5): the same message.
+        ctx.judging(CHECK);
         for (const c of created) {
           const answered = c.ex.body as Record<string, unknown>;
           const record = records[at(c.id)]!;
@@ -94,6 +97,7 @@ export function messageFlowScenarios(operations: Operation[]): Scenario[] {
           }
         }
         if (viaHelper) {
+          ctx.judging('message-source-internal');
           for (const c of created) {
             const source = records[at(c.id)]?.source;
             ctx.record(source === 'internal' ? 'pass' : 'fail', `Injected message ${c.id} is listed with source ${JSON.stringify(source)} (internal required for test injections, parts 2, 4.5).`, ex, CHECK, '2, 4.5');

@@ -85,6 +85,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         'setTypingIndicator 503',
         'waitForEvent 503',
       ],
+      rules: ['number-provision', 'whatsapp-unavailable-503', 'channel-refusals-403', 'whatsapp-spacing', 'typing-channel-down-503', 'event-stream-503'],
       async run(ctx) {
         const unavailable = value(ctx, 'whatsappUnavailable');
         const region = value(ctx, 'messageUnsupportedRegion');
@@ -94,7 +95,9 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         const noStream = value(ctx, 'eventStreamNotConfigured');
         const account = await signUpOnMock(ctx, { coupon: true, what: 'an account for its WhatsApp number' });
         const create = ctx.operation('createNumber');
+        ctx.judging('whatsapp-unavailable-503');
         ctx.expectStatus(await ctx.send(create, as(account, { body: { whatsapp: true, nickname: unavailable } })), 503, 'A WhatsApp number when none is available (test value)', 'whatsapp_unavailable');
+        ctx.judging('number-provision');
         ctx.expectStatus(await ctx.send(create, as(account, { body: { whatsapp: 'yes' } })), 400, '`whatsapp` that is not a boolean');
         const bought = await ctx.send(create, as(account, { body: { whatsapp: true } }));
         const line = body(bought);
@@ -105,9 +108,11 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         }
         const send = ctx.operation('sendMessage');
         const message = (to: string) => as(account, { body: { to, fromNumberId: line.id, channel: 'whatsapp', body: TEXT } });
+        ctx.judging('channel-refusals-403');
         ctx.expectStatus(await ctx.send(send, message(region)), 403, 'A send to a region not enabled (test value)', 'unsupported_region');
         ctx.expectStatus(await ctx.send(send, message(limited)), 403, 'A new WhatsApp conversation on limited access (test value)', 'whatsapp_limited');
         // Part 8: at least one second between two WhatsApp messages of one number.
+        ctx.judging('whatsapp-spacing');
         const recipient = fictionalNumber();
         if (ctx.expectStatus(await ctx.send(send, message(recipient)), 201, 'A WhatsApp message')) {
           const spaced = await ctx.send(send, { ...message(recipient), expect429: true });
@@ -116,8 +121,11 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
           }
         }
         const typing = ctx.operation('setTypingIndicator');
+        ctx.judging('channel-refusals-403');
         ctx.expectStatus(await ctx.send(typing, as(account, { body: { toNumber: typingLimited, value: true, fromNumber: line.number } })), 403, 'Typing to someone limited access cannot reach (test value)', 'whatsapp_limited');
+        ctx.judging('typing-channel-down-503');
         ctx.expectStatus(await ctx.send(typing, as(account, { body: { toNumber: channelDown, value: true, fromNumber: line.number } })), 503, 'Typing while the WhatsApp channel cannot be driven (test value)');
+        ctx.judging('event-stream-503');
         ctx.expectStatus(await ctx.send(ctx.operation('waitForEvent'), as(account, { body: { timeout: 1, filters: { groupId: noStream } }, timeoutMs: 15_000 })), 503, 'A wait where the event stream is not configured (test value)');
       },
     });
@@ -136,11 +144,13 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         'lookupNumber 429': 'part 8 does not publish the lookup caps; the suite does not spend a deployment\'s lookups to find them',
         'lookupNumber 429 rate_limited': 'part 8 does not publish the lookup caps; the suite does not spend a deployment\'s lookups to find them',
       },
+      rules: ['lookup-502', 'lookup-limits'],
       async run(ctx) {
         const incomplete = value(ctx, 'lookupIncomplete');
         const account = await signUpOnMock(ctx, { what: 'an account for its lookups' });
         const lookup = ctx.operation('lookupNumber');
         ctx.expectStatus(await ctx.send(lookup, as(account, { query: { number: incomplete } })), 502, 'A lookup that cannot complete (test value)');
+        ctx.judging('lookup-limits');
         // Part 8 does not publish the caps: new numbers, at most 20.
         for (let i = 0; i < 20; i++) {
           const ex = await ctx.send(lookup, as(account, { query: { number: fictionalNumber() }, expect429: true }));
@@ -195,6 +205,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         'createCall 429': "a free account at its 2 calls in progress (part 8): reaching it places two real calls, and the run's account may not be free",
         'createCall 429 call_limit_reached': "a free account at its 2 calls in progress (part 8): reaching it places two real calls, and the run's account may not be free",
       },
+      rules: ['channel-refusals-403', 'call-409-still-running', 'free-concurrency-429'],
       async run(ctx) {
         const region = value(ctx, 'callUnsupportedRegion');
         const stillRunning = value(ctx, 'callStillProcessing');
@@ -203,7 +214,9 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         const line = await firstLine(ctx, account);
         const call = ctx.operation('createCall');
         ctx.expectStatus(await ctx.send(call, callRequest(account, line.id, region)), 403, 'A call to a destination the number cannot call (test value)', 'unsupported_region');
+        ctx.judging('call-409-still-running');
         ctx.expectStatus(await ctx.send(call, callRequest(account, line.id, fictionalNumber(), stillRunning)), 409, 'A duplicate whose original is still running (test value of the Idempotency-Key)');
+        ctx.judging('free-concurrency-429');
         for (const n of [1, 2]) if (!ctx.expectStatus(await ctx.send(call, callRequest(account, line.id, fictionalNumber())), 201, `Call ${n} of a free account`)) return;
         ctx.expectStatus(await ctx.send(call, { ...callRequest(account, line.id, fictionalNumber()), expect429: true }), 429, 'A third call while two are in progress on a free account', 'call_limit_reached');
       },
@@ -234,6 +247,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         'sendMessage 402',
         'createCall 402',
       ],
+      rules: ['ten-dlc-submission-answers', 'ten-dlc-reads-back', 'ten-dlc-fee-402', 'wallet-gating-402'],
       async run(ctx) {
         // The coupon's credit pays two fees exactly (the fee is 25.00, part 8); then the wallet is empty.
         const account = await signUpOnMock(ctx, { coupon: true, what: 'an account for its 10DLC registrations' });
@@ -253,11 +267,13 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         const accepted = await ctx.send(submit, registration(first, { vertical: 'TECHNOLOGY' }));
         const soleBrand = body(accepted).brand?.brandId;
         if (!ctx.expectStatus(accepted, 200, 'A sole proprietor registration') || typeof soleBrand !== 'string') return;
+        ctx.judging('ten-dlc-reads-back');
         const read = await ctx.send(ctx.operation('getTenDlcRegistration'), as(account, { pathParams: { id: first } }));
         ctx.same('The registration submitted', { ex: accepted, at: 'status', value: body(accepted).status }, { ex: read, at: 'status', value: body(read).status }, '3, 4.5');
         ctx.same('The registration submitted', { ex: accepted, at: 'brand.brandId', value: soleBrand }, { ex: read, at: 'brand.brandId', value: body(read).brand?.brandId }, '4.5');
         const { ex: list, record } = await listed(ctx, ctx.operation('listNumbers'), account, first);
         ctx.same("The number's 10DLC status", { ex: accepted, at: 'status', value: body(accepted).status }, { ex: list, at: `the record ${first}'s tenDlc.status`, value: (record?.tenDlc as Json | undefined)?.status }, '2');
+        ctx.judging('ten-dlc-submission-answers');
         ctx.expectStatus(await ctx.send(submit, registration(second, { vertical: 'TECHNOLOGY', brandId: `BRD_conformance0nonexistent${randomUUID().slice(0, 6)}` })), 404, 'A `brandId` that names no brand of the account', 'tendlc_brand_not_found');
         ctx.expectStatus(await ctx.send(submit, registration(second, { vertical: 'TECHNOLOGY', brandId: soleBrand })), 403, "Another number's sole proprietor brand", 'tendlc_brand_not_reusable');
         const business = await ctx.send(submit, registration(second, { vertical: 'TECHNOLOGY' }, 'business'));
@@ -265,7 +281,9 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         if (!ctx.expectStatus(business, 200, 'A business registration') || typeof businessBrand !== 'string') return;
         ctx.expectStatus(await ctx.send(submit, registration(first, { vertical: 'TECHNOLOGY', brandId: businessBrand }, 'business')), 409, 'A business brand still in review, named for another number', 'tendlc_brand_not_approved');
         // Two fees paid: the wallet is empty (parts 3, 8).
+        ctx.judging('ten-dlc-fee-402');
         ctx.expectStatus(await ctx.send(submit, registration(third, { vertical: 'TECHNOLOGY' })), 402, 'A first registration of a number the balance cannot pay the fee for');
+        ctx.judging('wallet-gating-402');
         ctx.expectStatus(await ctx.send(create, as(account, { body: {} })), 402, 'A number provisioned on an empty pay-as-you-go wallet (part 3)');
         ctx.expectStatus(await ctx.send(ctx.operation('sendMessage'), as(account, { body: { to: fictionalNumber(), fromNumberId: first, body: TEXT } })), 402, 'A message from a pay-as-you-go line on an empty wallet (part 3)');
         ctx.expectStatus(await ctx.send(ctx.operation('createCall'), callRequest(account, first, fictionalNumber())), 402, 'A call from a pay-as-you-go line on an empty wallet (part 3)');
@@ -306,6 +324,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         'createSubscriptionCheckout 401',
         ...afterPaying,
       ],
+      rules: ['checkout-answers', 'free-account-limits-object', 'first-card-default', 'remove-default-promotes-next', 'subscription-checkout-activates', 'free-limits-lift', 'credits-checkout-409-subscribed', 'promotion-code-400', 'unchanged-writes', 'subscription-cancel-resume', 'ten-dlc-not-applicable'],
       async run(ctx) {
         const interval = ctx.env.document.components?.schemas?.SubscriptionInterval?.examples?.[0];
         if (typeof interval !== 'string') return ctx.skip('The description gives no example of a subscription interval.');
@@ -329,6 +348,15 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         const notProvoked = (reason: string, unlock?: string) => {
           for (const target of afterPaying) ctx.notProvokedHere(target, reason, unlock);
         };
+        // Part 2: an account that has never paid shows its free limits; part 3: paying lifts them.
+        const limits = async () => {
+          const ex = await ctx.send(op('getAccount'), as(account));
+          return { ex, limits: (body(ex) as { limits?: unknown }).limits };
+        };
+        ctx.judging('free-account-limits-object');
+        const free = await limits();
+        ctx.expect(free.limits !== null && typeof free.limits === 'object', `An account that has never paid shows limits ${JSON.stringify(free.limits)} (an object required, part 2).`, free.ex);
+        ctx.judging('first-card-default');
         // The customer pays: only the mock's control surface can say so.
         if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(setup) }, account))) return notProvoked(CONTROL_REFUSED, '--control-token');
         const second = await ctx.send(op('createPaymentMethodSetup'), as(account, { body: {} }));
@@ -339,31 +367,42 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         const [firstCard, secondCard] = cards as [Json, Json];
         ctx.expect(firstCard.isDefault === true && secondCard.isDefault !== true, `The first card saved is the default (part 4.4): ${JSON.stringify(cards.map((c) => c.isDefault))}.`, saved.ex);
         ctx.expectStatus(await ctx.send(op('setDefaultPaymentMethod'), as(account, { pathParams: { id: String(firstCard.id) } })), 200, 'Making the default card the default');
+        ctx.judging('remove-default-promotes-next');
         ctx.expectStatus(await ctx.send(op('deletePaymentMethod'), as(account, { pathParams: { id: String(firstCard.id) } })), 200, 'Removing the default card');
         const left = await billing();
         const promoted = ((left.status.paymentMethods ?? []) as Json[]).find((c) => c.id === secondCard.id);
         ctx.expect(promoted?.isDefault === true, `Removing the default card promotes the next one (part 4.4): ${secondCard.id} is ${promoted?.isDefault === true ? '' : 'not '}the default now.`, left.ex);
+        ctx.judging('subscription-checkout-activates');
         const checkout = await ctx.send(op('createSubscriptionCheckout'), as(account, { body: { interval } }));
         if (!ctx.expectStatus(checkout, 200, 'A subscription checkout')) return;
         if (!(await mockControl(ctx, 'mockCompleteCheckout', { clientSecret: secretOf(checkout) }, account))) return notProvoked(CONTROL_REFUSED, '--control-token');
         const subscribed = await billing();
         const subscription = subscribed.status.subscription as Json | undefined;
         if (!ctx.expect(subscription !== null && typeof subscription === 'object', `The subscription is active once its invoice is paid (part 3): ${JSON.stringify(subscription)}.`, subscribed.ex)) return;
+        ctx.judging('free-limits-lift');
+        const paid = await limits();
+        ctx.expect(paid.limits === null, `Once its subscription is paid, the account shows limits ${JSON.stringify(paid.limits)} (null required: the first subscription lifts them, part 3).`, paid.ex);
+        ctx.judging('credits-checkout-409-subscribed');
         ctx.expectStatus(await ctx.send(op('createCreditsCheckout'), as(account, { body: {} })), 409, 'A top-up while a subscription is active');
+        ctx.judging('unchanged-writes');
         ctx.expectStatus(await ctx.send(op('previewSubscriptionChange'), as(account, { body: {} })), 200, 'A preview of no change');
         const current = subscription!.interval ?? interval;
+        ctx.judging('promotion-code-400');
         ctx.expectStatus(await ctx.send(op('changeSubscriptionInterval'), as(account, { body: { interval: current, promotionCode: promotion } })), 400, 'A change with a refused promotion code (test value)');
+        ctx.judging('unchanged-writes');
         ctx.expectStatus(await ctx.send(op('changeSubscriptionInterval'), as(account, { body: { interval: current } })), 200, 'A change to the current interval (part 3: a no-op)');
         const unchanged = await billing();
         ctx.same('The subscription after a change to its own interval', { ex: subscribed.ex, at: 'subscription.periodEnd', value: subscription!.periodEnd }, { ex: unchanged.ex, at: 'subscription.periodEnd', value: (unchanged.status.subscription as Json | undefined)?.periodEnd }, '3');
         const line = await firstLine(ctx, account);
         const campaign = { messageFlow: 'Conformance test: people opt in by texting START to this number.' };
+        ctx.judging('ten-dlc-not-applicable');
         ctx.expectStatus(
           await ctx.send(op('submitTenDlcRegistration'), as(account, { pathParams: { id: line.id }, body: { kind: 'business', brand: { vertical: 'TECHNOLOGY' }, campaign } })),
           403,
           'A first 10DLC registration on an account that is not pay-as-you-go (part 2)',
           'tendlc_not_available',
         );
+        ctx.judging('subscription-cancel-resume');
         for (const [id, cancelling] of [['cancelSubscription', true], ['resumeSubscription', false]] as const) {
           if (!ctx.expectStatus(await ctx.send(op(id), as(account)), 200, id === 'cancelSubscription' ? 'Cancelling at period end' : 'Resuming before the period ends')) continue;
           const after = await billing();
@@ -383,6 +422,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
       part: '2, 3, 4.4, 7',
       title: 'an account holding an iMessage number cannot subscribe (403), and 10DLC does not apply to an iMessage or non-US number (403 `tendlc_not_applicable`) (parts 2, 3)',
       provokes: ['createSubscriptionCheckout 403', 'submitTenDlcRegistration 403 tendlc_not_applicable'],
+      rules: ['imessage-account-cannot-subscribe', 'ten-dlc-not-applicable'],
       async run(ctx) {
         if (ctx.config.mock !== 'any') {
           return ctx.skip('needs an account holding an iMessage number; under --strict-keys the suite cannot open one (the accounts it signs up get an SMS number)');
@@ -399,6 +439,7 @@ export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
         if (typeof interval !== 'string') return ctx.skip('The description gives no example of a subscription interval.');
         ctx.expectStatus(await ctx.send(ctx.operation('createSubscriptionCheckout'), as(account, { body: { interval } })), 403, 'A subscription checkout on an account holding an iMessage number (part 3)');
         const campaign = { messageFlow: 'Conformance test: people opt in by texting START to this number.' };
+        ctx.judging('ten-dlc-not-applicable');
         ctx.expectStatus(
           await ctx.send(ctx.operation('submitTenDlcRegistration'), as(account, { pathParams: { id: String(imessage.id) }, body: { kind: 'business', brand: { vertical: 'TECHNOLOGY' }, campaign } })),
           403,

@@ -49,28 +49,37 @@ export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
       part: '3, 4.1, 4.2, 5.3',
       title: 'a new account signs up (a wrong code first at each step: 401), is read with the key it was given once, and is deleted for good (parts 3, 4.1, 4.2, 5.3)',
       provokes: ['signUp 200', 'verifyEmail 200', 'verifyEmail 401', 'registerNumber 200', 'registerNumber 409', 'verifyPhoneNumber 200', 'verifyPhoneNumber 401', 'verifyPhoneNumber 409', 'deleteAccount 200', 'deleteAccount 401', 'getAccount 401'],
+      rules: ['sign-up-flow', 'sign-up-wrong-code', 'sign-up-registration-state-409', 'account-delete'],
       async run(ctx) {
         const code = testValue(ctx.env.document, 'signupCode')?.value;
         if (!code) return ctx.skip('The description has no `signupCode` test value.');
         const started = await ctx.send(signUp, { auth: 'none', body: { email: scratchEmail() } });
         const verificationId = field(started, 'verificationId');
         if (!ctx.expectStatus(started, 200, 'Sign-up with a new address') || typeof verificationId !== 'string') return;
+        ctx.judging('sign-up-wrong-code');
         ctx.expectStatus(await ctx.send(verifyEmail, { auth: 'none', body: { verificationId, code: wrongCode(code) } }), 401, 'A wrong email code');
+        ctx.judging('sign-up-flow');
         const verified = await ctx.send(verifyEmail, { auth: 'none', body: { verificationId, code } });
         const registrationId = field(verified, 'registrationId');
         if (!ctx.expectStatus(verified, 200, 'The right email code for a new address') || typeof registrationId !== 'string') return;
         // Part 4.1: an unfinished flow carries registrationId and no account (no key).
         ctx.expect(field(verified, 'apiKey') === undefined, 'A new address is answered a registrationId and no key: the flow is unfinished (part 4.1).', verified);
+        ctx.judging('sign-up-registration-state-409');
         ctx.expectStatus(await ctx.send(verifyPhoneNumber, { auth: 'none', body: { registrationId, code } }), 409, 'verify-number before a number is registered');
+        ctx.judging('sign-up-flow');
         const holder = fictionalNumber();
         if (!ctx.expectStatus(await ctx.send(registerNumber, { auth: 'none', body: { registrationId, phoneNumber: holder } }), 200, "Registering the holder's number")) return;
+        ctx.judging('sign-up-wrong-code');
         ctx.expectStatus(await ctx.send(verifyPhoneNumber, { auth: 'none', body: { registrationId, code: wrongCode(code) } }), 401, 'A wrong SMS code');
+        ctx.judging('sign-up-flow');
         const created = await ctx.send(verifyPhoneNumber, { auth: 'none', body: { registrationId, code } });
         const key = field(created, 'apiKey');
         if (!ctx.expectStatus(created, 200, 'The right SMS code') || typeof key !== 'string') return;
         ctx.env.http.addSecret(key);
         const account = { key, email: '', holder, answer: created };
+        ctx.judging('sign-up-registration-state-409');
         ctx.expectStatus(await ctx.send(registerNumber, { auth: 'none', body: { registrationId, phoneNumber: holder } }), 409, 'register-number on a registration already complete');
+        ctx.judging('sign-up-flow');
         // Part 4.1: the `phoneNumber` answered is the service number provisioned for the account.
         const numbers = await ctx.send(listNumbers, as(account));
         const first = listRecords(numbers.body)?.records[0];
@@ -78,6 +87,7 @@ export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
           ctx.same("The new account's service number", { ex: created, at: 'phoneNumber', value: field(created, 'phoneNumber') }, { ex: numbers, at: '/0/number', value: first.number }, '4.1');
         }
         ctx.expectStatus(await ctx.send(getAccount, as(account)), 200, 'The new account, read with its key');
+        ctx.judging('account-delete');
         ctx.expectStatus(await ctx.send(deleteAccount, as(undefined)), 401, 'Deleting without a key');
         if (!ctx.expectStatus(await ctx.send(deleteAccount, as(account)), 200, 'Deleting the account the suite signed up')) return;
         ctx.expectStatus(await ctx.send(getAccount, as(account)), 401, "The deleted account's key, read again (part 4.2: cannot be undone)");

@@ -92,6 +92,7 @@ export function contractProvocationScenarios(operations: Operation[]): Scenario[
       part: '3, 4.4',
       title: 'the subscription operations answer the state the account is in, read first: 409 without an active subscription; a preview with one (200, nothing changed) (parts 3, 4.4)',
       provokes: ['cancelSubscription 409', 'resumeSubscription 409', 'changeSubscriptionInterval 409', 'previewSubscriptionChange 409', 'previewSubscriptionChange 200'],
+      rules: ['subscription-state-answers', 'subscription-preview-changes-nothing'],
       async run(ctx) {
         const before = await ctx.send(getBilling, {});
         const status = before.body as Json | undefined;
@@ -112,6 +113,7 @@ export function contractProvocationScenarios(operations: Operation[]): Scenario[
         for (const target of ['cancelSubscription 409', 'resumeSubscription 409', 'changeSubscriptionInterval 409', 'previewSubscriptionChange 409']) {
           ctx.notProvokedHere(target, 'the account has an active subscription (GET /api/v1/billing), so only the preview, which changes nothing, is sent');
         }
+        ctx.judging('subscription-preview-changes-nothing');
         const previewed = await ctx.send(preview, { body: {} });
         if (!ctx.expectStatus(previewed, 200, 'A preview of no change with an active subscription')) return;
         // Part 4.4: nothing is changed or charged.

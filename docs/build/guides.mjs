@@ -22,6 +22,8 @@
 //   mock-control            the mock's control surface (generated/mock-control.json)
 //   workflow placeCallWithReplay   one Arazzo workflow's steps (generated/workflows.arazzo.json),
 //                           linked to its page (docs/build/workflows-page.mjs)
+//   conformance-rules       the conformance suite's rule table (conformance/rules.ts), in
+//                           conformance/README.md
 //
 // A line `Try it: \`POST /api/v1/auth/signup\`, ...` becomes a try-it console for each operation it
 // names. A code span naming an operation (`POST /api/v1/calls`) becomes a link to it in the
@@ -30,6 +32,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Marked } from 'marked';
+import { conformanceRulesSummary, conformanceRulesTable } from './conformance-rules.mjs';
 import { documentedEventTypes } from './events-page.mjs';
 import { errorCodesTable, messageSendErrorsTable } from './error-codes.mjs';
 import { escapeHtml, markdownInline, slug } from './html.mjs';
@@ -52,6 +55,12 @@ const TRY_IT = /^Try it: ((?:`[A-Z]+ \/api\/v1\/[^`]+`(?:, | and )?)+)\.?$/gm;
 const cell = (text) => String(text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 /** A Markdown table. */
 const mdTable = (head, rows) => [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+
+/** The conformance suite's rule table, its counts first (docs/build/conformance-rules.mjs). */
+function conformanceRulesMarkdown() {
+  const { head, rows } = conformanceRulesTable();
+  return `${conformanceRulesSummary()}\n\n${mdTable(head, rows)}`;
+}
 
 /** The example names a frontend can select with `Prefer`, one row per operation (src/mock/example-names.ts). */
 function exampleNamesMarkdown(openapi) {
@@ -122,6 +131,7 @@ function blockRenderers({ openapi, dereferenced, asyncapi, mockControl, linkOper
     part: async (number) => guideMarked(linkOperation).parse(partMarkdown({ openapi, asyncapi }, number)),
     parts: async () => guideMarked(linkOperation).parse(partsIndexMarkdown({ openapi, asyncapi })),
     'example-names': async () => guideMarked(linkOperation).parse(exampleNamesMarkdown(openapi)),
+    'conformance-rules': async () => guideMarked(linkOperation).parse(conformanceRulesMarkdown()),
     'event-types': async () =>
       `<ul>${documentedEventTypes(asyncapi)
         .map(({ type, description }) => `<li><a href="events.html#event-${slug(type)}"><code>${escapeHtml(type)}</code></a>: ${escapeHtml(description)}</li>`)
@@ -206,6 +216,7 @@ function markdownBlocks({ openapi, dereferenced, asyncapi, mockControl }) {
     part: (number) => partMarkdown({ openapi, asyncapi }, number),
     parts: () => partsIndexMarkdown({ openapi, asyncapi }),
     'example-names': () => exampleNamesMarkdown(openapi),
+    'conformance-rules': () => conformanceRulesMarkdown(),
   };
 }
 

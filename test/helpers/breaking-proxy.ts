@@ -5,6 +5,7 @@
 // else (GET /__mock/about included, so the suite still knows it talks to the mock) passes as it came.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 
 export interface ProxiedAnswer {
   status: number;
@@ -93,11 +94,13 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
               changed = true;
             }
           }
-          const payload = changed ? (out.body === undefined ? '' : JSON.stringify(out.body)) : text;
+          const written = changed ? (out.body === undefined ? '' : JSON.stringify(out.body)) : text;
+          // A rule that answers `content-encoding: gzip` has its body sent gzip-encoded.
+          const payload = changed && out.headers['content-encoding'] === 'gzip' ? gzipSync(written) : Buffer.from(written);
           const sent = { ...out.headers };
           delete sent['content-length'];
           delete sent['transfer-encoding'];
-          res.writeHead(out.status, { ...sent, 'content-length': String(Buffer.byteLength(payload)) });
+          res.writeHead(out.status, { ...sent, 'content-length': String(payload.length) });
           res.end(payload);
         });
       });

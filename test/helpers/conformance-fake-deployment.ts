@@ -310,6 +310,12 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
     const durationBreak = (id === 'updateAccount' && b.has('account-duration-range')) || (id === 'updateNumber' && b.has('number-duration-range'));
     const rangeOnly = durationBreak && typeof (body as Json)?.maxCallDurationSeconds === 'number';
     const waitRangeOnly = id === 'waitForEvent' && b.has('events-wait-range') && typeof (body as Json)?.timeout === 'number';
+    // Part 7's deterministic message-send texts, before the generic refusal.
+    if (id === 'sendMessage' && (body as Json) && typeof body === 'object') {
+      const request = body as Json;
+      if ((request.to === undefined) === (request.groupId === undefined)) return error(res, 400, 'Provide exactly one of `to` or `groupId`.');
+      if (request.groupId !== undefined && !state.messages.some((m) => m.groupId === request.groupId)) return error(res, 400, 'No such group on this account.');
+    }
     if (bodyInvalid() && !b.has('negative-accepted') && !rangeOnly && !waitRangeOnly) return error(res, 400, 'Invalid request body');
 
     const success = Object.keys(op.operation.responses ?? {}).map(Number).filter((s) => s >= 200 && s < 300).sort()[0] ?? 200;
@@ -358,13 +364,16 @@ export async function startFakeDeployment(options: { apiKey: string; document?: 
         const after = url.searchParams.get('starting_after');
         if (after && !b.has('activity-starting-after')) items = items.filter((i) => Date.parse(i.occurredAt) < Date.parse(after));
         const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 1));
+        const hasMore = items.length > limit;
         if (!b.has('activity-limit')) items = items.slice(0, limit);
         if (b.has('activity-order')) items.reverse();
-        return send(res, 200, { ...page, items, hasMore: false });
+        return send(res, 200, { ...page, items, hasMore });
       }
       case 'listMessages': {
         const first = state.messages[0];
         let list = b.has('history-over-100') && first ? Array.from({ length: 101 }, (_, i) => ({ ...first, id: `msg_${i}` })) : state.messages;
+        const group = url.searchParams.get('groupId');
+        if (group !== null) list = list.filter((m) => m.groupId === group);
         if (b.has('message-list-oldest-first')) list = [...list].reverse();
         if (b.has('message-channel-unknown')) list = list.map((m) => ({ ...m, channel: 'telegram' }));
         if (b.has('message-source-unknown')) list = list.map((m) => ({ ...m, source: 'carrier' }));
