@@ -16,10 +16,14 @@
 //    Respect also checks every answer against the contract's schema, and the suite's replay does.
 // 6. The mock's control surface (a clock move, a checkout completed, the wallet) is a mock-only
 //    step (`mockControl` source, description "Mock only"): a runner leaves it out on a deployment.
+// 7. A value the contract says the service takes once (`x-unique`: a sign-up's email, the holder's
+//    number, an `Idempotency-Key`) is a fresh one at each run, written as Respect's `$faker`
+//    (freshValue) and carried to later steps from the step's own request (`$request.body#/email`),
+//    so the recording replays again and again on one deployment; a documented test value stays.
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
-import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../contract/json-pointer.js';
-import { formatExpression } from '../contract/runtime-expression.js';
+import { escapePointerSegment, resolveRef, resolveRefShown, valueAt, type JsonObject } from '../contract/json-pointer.js';
+import { formatExpression, type RuntimeExpression } from '../contract/runtime-expression.js';
 import { findOperation } from '../contract/workflows.js';
 import { guardedReason, isWrite } from '../mcp/policy.js';
 import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
@@ -51,6 +55,27 @@ const ARAZZO_KEY_INPUT = {
   format: 'password',
   description: 'The account\'s API key (part 5.1). Never written in a recording; on the mock any `sk_live_` key opens an account of its own.',
 };
+
+/** Where a request sent a value: the field that held it, its schema (or parameter) in the contract, and the `$request` expression that reads it back. */
+interface Place {
+  field: string;
+  node?: JsonObject;
+  read?: RuntimeExpression;
+}
+
+const faker = (name: 'string.uuid' | 'number.integer', args?: { min: number; max: number }): string => formatExpression({ root: '$faker', name, ...(args ? { args } : {}) });
+
+/**
+ * A fresh value for a field the service takes once, as Respect's `$faker` makes one at each run
+ * (this package's runner reads the same): an example.com address, a fictional number (555-0100
+ * to 555-0199, part 8's E.164, area codes 600 to 989, away from the 500 area of the test values),
+ * or a UUID.
+ */
+export function freshValue(schema: JsonObject | undefined): string {
+  if (schema?.format === 'email') return `recording-{${faker('string.uuid')}}@example.com`;
+  if (typeof schema?.pattern === 'string' && schema.pattern.startsWith('^\\+')) return `+1{${faker('number.integer', { min: 600, max: 989 })}}5550{${faker('number.integer', { min: 100, max: 199 })}}`;
+  return faker('string.uuid');
+}
 
 interface Origin {
   step: number;
@@ -101,9 +126,10 @@ const answerField = (pointer: string): string => formatExpression({ root: '$resp
 /** The recording as an Arazzo document: one workflow named after it. */
 export function recordingToArazzo(recording: Recording, target: ArazzoTarget): JsonObject {
   const sources = { numbersApi: target.document, mockControl: target.controlDocument };
-  const signupCodes = new Set(
-    ((target.document['x-test-values'] ?? []) as JsonObject[]).filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)),
-  );
+  const testValues = (target.document['x-test-values'] ?? []) as JsonObject[];
+  const signupCodes = new Set(testValues.filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)));
+  /** Documented test values reach their outcome only as sent: never made fresh. */
+  const documented = new Set(testValues.map((t) => String(t.value)));
   const steps: JsonObject[] = [];
   const counts = new Map<string, number>();
   const issued = new Map<string, Origin>();
@@ -113,22 +139,40 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   const required: string[] = [];
   let sends = 0;
   const guarded = new Map<string, string>();
+  /** Values sent where the service takes them once, by the step (index) that made them fresh and where it sent them. */
+  const made = new Map<string, { step: number; field: string; read: RuntimeExpression }>();
+  /** The description of the operation of the step being written. */
+  let described: JsonObject = target.document;
 
+  /** A value carried from the step that issued it (its answer) or made it fresh (its request): that step's output. */
   const carry = (value: string): string | undefined => {
     const known = carried.get(value);
     if (known) return known;
-    const origin = issued.get(value);
-    if (!origin) return undefined;
-    const step = steps[origin.step]!;
+    const origin = issued.get(value) ?? made.get(value);
+    const step = origin ? steps[origin.step] : undefined;
+    if (!origin || !step) return undefined;
     const outputs = (step.outputs ??= {}) as Record<string, string>;
-    let name = origin.field.replace(/[^\w]/g, '') || 'value';
-    for (let n = 2; outputs[name] !== undefined; n++) name = `${origin.field.replace(/[^\w]/g, '') || 'value'}${n}`;
-    outputs[name] = answerField(origin.pointer);
-    (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
-    (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
+    const base = origin.field.replace(/[^\w]/g, '') || 'value';
+    let name = base;
+    for (let n = 2; outputs[name] !== undefined; n++) name = `${base}${n}`;
+    if ('read' in origin) outputs[name] = formatExpression(origin.read);
+    else {
+      outputs[name] = answerField(origin.pointer);
+      (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
+      (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
+    }
     const expression = formatExpression({ root: '$steps', stepId: String(step.stepId), part: 'outputs', name });
     carried.set(value, expression);
     return expression;
+  };
+
+  /** `value` sent where the service takes it once: a fresh value at its first use, carried from there to the later ones. */
+  const fresh = (value: string, place: Place): string => {
+    const expression = carry(value);
+    if (expression) return expression;
+    sentLiterals.add(value);
+    if (place.read && !made.has(value)) made.set(value, { step: steps.length, field: place.field, read: place.read });
+    return freshValue(resolveRefShown(described, place.node?.schema ?? place.node));
   };
 
   const input = (name: string, schema: JsonObject): string => {
@@ -139,7 +183,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     return formatExpression({ root: '$inputs', name });
   };
 
-  const sent = (value: unknown, key: string | undefined, field = ''): unknown => {
+  const sent = (value: unknown, key: string | undefined, place: Place): unknown => {
+    const { field, node, read } = place;
     if (typeof value === 'string') {
       if (key !== undefined && value === key) return carry(value) ?? input('apiKey', ARAZZO_KEY_INPUT);
       if (SECRET_FIELD.test(field)) {
@@ -147,13 +192,23 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
           ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
           : input(field, { type: 'string', format: 'password', description: `The \`${field}\` the frontend sent (a secret: never written).` });
       }
+      if (typeof node?.['x-unique'] === 'string' && !documented.has(value)) return fresh(value, place);
       const expression = carry(value);
       if (expression) return expression;
       sentLiterals.add(value);
       return value;
     }
-    if (Array.isArray(value)) return value.map((item) => sent(item, key, field));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sent(v, key, k)]));
+    const schema = node ? resolveRefShown<JsonObject | undefined>(described, node) : undefined;
+    if (Array.isArray(value)) return value.map((item) => sent(item, key, { field, ...(schema?.items ? { node: schema.items as JsonObject } : {}) }));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => {
+          const pointer = read?.root === '$request' && read.part === 'body' ? `${read.pointer ?? ''}/${escapePointerSegment(k)}` : undefined;
+          const child = (schema?.properties as JsonObject | undefined)?.[k] as JsonObject | undefined;
+          return [k, sent(v, key, { field: k, ...(child ? { node: child } : {}), ...(pointer !== undefined && RESPECT_POINTER.test(pointer) ? { read: { root: '$request', part: 'body', pointer } } : {}) })];
+        }),
+      );
+    }
     return value;
   };
 
@@ -169,6 +224,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
       operationId: formatExpression({ root: '$sourceDescriptions', source: exchange.source, name: exchange.operationId }),
     };
+    described = operation?.document ?? target.document;
     if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
       sends += 1;
       const reason = guardedReason(exchange.operationId, exchange.method);
@@ -184,18 +240,26 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
       return value;
     };
-    for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, name) });
-    for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, name) });
+    const at = (where: 'path' | 'query' | 'header', name: string): Place => {
+      const parameter = declared.find((p) => p?.in === where && String(p.name).toLowerCase() === name.toLowerCase());
+      return { field: String(parameter?.name ?? name), ...(parameter ? { node: parameter } : {}), read: { root: '$request', part: where, name: String(parameter?.name ?? name) } };
+    };
+    for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, at('path', name)) });
+    for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, at('query', name)) });
     for (const [lower, value] of Object.entries(exchange.headers)) {
-      const parameter = declared.find((p) => p?.in === 'header' && String(p.name).toLowerCase() === lower);
-      if (parameter) parameters.push({ name: String(parameter.name), in: 'header', value: sent(value, exchange.key, String(parameter.name)) });
+      const place = at('header', lower);
+      if (place.node) parameters.push({ name: place.field, in: 'header', value: sent(value, exchange.key, place) });
     }
     if (exchange.key !== undefined) {
       // A key the recorded sign-up got (verify or verify-number) is carried from that step.
       parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${carry(exchange.key) ?? input('apiKey', ARAZZO_KEY_INPUT)}}` });
     }
     if (parameters.length > 0) step.parameters = parameters;
-    if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key) };
+    if (exchange.body !== undefined) {
+      const content = resolveRef(operation?.document, operation?.operation.requestBody)?.content as JsonObject | undefined;
+      const schema = content?.[exchange.contentType ?? 'application/json']?.schema as JsonObject | undefined;
+      step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key, { field: '', ...(schema ? { node: schema } : {}), read: { root: '$request', part: 'body', pointer: '' } }) };
+    }
     const criteria: JsonObject[] = [
       exchange.operationId === 'waitForEvent' && exchange.status === 408 ? { condition: '$statusCode == 200 || $statusCode == 408' } : { condition: `$statusCode == ${exchange.status}` },
     ];
