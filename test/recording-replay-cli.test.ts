@@ -3,7 +3,10 @@
 // announce the mock) a recording that sends or buys runs only at the level and with the --allow
 // that permit it (else nothing is sent, exit 2, each step named with why), its mock-only steps are
 // skipped and said so, and a deployment that drops a value the recording carried fails the step
-// that depends on it, in the console and in the suite's report.
+// that depends on it, in the console and in the suite's report, each finding with a curl that,
+// run as printed, gets the status its step got.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -154,6 +157,27 @@ describe('conformance --replay', () => {
       const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
       expect(rerun, lines.join('\n')).toBe(1);
       expect(lines.join('\n')).toMatch(/Still there/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("each finding's curl, run as printed (bash -c), gets the status its step got", async () => {
+    const proxy = await startBreakingProxy(mock.url);
+    proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+    try {
+      const key = newKey('curl');
+      const run = await replay(['--base-url', proxy.url], key);
+      const groups = (run.report!.findings as JsonObject[]).filter((g) => g.example?.curl);
+      expect(groups.length).toBeGreaterThan(0);
+      for (const group of groups) {
+        const curl = String(group.example.curl);
+        // As printed on the console, and as the JSON report keeps it.
+        expect(run.out).toContain(curl);
+        // Not execFileSync: the mock and the proxy answer from this process.
+        const { stdout: answered } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, CONFORMANCE_API_KEY: key }, timeout: 30_000 });
+        expect([group.id, /^HTTP\/[\d.]+ (\d{3})/.exec(answered)?.[1]], answered.slice(0, 600)).toEqual([group.id, String(group.example.answer.status)]);
+      }
     } finally {
       await proxy.close();
     }
