@@ -22,11 +22,12 @@
 //    so the recording replays again and again on one deployment; a documented test value stays.
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
-import { escapePointerSegment, resolveRef, resolveRefShown, valueAt, type JsonObject } from '../contract/json-pointer.js';
+import { escapePointerSegment, resolveRef, stringLeaves, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { formatExpression, type RuntimeExpression } from '../contract/runtime-expression.js';
-import { findOperation } from '../contract/workflows.js';
+import { findOperation, type ResolvedOperation } from '../contract/workflows.js';
 import { guardedReason, isWrite } from '../mcp/policy.js';
 import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
+import { freshValue, uniqueAt, type RequestPlace } from './unique-values.js';
 
 export interface ArazzoTarget {
   /** The service's description (generated/openapi.json), parsed. */
@@ -56,25 +57,10 @@ const ARAZZO_KEY_INPUT = {
   description: 'The account\'s API key (part 5.1). Never written in a recording; on the mock any `sk_live_` key opens an account of its own.',
 };
 
-/** Where a request sent a value: the field that held it, its schema (or parameter) in the contract, and the `$request` expression that reads it back. */
+/** Where a request sent a value: the field that held it, and the `$request` expression that reads it back. */
 interface Place {
   field: string;
-  node?: JsonObject;
-  read?: RuntimeExpression;
-}
-
-const faker = (name: 'string.uuid' | 'number.integer', args?: { min: number; max: number }): string => formatExpression({ root: '$faker', name, ...(args ? { args } : {}) });
-
-/**
- * A fresh value for a field the service takes once, as Respect's `$faker` makes one at each run
- * (this package's runner reads the same): an example.com address, a fictional number (555-0100
- * to 555-0199, part 8's E.164, area codes 600 to 989, away from the 500 area of the test values),
- * or a UUID.
- */
-export function freshValue(schema: JsonObject | undefined): string {
-  if (schema?.format === 'email') return `recording-{${faker('string.uuid')}}@example.com`;
-  if (typeof schema?.pattern === 'string' && schema.pattern.startsWith('^\\+')) return `+1{${faker('number.integer', { min: 600, max: 989 })}}5550{${faker('number.integer', { min: 100, max: 199 })}}`;
-  return faker('string.uuid');
+  read?: { root: '$request'; part: 'body'; pointer: string } | { root: '$request'; part: 'path' | 'query' | 'header'; name: string };
 }
 
 interface Origin {
@@ -83,14 +69,6 @@ interface Origin {
   field: string;
   /** For an item of a list: the same field of the list's first item, as recorded. */
   first?: unknown;
-}
-
-/** Every string leaf of a JSON value with its pointer and the name of the field that holds it. */
-function leaves(value: unknown, pointer = '', field = ''): Array<{ pointer: string; field: string; value: string }> {
-  if (typeof value === 'string') return [{ pointer, field, value }];
-  if (Array.isArray(value)) return value.flatMap((item, i) => leaves(item, `${pointer}/${i}`, field));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, `${pointer}/${escapePointerSegment(k)}`, k));
-  return [];
 }
 
 function looksIssued(field: string, value: string): boolean {
@@ -141,8 +119,9 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   const guarded = new Map<string, string>();
   /** Values sent where the service takes them once, by the step (index) that made them fresh and where it sent them. */
   const made = new Map<string, { step: number; field: string; read: RuntimeExpression }>();
-  /** The description of the operation of the step being written. */
-  let described: JsonObject = target.document;
+  /** The operation of the step being written, and the content type of its body. */
+  let operationNow: ResolvedOperation | undefined;
+  let contentType = 'application/json';
 
   /** A value carried from the step that issued it (its answer) or made it fresh (its request): that step's output. */
   const carry = (value: string): string | undefined => {
@@ -166,13 +145,20 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     return expression;
   };
 
+  /** What the contract says of the value sent at `read`, when the service takes it once. */
+  const uniqueHere = (read: Place['read']) => {
+    if (!read || !operationNow) return undefined;
+    const place: RequestPlace = read.part === 'body' ? { in: 'body', pointer: read.pointer, contentType } : { in: read.part, name: read.name };
+    return uniqueAt(operationNow, place);
+  };
+
   /** `value` sent where the service takes it once: a fresh value at its first use, carried from there to the later ones. */
-  const fresh = (value: string, place: Place): string => {
+  const fresh = (value: string, place: Place & { read: NonNullable<Place['read']> }, schema: JsonObject): string => {
     const expression = carry(value);
     if (expression) return expression;
     sentLiterals.add(value);
-    if (place.read && !made.has(value)) made.set(value, { step: steps.length, field: place.field, read: place.read });
-    return freshValue(resolveRefShown(described, place.node?.schema ?? place.node));
+    if (!made.has(value)) made.set(value, { step: steps.length, field: place.field, read: place.read });
+    return freshValue(schema);
   };
 
   const input = (name: string, schema: JsonObject): string => {
@@ -184,7 +170,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   };
 
   const sent = (value: unknown, key: string | undefined, place: Place): unknown => {
-    const { field, node, read } = place;
+    const { field, read } = place;
     if (typeof value === 'string') {
       if (key !== undefined && value === key) return carry(value) ?? input('apiKey', ARAZZO_KEY_INPUT);
       if (SECRET_FIELD.test(field)) {
@@ -192,23 +178,20 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
           ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
           : input(field, { type: 'string', format: 'password', description: `The \`${field}\` the frontend sent (a secret: never written).` });
       }
-      if (typeof node?.['x-unique'] === 'string' && !documented.has(value)) return fresh(value, place);
+      const unique = documented.has(value) ? undefined : uniqueHere(read);
+      if (unique && read) return fresh(value, { field, read }, unique.schema);
       const expression = carry(value);
       if (expression) return expression;
       sentLiterals.add(value);
       return value;
     }
-    const schema = node ? resolveRefShown<JsonObject | undefined>(described, node) : undefined;
-    if (Array.isArray(value)) return value.map((item) => sent(item, key, { field, ...(schema?.items ? { node: schema.items as JsonObject } : {}) }));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => {
-          const pointer = read?.root === '$request' && read.part === 'body' ? `${read.pointer ?? ''}/${escapePointerSegment(k)}` : undefined;
-          const child = (schema?.properties as JsonObject | undefined)?.[k] as JsonObject | undefined;
-          return [k, sent(v, key, { field: k, ...(child ? { node: child } : {}), ...(pointer !== undefined && RESPECT_POINTER.test(pointer) ? { read: { root: '$request', part: 'body', pointer } } : {}) })];
-        }),
-      );
-    }
+    // Inside a body, each value's place is its pointer (`$request.body#/a/0/b`).
+    const below = (segment: string | number, name: string): Place => {
+      const pointer = read?.part === 'body' ? `${read.pointer}/${escapePointerSegment(segment)}` : undefined;
+      return { field: name, ...(pointer !== undefined && RESPECT_POINTER.test(pointer) ? { read: { root: '$request', part: 'body', pointer } } : {}) };
+    };
+    if (Array.isArray(value)) return value.map((item, i) => sent(item, key, below(i, field)));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sent(v, key, below(k, k))]));
     return value;
   };
 
@@ -224,7 +207,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       description: mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
       operationId: formatExpression({ root: '$sourceDescriptions', source: exchange.source, name: exchange.operationId }),
     };
-    described = operation?.document ?? target.document;
+    operationNow = operation;
+    contentType = exchange.contentType ?? 'application/json';
     if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
       sends += 1;
       const reason = guardedReason(exchange.operationId, exchange.method);
@@ -240,26 +224,19 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
       return value;
     };
-    const at = (where: 'path' | 'query' | 'header', name: string): Place => {
-      const parameter = declared.find((p) => p?.in === where && String(p.name).toLowerCase() === name.toLowerCase());
-      return { field: String(parameter?.name ?? name), ...(parameter ? { node: parameter } : {}), read: { root: '$request', part: where, name: String(parameter?.name ?? name) } };
-    };
+    const at = (where: 'path' | 'query' | 'header', name: string): Place => ({ field: name, read: { root: '$request', part: where, name } });
     for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, at('path', name)) });
     for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, at('query', name)) });
     for (const [lower, value] of Object.entries(exchange.headers)) {
-      const place = at('header', lower);
-      if (place.node) parameters.push({ name: place.field, in: 'header', value: sent(value, exchange.key, place) });
+      const parameter = declared.find((p) => p?.in === 'header' && String(p.name).toLowerCase() === lower);
+      if (parameter) parameters.push({ name: String(parameter.name), in: 'header', value: sent(value, exchange.key, at('header', String(parameter.name))) });
     }
     if (exchange.key !== undefined) {
       // A key the recorded sign-up got (verify or verify-number) is carried from that step.
       parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${carry(exchange.key) ?? input('apiKey', ARAZZO_KEY_INPUT)}}` });
     }
     if (parameters.length > 0) step.parameters = parameters;
-    if (exchange.body !== undefined) {
-      const content = resolveRef(operation?.document, operation?.operation.requestBody)?.content as JsonObject | undefined;
-      const schema = content?.[exchange.contentType ?? 'application/json']?.schema as JsonObject | undefined;
-      step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key, { field: '', ...(schema ? { node: schema } : {}), read: { root: '$request', part: 'body', pointer: '' } }) };
-    }
+    if (exchange.body !== undefined) step.requestBody = { contentType, payload: sent(exchange.body, exchange.key, { field: '', read: { root: '$request', part: 'body', pointer: '' } }) };
     const criteria: JsonObject[] = [
       exchange.operationId === 'waitForEvent' && exchange.status === 408 ? { condition: '$statusCode == 200 || $statusCode == 408' } : { condition: `$statusCode == ${exchange.status}` },
     ];
@@ -270,7 +247,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     let equalities = 0;
     const asserted = new Set<string>();
     const answer = parseJsonText(exchange.responseText);
-    for (const leaf of leaves(answer)) {
+    for (const leaf of stringLeaves(answer)) {
       if (!RESPECT_POINTER.test(leaf.pointer) || leaf.pointer === '') continue;
       const expression = carried.get(leaf.value);
       if (expression) {
