@@ -60,7 +60,7 @@ export interface Observed {
 }
 
 /** The control operations that are the recorder's own switch, and the reads that change nothing: never recorded. */
-const NOT_RECORDED = new Set(['mockAbout', 'mockGetClock', 'mockReset', 'mockStartRecording', 'mockGetRecording', 'mockStopRecording']);
+const NOT_RECORDED = new Set(['mockAbout', 'mockGetClock', 'mockGetDescription', 'mockReset', 'mockStartRecording', 'mockGetRecording', 'mockStopRecording']);
 /** Requests without a key are kept under this recording (sign-up), with `--record`, until a sign-up they belong to gives its key (joinSignUp). */
 export const NO_KEY = 'no-key';
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -34,8 +34,20 @@ export interface ArazzoTarget {
   document: JsonObject;
   /** The control surface's description (generated/mock-control.json), parsed. */
   controlDocument: JsonObject;
-  /** Where the recording finds each description (relative to the recording's file, or a URL). */
-  urls?: { numbersApi: string; mockControl: string };
+  /**
+   * The mock at whose address a recording names the two descriptions (it serves them,
+   * `GET /__mock/descriptions/{file}`): its base URL, or a function that gives it once it is known.
+   * By default the address the control description names (`servers`: the local mock).
+   */
+  mockUrl?: string | (() => string);
+}
+
+/** Where a recording names the descriptions: at the mock that serves them, so Respect reads them from any folder the recording is moved to. */
+function descriptionUrls(target: ArazzoTarget): { numbersApi: string; mockControl: string } {
+  const base = (typeof target.mockUrl === 'function' ? target.mockUrl() : target.mockUrl) ?? String(target.controlDocument.servers?.[0]?.url ?? '');
+  const served = findOperation({ mockControl: target.controlDocument }, 'mockControl', 'mockGetDescription')?.path ?? '/__mock/descriptions/{file}';
+  const at = (file: string): string => `${base.replace(/\/+$/, '')}${served.replace('{file}', file)}`;
+  return { numbersApi: at('openapi.json'), mockControl: at('mock-control.json') };
 }
 
 /** Respect reads JSON pointers made of `[\w/-]` only: a value elsewhere is not carried. */
@@ -265,6 +277,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     }
   });
 
+  const urls = descriptionUrls(target);
   const level = guarded.size > 0 ? 'never' : sends > 0 ? 'writes' : 'contract';
   const workflow: JsonObject = {
     workflowId: recording.name,
@@ -283,8 +296,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     arazzo: '1.0.1',
     info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
     sourceDescriptions: [
-      { name: 'numbersApi', url: target.urls?.numbersApi ?? 'openapi.json', type: 'openapi' },
-      { name: 'mockControl', url: target.urls?.mockControl ?? 'mock-control.json', type: 'openapi' },
+      { name: 'numbersApi', url: urls.numbersApi, type: 'openapi' },
+      { name: 'mockControl', url: urls.mockControl, type: 'openapi' },
     ],
     workflows: [workflow],
   };
