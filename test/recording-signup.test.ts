@@ -15,7 +15,7 @@ import { runReplayCli } from '../conformance/replay.js';
 import { replayRecording } from '../src/recording/replay.js';
 import { generatedDir, type JsonObject } from './helpers/contract.js';
 import { runRespectCommand, workflowResults } from './helpers/respect.js';
-import { client, newKey, startStatefulMock } from './helpers/stateful-mock.js';
+import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const document = JSON.parse(readFileSync(path.join(generatedDir, 'openapi.json'), 'utf8')) as JsonObject;
 const controlDocument = JSON.parse(readFileSync(path.join(generatedDir, 'mock-control.json'), 'utf8')) as JsonObject;
@@ -27,32 +27,47 @@ const steps = (recording: JsonObject): JsonObject[] => (recording.workflows as J
 let files: string[];
 let keys: { ada: string; grace: string };
 
+/** The mock the sign-ups are recorded on; it keeps running, as the recordings name its descriptions at its address. */
+let recorded: StatefulMock;
+
+/** The recordings' files once the mock has written what the sign-ups did (it writes shortly after each change). */
+async function settled(): Promise<string[]> {
+  const done = (): boolean => {
+    try {
+      return readdirSync(dir).filter((f) => f.endsWith('.arazzo.json')).length === 2 && steps(read('recording-2')).length === 5 && steps(read('recording-3')).length === 4;
+    } catch {
+      return false; // not written yet
+    }
+  };
+  for (const started = Date.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 50))) if (Date.now() - started > 20_000) throw new Error(`the recordings in ${dir} were not written within 20 s`);
+  return readdirSync(dir).sort();
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'recording-signup-'));
-  const mock = await startStatefulMock({ recordDir: dir });
-  try {
-    const anonymous = client(mock.url, null);
-    const finish = async (verificationId: string, phoneNumber: string): Promise<string> => {
-      const verified = await anonymous('POST', '/api/v1/auth/verify', { verificationId, code: signupCode });
-      await anonymous('POST', '/api/v1/auth/register-number', { registrationId: verified.body.registrationId, phoneNumber });
-      const done = await anonymous('POST', '/api/v1/auth/verify-number', { registrationId: verified.body.registrationId, code: signupCode });
-      expect(done.status).toBe(200);
-      return done.body.apiKey as string;
-    };
-    // Grace begins signing up; the no-key recording is written; Ada signs up whole and reads her
-    // numbers; then Grace finishes.
-    const grace = await anonymous('POST', '/api/v1/auth/signup', { email: 'grace@example.com' });
-    while (!readdirSync(dir).includes('no-key.arazzo.json')) await new Promise((resolve) => setTimeout(resolve, 50));
-    const ada = await anonymous('POST', '/api/v1/auth/signup', { email: 'ada@example.com' });
-    const adaKey = await finish(ada.body.verificationId, '+14155550123');
-    expect((await client(mock.url, adaKey)('GET', '/api/v1/numbers')).status).toBe(200);
-    keys = { ada: adaKey, grace: await finish(grace.body.verificationId, '+14155550124') };
-  } finally {
-    await mock.close();
-  }
-  files = readdirSync(dir).sort();
+  recorded = await startStatefulMock({ recordDir: dir });
+  const anonymous = client(recorded.url, null);
+  const finish = async (verificationId: string, phoneNumber: string): Promise<string> => {
+    const verified = await anonymous('POST', '/api/v1/auth/verify', { verificationId, code: signupCode });
+    await anonymous('POST', '/api/v1/auth/register-number', { registrationId: verified.body.registrationId, phoneNumber });
+    const done = await anonymous('POST', '/api/v1/auth/verify-number', { registrationId: verified.body.registrationId, code: signupCode });
+    expect(done.status).toBe(200);
+    return done.body.apiKey as string;
+  };
+  // Grace begins signing up; the no-key recording is written; Ada signs up whole and reads her
+  // numbers; then Grace finishes.
+  const grace = await anonymous('POST', '/api/v1/auth/signup', { email: 'grace@example.com' });
+  while (!readdirSync(dir).includes('no-key.arazzo.json')) await new Promise((resolve) => setTimeout(resolve, 50));
+  const ada = await anonymous('POST', '/api/v1/auth/signup', { email: 'ada@example.com' });
+  const adaKey = await finish(ada.body.verificationId, '+14155550123');
+  expect((await client(recorded.url, adaKey)('GET', '/api/v1/numbers')).status).toBe(200);
+  keys = { ada: adaKey, grace: await finish(grace.body.verificationId, '+14155550124') };
+  files = await settled();
 }, 30_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await recorded?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('a sign-up recorded with --record', () => {
   it("joins each sign-up's keyless requests to the key it produced, by the values they carried; no-key goes once empty", () => {
@@ -88,19 +103,14 @@ describe('a sign-up recorded with --record', () => {
     }
   });
 
-  it("replays again and again on one mock: the suite's replay twice, then Respect, each a new sign-up", async () => {
-    const mock = await startStatefulMock();
-    try {
-      for (const run of [1, 2]) {
-        const replayed = await replayCli(['--replay', path.join(dir, 'recording-2.arazzo.json'), '--base-url', mock.url]);
-        expect(replayed.code, `replay ${run}: ${replayed.out}${replayed.err}`).toBe(0);
-      }
-      const respect = await runRespectCommand(`npx redocly respect ${path.join(dir, 'recording-2.arazzo.json')} -S numbersApi=${mock.url} -S mockControl=${mock.url}`, { json: true });
-      expect(respect.code, respect.output.slice(-3000)).toBe(0);
-      expect(workflowResults(respect.report!).map((w) => w.status)).toEqual(['success']);
-    } finally {
-      await mock.close();
+  it("replays again and again on the mock it was made on: the suite's replay twice, then Respect, each a new sign-up", async () => {
+    for (const run of [1, 2]) {
+      const replayed = await replayCli(['--replay', path.join(dir, 'recording-2.arazzo.json'), '--base-url', recorded.url]);
+      expect(replayed.code, `replay ${run}: ${replayed.out}${replayed.err}`).toBe(0);
     }
+    const respect = await runRespectCommand(`npx redocly respect ${path.join(dir, 'recording-2.arazzo.json')} -S numbersApi=${recorded.url} -S mockControl=${recorded.url}`, { json: true });
+    expect(respect.code, respect.output.slice(-3000)).toBe(0);
+    expect(workflowResults(respect.report!).map((w) => w.status)).toEqual(['success']);
   }, 120_000);
 
   it('a recording that sent the email as a literal fails its second replay saying the address already has an account', async () => {
