@@ -42,6 +42,13 @@ function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<L
   });
 }
 
+/** A deployment that renames the `phoneNumberId` of a sent message (the mock behind a breaking proxy). */
+async function renamingDeployment(): Promise<Awaited<ReturnType<typeof startBreakingProxy>>> {
+  const proxy = await startBreakingProxy(mock.url);
+  proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+  return proxy;
+}
+
 async function replay(argv: string[], key = newKey('replay')): Promise<{ code: number; out: string; err: string; report?: JsonObject; reportDir: string }> {
   let out = '';
   let err = '';
@@ -131,8 +138,7 @@ describe('conformance --replay', () => {
   });
 
   it("a deployment that renames a field the recording reads: the suite's findings, with the near miss, a curl with $CONFORMANCE_API_KEY and --rerun", async () => {
-    const proxy = await startBreakingProxy(mock.url);
-    proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+    const proxy = await renamingDeployment();
     try {
       const key = newKey('renamed');
       const run = await replay(['--base-url', proxy.url], key);
@@ -163,8 +169,7 @@ describe('conformance --replay', () => {
   });
 
   it("each finding's curl, run as printed (bash -c), gets the status its step got", async () => {
-    const proxy = await startBreakingProxy(mock.url);
-    proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+    const proxy = await renamingDeployment();
     try {
       const key = newKey('curl');
       const run = await replay(['--base-url', proxy.url], key);
