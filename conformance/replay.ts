@@ -13,13 +13,13 @@
 // to --report-dir as the suite writes its own (conformance-report.json, junit.xml).
 import { parseArgs } from 'node:util';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { valueAt, type JsonObject } from '../src/contract/json-pointer.js';
+import { stringLeaves, valueAt, type JsonObject } from '../src/contract/json-pointer.js';
 import { readRecordingFile, RecordingFileError } from '../src/recording/recording-files-read.js';
 import { recordedWorkflow, replayRecording } from '../src/recording/replay.js';
-import { literalUniques } from '../src/recording/unique-values.js';
+import { uniqueAt } from '../src/recording/unique-values.js';
 import { stepOperation } from '../src/workflows/arazzo-runner.js';
-import { resolveStepOperation } from '../src/contract/workflows.js';
-import { criterionExpressions, type Criterion } from '../src/contract/runtime-expression.js';
+import { resolveStepOperation, type ResolvedOperation } from '../src/contract/workflows.js';
+import { criterionExpressions, expressionsIn, type Criterion } from '../src/contract/runtime-expression.js';
 import { isWrite } from '../src/mcp/policy.js';
 import { describeVerdict } from '../src/contract/verdict.js';
 import { readAnnouncement } from './announcement.js';
@@ -162,6 +162,30 @@ function criterionReason(criterion: Criterion, body: unknown): string {
   const near = pointer ? nearNames(body, pointer) : [];
   const missing = pointer !== undefined && valueAt(body, `#${pointer}`) === undefined;
   return `not met: ${criterion.condition}${criterion.context ? ` (of ${criterion.context})` : ''}${missing ? `; the answer has nothing at ${pointer}` : ''}${near.length ? `; near miss: ${near.map((n) => `\`${n}\``).join(', ')} is there instead: renamed?` : ''}`;
+}
+
+/** A value written as it was sent: no runtime expression in it (one the grammar cannot read counts as none). */
+function isLiteral(value: string): boolean {
+  try {
+    return expressionsIn(value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The values a workflow step sends as literals where the service takes them once: `body /email`, `header Idempotency-Key`. */
+function literalUniques(step: JsonObject, operation: ResolvedOperation): Array<{ where: string; value: string; reason: string }> {
+  const found: Array<{ where: string; value: string; reason: string }> = [];
+  for (const leaf of stringLeaves((step.requestBody as JsonObject | undefined)?.payload)) {
+    const unique = isLiteral(leaf.value) ? uniqueAt(operation, { in: 'body', pointer: leaf.pointer }) : undefined;
+    if (unique) found.push({ where: `body ${leaf.pointer}`, value: leaf.value, reason: unique.reason });
+  }
+  for (const parameter of (step.parameters ?? []) as JsonObject[]) {
+    const where = parameter.in as 'path' | 'query' | 'header';
+    const unique = typeof parameter.value === 'string' && isLiteral(parameter.value) ? uniqueAt(operation, { in: where, name: String(parameter.name) }) : undefined;
+    if (unique) found.push({ where: `${where} ${parameter.name}`, value: String(parameter.value), reason: unique.reason });
+  }
+  return found;
 }
 
 /** A value a step sent as recorded where the service takes it once (`x-unique`). */

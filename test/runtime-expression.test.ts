@@ -84,7 +84,7 @@ const MALFORMED: Array<[string, { given: string; want: { position: number; expec
   ['a $faker generator this package does not make', { given: '$faker.string.email()', want: { position: 7, expected: 'string.uuid or number.integer' } }],
   ['a $faker generator not called', { given: '$faker.string.uuid', want: { position: 18, expected: '"("' } }],
   ['$faker arguments not closed', { given: '$faker.number.integer({min:1', want: { position: 28, expected: '"," or "}"' } }],
-  ['a $faker argument that is neither a number nor a string', { given: '$faker.number.integer({min:x})', want: { position: 27, expected: 'a number or a quoted string' } }],
+  ['a $faker argument that is no number', { given: "$faker.number.integer({min:'x'})", want: { position: 27, expected: 'a number' } }],
 ];
 
 describe.each(MALFORMED)('malformed: %s', (_name, { given, want }) => {

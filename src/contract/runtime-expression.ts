@@ -20,7 +20,7 @@ export type RuntimeExpression =
   | { root: '$workflows'; workflowId: string; part: 'inputs' | 'outputs'; name: string; pointer?: string }
   | { root: '$sourceDescriptions'; source: string; name: string }
   | { root: '$components'; part: 'inputs' | 'parameters' | 'successActions' | 'failureActions'; name: string }
-  | { root: '$faker'; name: FakerName; args?: Record<string, number | string> };
+  | { root: '$faker'; name: FakerName; args?: Record<string, number> };
 
 /** The `$faker` generators read (Redocly Respect has more; a recording writes only these). */
 export const FAKER_NAMES = ['string.uuid', 'number.integer'] as const;
@@ -100,26 +100,25 @@ class Reader {
     return this.text[this.at] === '~' ? this.fail('~0 or ~1') : { pointer };
   }
 
-  /** A `$faker` generator's arguments, as Respect reads them: `()` or `({min: 1, max: 9, provider: 'x'})`. */
-  fakerArguments(): Record<string, number | string> | undefined {
+  /** A `$faker` generator's arguments, as Respect writes them: `()` or `({min: 1, max: 9})` (numbers: the two generators read take no other). */
+  fakerArguments(): Record<string, number> | undefined {
     this.need('(');
-    if (this.take(')')) return undefined;
-    const args: Record<string, number | string> = {};
-    this.need('{');
-    do {
-      this.take(SPACE);
-      if (this.text[this.at] === '}') break; // `{}`, or a trailing comma
-      const key = this.need(NAME, 'an argument name');
-      this.take(SPACE);
-      this.need(':');
-      this.take(SPACE);
-      const text = this.take(STRING) ?? this.need(NUMBER, 'a number or a quoted string');
-      args[key] = /^['"]/.test(text) ? text.slice(1, -1) : Number(text);
-      this.take(SPACE);
-    } while (this.take(','));
-    this.need('}', '"," or "}"');
+    const args: Record<string, number> = {};
+    if (this.take('{')) {
+      do {
+        this.take(SPACE);
+        if (this.text[this.at] === '}') break; // `{}`, or a trailing comma
+        const key = this.need(NAME, 'an argument name');
+        this.take(SPACE);
+        this.need(':');
+        this.take(SPACE);
+        args[key] = Number(this.need(NUMBER, 'a number'));
+        this.take(SPACE);
+      } while (this.take(','));
+      this.need('}', '"," or "}"');
+    }
     this.need(')');
-    return args;
+    return Object.keys(args).length > 0 ? args : undefined;
   }
 
   /** One runtime expression from the cursor, to where the grammar ends (the fields of each are read in order). */
@@ -164,7 +163,7 @@ export function parseRuntimeExpression(text: string): RuntimeExpression {
 
 /** The expression as Arazzo writes it (`parseRuntimeExpression` reads it back the same). */
 export function formatExpression(e: RuntimeExpression): string {
-  if (e.root === '$faker') return `$faker.${e.name}(${e.args ? `{${Object.entries(e.args).map(([k, v]) => `${k}:${typeof v === 'number' ? v : `'${v}'`}`).join(',')}}` : ''})`;
+  if (e.root === '$faker') return `$faker.${e.name}(${e.args ? `{${Object.entries(e.args).map(([k, v]) => `${k}:${v}`).join(',')}}` : ''})`;
   const { source, stepId, workflowId, part, name, pointer } = e as Partial<Record<'source' | 'stepId' | 'workflowId' | 'part' | 'name' | 'pointer', string>>;
   return [e.root, source ?? stepId ?? workflowId, part, name].filter((s) => s !== undefined).join('.') + (pointer !== undefined ? `#${pointer}` : '');
 }

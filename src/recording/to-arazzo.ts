@@ -23,11 +23,11 @@
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
 import { escapePointerSegment, resolveRef, stringLeaves, valueAt, type JsonObject } from '../contract/json-pointer.js';
-import { formatExpression, type RuntimeExpression } from '../contract/runtime-expression.js';
+import { formatExpression } from '../contract/runtime-expression.js';
 import { findOperation, type ResolvedOperation } from '../contract/workflows.js';
 import { guardedReason, isWrite } from '../mcp/policy.js';
 import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
-import { freshValue, uniqueAt, type RequestPlace } from './unique-values.js';
+import { freshValue, requestExpression, uniqueAt, type RequestPlace } from './unique-values.js';
 
 export interface ArazzoTarget {
   /** The service's description (generated/openapi.json), parsed. */
@@ -69,10 +69,10 @@ const ARAZZO_KEY_INPUT = {
   description: 'The account\'s API key (part 5.1). Never written in a recording; on the mock any `sk_live_` key opens an account of its own.',
 };
 
-/** Where a request sent a value: the field that held it, and the `$request` expression that reads it back. */
+/** Where a request sent a value: the field that held it, and its place in the request (a body pointer Respect reads, or a parameter). */
 interface Place {
   field: string;
-  read?: { root: '$request'; part: 'body'; pointer: string } | { root: '$request'; part: 'path' | 'query' | 'header'; name: string };
+  at?: RequestPlace;
 }
 
 interface Origin {
@@ -130,10 +130,9 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   let sends = 0;
   const guarded = new Map<string, string>();
   /** Values sent where the service takes them once, by the step (index) that made them fresh and where it sent them. */
-  const made = new Map<string, { step: number; field: string; read: RuntimeExpression }>();
-  /** The operation of the step being written, and the content type of its body. */
+  const made = new Map<string, { step: number; field: string; at: RequestPlace }>();
+  /** The operation of the step being written. */
   let operationNow: ResolvedOperation | undefined;
-  let contentType = 'application/json';
 
   /** A value carried from the step that issued it (its answer) or made it fresh (its request): that step's output. */
   const carry = (value: string): string | undefined => {
@@ -146,7 +145,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const base = origin.field.replace(/[^\w]/g, '') || 'value';
     let name = base;
     for (let n = 2; outputs[name] !== undefined; n++) name = `${base}${n}`;
-    if ('read' in origin) outputs[name] = formatExpression(origin.read);
+    if ('at' in origin) outputs[name] = formatExpression(requestExpression(origin.at));
     else {
       outputs[name] = answerField(origin.pointer);
       (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
@@ -157,19 +156,12 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     return expression;
   };
 
-  /** What the contract says of the value sent at `read`, when the service takes it once. */
-  const uniqueHere = (read: Place['read']) => {
-    if (!read || !operationNow) return undefined;
-    const place: RequestPlace = read.part === 'body' ? { in: 'body', pointer: read.pointer, contentType } : { in: read.part, name: read.name };
-    return uniqueAt(operationNow, place);
-  };
-
-  /** `value` sent where the service takes it once: a fresh value at its first use, carried from there to the later ones. */
-  const fresh = (value: string, place: Place & { read: NonNullable<Place['read']> }, schema: JsonObject): string => {
+  /** `value` sent at `at`, where the service takes it once: a fresh value at its first use, carried from there to the later ones. */
+  const fresh = (value: string, field: string, at: RequestPlace, schema: JsonObject): string => {
     const expression = carry(value);
     if (expression) return expression;
     sentLiterals.add(value);
-    if (!made.has(value)) made.set(value, { step: steps.length, field: place.field, read: place.read });
+    if (!made.has(value)) made.set(value, { step: steps.length, field, at });
     return freshValue(schema);
   };
 
@@ -182,7 +174,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   };
 
   const sent = (value: unknown, key: string | undefined, place: Place): unknown => {
-    const { field, read } = place;
+    const { field, at } = place;
     if (typeof value === 'string') {
       if (key !== undefined && value === key) return carry(value) ?? input('apiKey', ARAZZO_KEY_INPUT);
       if (SECRET_FIELD.test(field)) {
@@ -190,8 +182,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
           ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
           : input(field, { type: 'string', format: 'password', description: `The \`${field}\` the frontend sent (a secret: never written).` });
       }
-      const unique = documented.has(value) ? undefined : uniqueHere(read);
-      if (unique && read) return fresh(value, { field, read }, unique.schema);
+      const unique = at && operationNow && !documented.has(value) ? uniqueAt(operationNow, at) : undefined;
+      if (unique && at) return fresh(value, field, at, unique.schema);
       const expression = carry(value);
       if (expression) return expression;
       sentLiterals.add(value);
@@ -199,8 +191,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     }
     // Inside a body, each value's place is its pointer (`$request.body#/a/0/b`).
     const below = (segment: string | number, name: string): Place => {
-      const pointer = read?.part === 'body' ? `${read.pointer}/${escapePointerSegment(segment)}` : undefined;
-      return { field: name, ...(pointer !== undefined && RESPECT_POINTER.test(pointer) ? { read: { root: '$request', part: 'body', pointer } } : {}) };
+      const pointer = at?.in === 'body' ? `${at.pointer}/${escapePointerSegment(segment)}` : undefined;
+      return { field: name, ...(pointer !== undefined && RESPECT_POINTER.test(pointer) ? { at: { in: 'body', pointer } } : {}) };
     };
     if (Array.isArray(value)) return value.map((item, i) => sent(item, key, below(i, field)));
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sent(v, key, below(k, k))]));
@@ -220,7 +212,6 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       operationId: formatExpression({ root: '$sourceDescriptions', source: exchange.source, name: exchange.operationId }),
     };
     operationNow = operation;
-    contentType = exchange.contentType ?? 'application/json';
     if (!mockOnly && isWrite(exchange.operationId, exchange.method)) {
       sends += 1;
       const reason = guardedReason(exchange.operationId, exchange.method);
@@ -236,7 +227,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
       return value;
     };
-    const at = (where: 'path' | 'query' | 'header', name: string): Place => ({ field: name, read: { root: '$request', part: where, name } });
+    const at = (where: 'path' | 'query' | 'header', name: string): Place => ({ field: name, at: { in: where, name } });
     for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, at('path', name)) });
     for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, at('query', name)) });
     for (const [lower, value] of Object.entries(exchange.headers)) {
@@ -248,7 +239,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${carry(exchange.key) ?? input('apiKey', ARAZZO_KEY_INPUT)}}` });
     }
     if (parameters.length > 0) step.parameters = parameters;
-    if (exchange.body !== undefined) step.requestBody = { contentType, payload: sent(exchange.body, exchange.key, { field: '', read: { root: '$request', part: 'body', pointer: '' } }) };
+    if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key, { field: '', at: { in: 'body', pointer: '' } }) };
     const criteria: JsonObject[] = [
       exchange.operationId === 'waitForEvent' && exchange.status === 408 ? { condition: '$statusCode == 200 || $statusCode == 408' } : { condition: `$statusCode == ${exchange.status}` },
     ];

@@ -2,13 +2,16 @@
 // sign-up's email, the holder's number, an `Idempotency-Key`; spec/EXTENSIONS.md). The recorder
 // writes each as a fresh value per run (to-arazzo.ts), so a recording replays again and again on
 // one deployment; a replay that fails after a step sent one as a literal says an earlier run may
-// have taken it (conformance/replay.ts). Browser-safe.
-import { resolveRef, resolveRefShown, stringLeaves, type JsonObject } from '../contract/json-pointer.js';
-import { expressionsIn, formatExpression } from '../contract/runtime-expression.js';
+// have taken it (conformance/replay.ts, by uniqueAt). Browser-safe.
+import { resolveRef, resolveRefShown, type JsonObject } from '../contract/json-pointer.js';
+import { formatExpression, type RuntimeExpression } from '../contract/runtime-expression.js';
 import { schemasAt, type ResolvedOperation } from '../contract/workflows.js';
 
 /** Where a request carries a value: a pointer into its body, or a parameter by name. */
-export type RequestPlace = { in: 'body'; pointer: string; contentType?: string } | { in: 'path' | 'query' | 'header'; name: string };
+export type RequestPlace = { in: 'body'; pointer: string } | { in: 'path' | 'query' | 'header'; name: string };
+
+/** The runtime expression that reads the value at `place` back from the step's own request (`$request.body#/email`). */
+export const requestExpression = (place: RequestPlace): RuntimeExpression => (place.in === 'body' ? { root: '$request', part: 'body', pointer: place.pointer } : { root: '$request', part: place.in, name: place.name });
 
 /** What the contract says of a value the service takes once: why (its `x-unique`), and the value's schema. */
 export interface Unique {
@@ -21,8 +24,8 @@ export function uniqueAt(operation: ResolvedOperation, place: RequestPlace): Uni
   const { document } = operation;
   let nodes: unknown[];
   if (place.in === 'body') {
-    const content = resolveRef(document, operation.operation.requestBody)?.content as JsonObject | undefined;
-    const schema = content?.[place.contentType ?? 'application/json']?.schema;
+    const content = (resolveRef(document, operation.operation.requestBody)?.content ?? {}) as JsonObject;
+    const schema = (content['application/json'] ?? Object.values(content)[0])?.schema;
     nodes = schema ? schemasAt(document, schema, place.pointer) : [];
   } else {
     const declared = [...((operation.pathItem.parameters ?? []) as unknown[]), ...((operation.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(document, p));
@@ -46,29 +49,4 @@ export function freshValue(schema: JsonObject | undefined): string {
   if (schema?.format === 'email') return `recording-{${faker('string.uuid')}}@example.com`;
   if (typeof schema?.pattern === 'string' && schema.pattern.startsWith('^\\+')) return `+1{${faker('number.integer', { min: 600, max: 989 })}}5550{${faker('number.integer', { min: 100, max: 199 })}}`;
   return faker('string.uuid');
-}
-
-/** A value written as it was sent: no runtime expression in it (one the grammar cannot read counts as none). */
-function isLiteral(value: string): boolean {
-  try {
-    return expressionsIn(value).length === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** The values a workflow step sends as literals where the service takes them once: `body /email`, `header Idempotency-Key`. */
-export function literalUniques(step: JsonObject, operation: ResolvedOperation): Array<{ where: string; value: string; reason: string }> {
-  const found: Array<{ where: string; value: string; reason: string }> = [];
-  const requestBody = step.requestBody as JsonObject | undefined;
-  for (const leaf of stringLeaves(requestBody?.payload)) {
-    const unique = isLiteral(leaf.value) ? uniqueAt(operation, { in: 'body', pointer: leaf.pointer, ...(requestBody?.contentType ? { contentType: String(requestBody.contentType) } : {}) }) : undefined;
-    if (unique) found.push({ where: `body ${leaf.pointer}`, value: leaf.value, reason: unique.reason });
-  }
-  for (const parameter of (step.parameters ?? []) as JsonObject[]) {
-    const where = parameter.in as 'path' | 'query' | 'header';
-    const unique = typeof parameter.value === 'string' && isLiteral(parameter.value) ? uniqueAt(operation, { in: where, name: String(parameter.name) }) : undefined;
-    if (unique) found.push({ where: `${where} ${parameter.name}`, value: String(parameter.value), reason: unique.reason });
-  }
-  return found;
 }

@@ -118,11 +118,7 @@ function evaluator(scope: Scope, workflows: Record<string, Record<string, unknow
   return (e) => {
     if (e.root === '$statusCode') return scope.answer?.status;
     if (e.root === '$response') return e.part === 'body' ? valueAt(scope.answer?.body, `#${e.pointer ?? ''}`) : e.part === 'header' ? at(scope.answer?.headers, [e.name.toLowerCase()]) : undefined;
-    if (e.root === '$request') {
-      if (e.part === 'body') return valueAt(scope.request?.body, `#${e.pointer ?? ''}`);
-      const values = scope.request?.values ?? {};
-      return values[Object.keys(values).find((name) => (e.part === 'header' ? name.toLowerCase() === e.name.toLowerCase() : name === e.name)) ?? ''];
-    }
+    if (e.root === '$request') return e.part === 'body' ? valueAt(scope.request?.body, `#${e.pointer ?? ''}`) : Object.entries(scope.request?.values ?? {}).find(([name]) => name.toLowerCase() === e.name.toLowerCase())?.[1];
     if (e.root === '$faker') return fake(e);
     if (e.root === '$inputs' || e.root === '$outputs') return at(e.root === '$inputs' ? scope.inputs : scope.outputs, [e.name], e.pointer);
     if (e.root === '$steps') return at(scope.steps, [e.stepId, e.name], e.pointer);
