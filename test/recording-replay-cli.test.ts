@@ -179,8 +179,9 @@ describe('conformance --replay', () => {
         const curl = String(group.example.curl);
         // As printed on the console, and as the JSON report keeps it.
         expect(run.out).toContain(curl);
-        // Not execFileSync: the mock and the proxy answer from this process.
-        const { stdout: answered } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, CONFORMANCE_API_KEY: key }, timeout: 30_000 });
+        // The key as the variable the curl names; not execFileSync: the mock and the proxy answer from this process.
+        const variable = /Bearer \$(\w+)/.exec(curl)![1]!;
+        const { stdout: answered } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, [variable]: key }, timeout: 30_000 });
         expect([group.id, /^HTTP\/[\d.]+ (\d{3})/.exec(answered)?.[1]], answered.slice(0, 600)).toEqual([group.id, String(group.example.answer.status)]);
       }
     } finally {
