@@ -16,12 +16,13 @@ import type { Parsed } from '../src/cli/options.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { apiKey, wholeNumber } from '../src/cli/validators.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { valueAt, type JsonObject } from '../src/contract/json-pointer.js';
+import { stringLeaves, valueAt, type JsonObject } from '../src/contract/json-pointer.js';
 import { readRecordingFile, RecordingFileError } from '../src/recording/recording-files-read.js';
 import { recordedWorkflow, replayRecording } from '../src/recording/replay.js';
+import { uniqueAt } from '../src/recording/unique-values.js';
 import { stepOperation } from '../src/workflows/arazzo-runner.js';
-import { resolveStepOperation } from '../src/contract/workflows.js';
-import { criterionExpressions, type Criterion } from '../src/contract/runtime-expression.js';
+import { resolveStepOperation, type ResolvedOperation } from '../src/contract/workflows.js';
+import { criterionExpressions, expressionsIn, type Criterion } from '../src/contract/runtime-expression.js';
 import { effectsOf, harmOf, type Effects } from '../src/contract/effects.js';
 import { describeVerdict } from '../src/contract/verdict.js';
 import { readAnnouncement } from './announcement.js';
@@ -140,6 +141,39 @@ function criterionReason(criterion: Criterion, body: unknown): string {
   return `not met: ${criterion.condition}${criterion.context ? ` (of ${criterion.context})` : ''}${missing ? `; the answer has nothing at ${pointer}` : ''}${near.length ? `; near miss: ${near.map((n) => `\`${n}\``).join(', ')} is there instead: renamed?` : ''}`;
 }
 
+/** A value written as it was sent: no runtime expression in it (one the grammar cannot read counts as none). */
+function isLiteral(value: string): boolean {
+  try {
+    return expressionsIn(value).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The values a workflow step sends as literals where the service takes them once: `body /email`, `header Idempotency-Key`. */
+function literalUniques(step: JsonObject, operation: ResolvedOperation): Array<{ where: string; value: string; reason: string }> {
+  const found: Array<{ where: string; value: string; reason: string }> = [];
+  for (const leaf of stringLeaves((step.requestBody as JsonObject | undefined)?.payload)) {
+    const unique = isLiteral(leaf.value) ? uniqueAt(operation, { in: 'body', pointer: leaf.pointer }) : undefined;
+    if (unique) found.push({ where: `body ${leaf.pointer}`, value: leaf.value, reason: unique.reason });
+  }
+  for (const parameter of (step.parameters ?? []) as JsonObject[]) {
+    const where = parameter.in as 'path' | 'query' | 'header';
+    const unique = typeof parameter.value === 'string' && isLiteral(parameter.value) ? uniqueAt(operation, { in: where, name: String(parameter.name) }) : undefined;
+    if (unique) found.push({ where: `${where} ${parameter.name}`, value: String(parameter.value), reason: unique.reason });
+  }
+  return found;
+}
+
+/** A value a step sent as recorded where the service takes it once (`x-unique`). */
+type Taken = ReturnType<typeof literalUniques>[number] & { stepId: string };
+
+/** What a failure may owe to an earlier run: the values this step, or one before it, sent as recorded where the service takes them once. */
+function leftovers(taken: Taken[]): string {
+  const sent = taken.map((t) => `step ${t.stepId} sent ${t.where} ${JSON.stringify(t.value)} as recorded, and an earlier run may have taken it: ${t.reason.charAt(0).toLowerCase()}${t.reason.slice(1).replace(/\.$/, '')}`);
+  return sent.length > 0 ? `; ${sent.join('; ')}; a fresh value per run avoids it (record again: the recorder writes it as Respect's $faker)` : '';
+}
+
 /** Why a step may not be sent at this level, or undefined. */
 function refusal(step: { operationId: string; effects: Effects }, args: ReplayArgs): string | undefined {
   const harm = harmOf(step.effects);
@@ -171,7 +205,9 @@ async function replay(args: ReplayArgs, out: (t: string) => void, err: (t: strin
   const workflow = recordedWorkflow(recording);
   const name = String(workflow.workflowId);
 
-  // Every step decided before anything is sent.
+  // Every step decided before anything is sent; the values each sends as recorded where the service takes them once.
+  const taken = new Map<string, Taken[]>();
+  const takenSoFar: Taken[] = [];
   const refused: string[] = [];
   const leftOut = new Map<string, string>();
   let writes = 0;
@@ -180,6 +216,8 @@ async function replay(args: ReplayArgs, out: (t: string) => void, err: (t: strin
     const target = stepOperation(step);
     const resolved = target ? resolveStepOperation({ numbersApi: document, mockControl: controlDocument }, String(step.operationId)) : 'no operation';
     if (typeof resolved === 'string') return stop(`${args.recording}: step ${step.stepId}: ${resolved}`);
+    takenSoFar.push(...literalUniques(step, resolved).map((t) => ({ stepId: String(step.stepId), ...t })));
+    taken.set(String(step.stepId), [...takenSoFar]);
     const effects = effectsOf(resolved.operation);
     changes.set(resolved.operationId, effects.changesState);
     if (effects.mockOnly) {
@@ -217,11 +255,12 @@ async function replay(args: ReplayArgs, out: (t: string) => void, err: (t: strin
       findings.push({ check: 'response-schema-conformance', verdict: documentedBreaks.length > 0 ? 'fail' : 'advisory', reason: (documentedBreaks.length > 0 ? documentedBreaks : verdicts).map(describeVerdict).join('; '), ...about, verdicts });
     }
     // One finding per criterion not met: what it expected, what came at its place, a near miss.
+    const earlier = leftovers(taken.get(record.stepId) ?? []);
     for (const criterion of unmetCriteria(stepsById.get(record.stepId), record.notes ?? [])) {
-      findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${criterionReason(criterion, answer?.body)}`, ...about, ...criterionData(criterion, answer?.body) });
+      findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${criterionReason(criterion, answer?.body)}${earlier}`, ...about, ...criterionData(criterion, answer?.body) });
     }
     if (record.outcome === 'refused') findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? []).join('; ')}`, operationId });
-    if (record.outcome === 'failed' && findings.length === 0) findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? ['failed']).join('; ')}`, ...about });
+    if (record.outcome === 'failed' && findings.length === 0) findings.push({ check: 'replay-step', verdict: 'fail', reason: `recording ${name}, step ${record.stepId}: ${(record.notes ?? ['failed']).join('; ')}${earlier}`, ...about });
     const skipReason = record.outcome === 'skipped' ? (leftOut.get(record.stepId) ?? (record.notes ?? []).join('; ')) : undefined;
     outcomes.push({
       scenarioId: `replay ${name} ${record.stepId}`,

@@ -54,6 +54,7 @@ const EXEMPT: Array<[RegExp, string]> = [
   [/^npx redocly respect generated\/workflows\.arazzo\.yaml /, 'plays every workflow and resets the mock it runs on: test/workflows-respect.test.ts runs this very line against a mock of its own'],
   [/^NUMBERS_API_KEY=\S+ npx numbers-api conformance --replay /, 'needs a recording the reader made: test/recording-replay-cli.test.ts runs conformance --replay against the mock and against deployments'],
   [/^npx redocly respect recordings\//, 'needs a recording the reader made: test/recording-http.test.ts runs Respect on a recording against the mock'],
+  [/^npx @redocly\/cli respect recordings\//, 'needs a recording the reader made: test/recording-http.test.ts runs this very line, and the replay beside it, from a folder outside the clone'],
   [/^npx numbers-api recordings summarize /, 'needs recordings the reader made: test/recording-diff.test.ts runs numbers-api recordings summarize on a recorded flow'],
   [/^npm run diff -- v1\.0\.0 --recordings /, 'needs recordings the reader made: test/recording-diff.test.ts runs npm run diff --recordings on a recorded flow'],
   [/^npx numbers-api mcp\b/, 'an MCP server talks to its client until the client closes it: test/mcp-readme.test.ts runs each of these lines with the MCP SDK\'s client'],

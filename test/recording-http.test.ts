@@ -4,15 +4,17 @@
 // replays with Redocly Respect and with the package's runner against a fresh mock (pass), against
 // a deployment with harmless differences (extra fields: pass), and against purpose-built broken
 // deployments (a renamed field the frontend sent back, a dropped value it carried, a reordered
-// page it paged): each fails at the step that depends on it.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// page it paged): each fails at the step that depends on it. Moved to a folder outside the clone,
+// it replays there by the guide's two commands: the descriptions are named at the mock's address.
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkWorkflows, formatWorkflowProblem } from '../src/contract/workflows.js';
 import { replayRecording, type ReplayResult } from '../src/recording/replay.js';
 import { checkoutFlow } from './fixtures/recording-frontend.js';
-import { generatedDir, type JsonObject } from './helpers/contract.js';
+import { generatedDir, repoRoot, type JsonObject } from './helpers/contract.js';
 import { failedSteps, runRespectCommand, startRewritingProxy, workflowResults, type LoopbackServer, type ProxiedExchange, type RespectRun } from './helpers/respect.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
@@ -24,38 +26,62 @@ const keys: string[] = [];
 let file: string;
 let recording: JsonObject;
 let mock: StatefulMock;
+const urls: string[] = [];
+const opened: StatefulMock[] = [];
 
-async function recordOnce(): Promise<string> {
+async function recordOnce(): Promise<{ dir: string; own: StatefulMock }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'recording-'));
   dirs.push(dir);
   const own = await startStatefulMock({ recordDir: dir });
+  opened.push(own);
+  urls.push(own.url);
   const key = newKey('rec');
   keys.push(key);
-  try {
-    await checkoutFlow(client(own.url, key));
-  } finally {
-    await own.close();
+  await checkoutFlow(client(own.url, key));
+  return { dir, own };
+}
+
+/** The recording of the flow in `dir` once the mock has written all of it (it writes shortly after each change). */
+async function written(dir: string): Promise<string> {
+  const at = path.join(dir, 'recording-1.arazzo.json');
+  for (const started = Date.now(); Date.now() - started < 20_000; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    try {
+      const text = readFileSync(at, 'utf8');
+      if (((JSON.parse(text).workflows as JsonObject[])[0]!.steps as JsonObject[]).length === FLOW_STEPS.length) return at;
+    } catch {
+      // not written yet
+    }
   }
-  return dir;
+  throw new Error(`${at} was not written whole within 20 s`);
 }
 
 beforeAll(async () => {
-  const [first] = [await recordOnce(), await recordOnce()];
-  file = path.join(first!, 'recording-1.arazzo.json');
+  const first = await recordOnce();
+  const second = await recordOnce();
+  await second.own.close();
+  // The first mock keeps running: the recording names its descriptions at its address, where Respect reads them.
+  file = await written(first.dir);
   recording = JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
   mock = await startStatefulMock();
 }, 60_000);
 afterAll(async () => {
   await mock?.close();
+  for (const own of opened) await own.close();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+const FLOW_STEPS = ['listNumbers', 'sendMessage', 'mockAdvanceClock', 'waitForEvent', 'createCreditsCheckout', 'mockCompleteCheckout', 'listBillingActivity', 'listBillingActivity2'];
 const stepIds = (): string[] => ((recording.workflows as JsonObject[])[0]!.steps as JsonObject[]).map((s) => String(s.stepId));
 
 describe('a recording made over HTTP', () => {
-  it('is one file per account, byte-identical across two runs of the same flow', () => {
+  it('is one file per account, byte-identical across two runs of the same flow but for the address of the mock that made it', () => {
     expect(readdirSync(dirs[0]!)).toEqual(['recording-1.arazzo.json']);
-    expect(readFileSync(path.join(dirs[1]!, 'recording-1.arazzo.json'), 'utf8')).toBe(readFileSync(file, 'utf8'));
+    const text = (dir: string, url: string): string => readFileSync(path.join(dir, 'recording-1.arazzo.json'), 'utf8').replaceAll(url, '<mock>');
+    expect(text(dirs[1]!, urls[1]!)).toBe(text(dirs[0]!, urls[0]!));
+    expect(recording.sourceDescriptions).toEqual([
+      { name: 'numbersApi', url: `${urls[0]}/__mock/descriptions/openapi.json`, type: 'openapi' },
+      { name: 'mockControl', url: `${urls[0]}/__mock/descriptions/mock-control.json`, type: 'openapi' },
+    ]);
   });
 
   it('writes no key: the key is the input apiKey', () => {
@@ -68,7 +94,7 @@ describe('a recording made over HTTP', () => {
   it('carries every value the mock issued by a runtime expression, and asserts it', () => {
     const steps = (recording.workflows as JsonObject[])[0]!.steps as JsonObject[];
     const byId = Object.fromEntries(steps.map((s) => [s.stepId, s]));
-    expect(stepIds()).toEqual(['listNumbers', 'sendMessage', 'mockAdvanceClock', 'waitForEvent', 'createCreditsCheckout', 'mockCompleteCheckout', 'listBillingActivity', 'listBillingActivity2']);
+    expect(stepIds()).toEqual(FLOW_STEPS);
     expect(byId.sendMessage.requestBody.payload.fromNumberId).toBe('$steps.listNumbers.outputs.id');
     expect(byId.sendMessage.successCriteria).toContainEqual({ condition: '$response.body#/phoneNumberId == $steps.listNumbers.outputs.id' });
     expect(byId.mockCompleteCheckout.requestBody.payload.clientSecret).toBe('$steps.createCreditsCheckout.outputs.clientSecret');
@@ -176,4 +202,39 @@ describe('replayed by Redocly Respect', () => {
     expect(failures.length, broken.output.slice(-3000)).toBeGreaterThan(0);
     expect(failures[0]).toMatch(/^listNumbers:/);
   });
+});
+
+describe('kept in another folder', () => {
+  /** The commands of the recording guide's "Kept in another folder". */
+  const GUIDE_LINES = readFileSync(path.join(repoRoot, 'docs/guides/recording.md'), 'utf8')
+    .split('## Kept in another folder')[1]!
+    .split('\n## ')[0]!
+    .split('```sh\n')[1]!
+    .split('```')[0]!
+    .trim()
+    .split('\n');
+
+  it("the guide's two commands, run from a folder outside the clone, replay it there", async () => {
+    expect(GUIDE_LINES).toHaveLength(2);
+    const away = mkdtempSync(path.join(os.tmpdir(), 'my-app-'));
+    dirs.push(away);
+    expect(path.relative(repoRoot, away).startsWith('..')).toBe(true);
+    mkdirSync(path.join(away, 'recordings'));
+    copyFileSync(file, path.join(away, 'recordings', 'checkout-flow.arazzo.json'));
+    // The clone's commands for `npx numbers-api` and `npx @redocly/cli` (what a project installs); the mock the recording was made on.
+    const tsx = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+    const adapt = (line: string): string =>
+      line
+        .replace('npx numbers-api', `"${process.execPath}" --import "${tsx}" "${path.join(repoRoot, 'bin/numbers-api.ts')}"`)
+        .replace('npx @redocly/cli', `"${path.join(repoRoot, 'node_modules/.bin/redocly')}"`)
+        .replaceAll('http://127.0.0.1:4010', urls[0]!)
+        .replaceAll('sk_live_test', newKey('away'));
+    // One after the other: both move the mock's clock.
+    const suite = await runRespectCommand(adapt(GUIDE_LINES[0]!), { cwd: away });
+    const respect = await runRespectCommand(adapt(GUIDE_LINES[1]!), { cwd: away, json: true });
+    expect(suite.code, suite.output.slice(-3000)).toBe(0);
+    expect(suite.output).toMatch(/Replay of recording recording-1/);
+    expect(respect.code, respect.output.slice(-3000)).toBe(0);
+    expect(workflowResults(respect.report!).map((w) => w.status)).toEqual(['success']);
+  }, 120_000);
 });

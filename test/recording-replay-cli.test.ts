@@ -3,7 +3,10 @@
 // announce the mock) a recording that sends or buys runs only at the level and with the --allow
 // that permit it (else nothing is sent, exit 2, each step named with why), its mock-only steps are
 // skipped and said so, and a deployment that drops a value the recording carried fails the step
-// that depends on it, in the console and in the suite's report.
+// that depends on it, in the console and in the suite's report, each finding with a curl that,
+// run as printed, gets the status its step got.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +40,13 @@ function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<L
     sentToDeployment.push(`${x.method} ${x.pathname}`);
     rewrite(x);
   });
+}
+
+/** A deployment that renames the `phoneNumberId` of a sent message (the mock behind a breaking proxy). */
+async function renamingDeployment(): Promise<Awaited<ReturnType<typeof startBreakingProxy>>> {
+  const proxy = await startBreakingProxy(mock.url);
+  proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+  return proxy;
 }
 
 async function replay(argv: string[], key = newKey('replay')): Promise<{ code: number; out: string; err: string; report?: JsonObject; reportDir: string }> {
@@ -128,8 +138,7 @@ describe('conformance --replay', () => {
   });
 
   it("a deployment that renames a field the recording reads: the suite's findings, with the near miss, a curl with $NUMBERS_API_KEY and --rerun", async () => {
-    const proxy = await startBreakingProxy(mock.url);
-    proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
+    const proxy = await renamingDeployment();
     try {
       const key = newKey('renamed');
       const run = await replay(['--base-url', proxy.url], key);
@@ -156,6 +165,27 @@ describe('conformance --replay', () => {
       const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
       expect(rerun, lines.join('\n')).toBe(1);
       expect(lines.join('\n')).toMatch(/Still there/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("each finding's curl, run as printed (bash -c), gets the status its step got", async () => {
+    const proxy = await renamingDeployment();
+    try {
+      const key = newKey('curl');
+      const run = await replay(['--base-url', proxy.url], key);
+      const groups = (run.report!.findings as JsonObject[]).filter((g) => g.example?.curl);
+      expect(groups.length).toBeGreaterThan(0);
+      for (const group of groups) {
+        const curl = String(group.example.curl);
+        // As printed on the console, and as the JSON report keeps it.
+        expect(run.out).toContain(curl);
+        // The key as the variable the curl names; not execFileSync: the mock and the proxy answer from this process.
+        const variable = /Bearer \$(\w+)/.exec(curl)![1]!;
+        const { stdout: answered } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, [variable]: key }, timeout: 30_000 });
+        expect([group.id, /^HTTP\/[\d.]+ (\d{3})/.exec(answered)?.[1]], answered.slice(0, 600)).toEqual([group.id, String(group.example.answer.status)]);
+      }
     } finally {
       await proxy.close();
     }

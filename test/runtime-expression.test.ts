@@ -55,6 +55,8 @@ const EXPRESSIONS: Array<[string, { given: string; want: RuntimeExpression }]> =
   ['a reusable parameter', { given: '$components.parameters.apiKey', want: { root: '$components', part: 'parameters', name: 'apiKey' } }],
   ['a reusable success action', { given: '$components.successActions.done', want: { root: '$components', part: 'successActions', name: 'done' } }],
   ['a reusable failure action', { given: '$components.failureActions.retry.slow', want: { root: '$components', part: 'failureActions', name: 'retry.slow' } }],
+  ["Respect's $faker: a UUID", { given: '$faker.string.uuid()', want: { root: '$faker', name: 'string.uuid' } }],
+  ["Respect's $faker: an integer in a range", { given: '$faker.number.integer({min:600,max:989})', want: { root: '$faker', name: 'number.integer', args: { min: 600, max: 989 } } }],
 ];
 
 describe.each(EXPRESSIONS)('%s', (_name, { given, want }) => {
@@ -79,6 +81,10 @@ const MALFORMED: Array<[string, { given: string; want: { position: number; expec
   ['an unknown component kind', { given: '$components.schemas.Error', want: { position: 12, expected: 'inputs, parameters, successActions, failureActions' } }],
   ['a source with no operation', { given: '$sourceDescriptions.numbersApi', want: { position: 30, expected: '"."' } }],
   ['nothing', { given: '', want: { position: 0, expected: '"$"' } }],
+  ['a $faker generator this package does not make', { given: '$faker.string.email()', want: { position: 7, expected: 'string.uuid or number.integer' } }],
+  ['a $faker generator not called', { given: '$faker.string.uuid', want: { position: 18, expected: '"("' } }],
+  ['$faker arguments not closed', { given: '$faker.number.integer({min:1', want: { position: 28, expected: '"," or "}"' } }],
+  ['a $faker argument that is no number', { given: "$faker.number.integer({min:'x'})", want: { position: 27, expected: 'a number' } }],
 ];
 
 describe.each(MALFORMED)('malformed: %s', (_name, { given, want }) => {
@@ -105,6 +111,7 @@ const VALUES: Array<[string, { given: string; want: ReturnType<typeof parseValue
   ['the key in a header', { given: 'Bearer {$inputs.apiKey}', want: { parts: ['Bearer ', { root: '$inputs', name: 'apiKey' }] } }],
   ['two embedded, text between', { given: '{$steps.a.outputs.b}-{$response.body#/id}!', want: { parts: [{ root: '$steps', stepId: 'a', part: 'outputs', name: 'b' }, '-', { root: '$response', part: 'body', pointer: '/id' }, '!'] } }],
   ['braces without $ are text', { given: '{"a": 1}', want: { parts: ['{"a": 1}'] } }],
+  ['a fresh address, as a recording writes it', { given: 'recording-{$faker.string.uuid()}@example.com', want: { parts: ['recording-', { root: '$faker', name: 'string.uuid' }, '@example.com'] } }],
   ['a JSONPath with an embedded expression', { given: '$[?@.id == {$steps.s.outputs.id}]', want: { parts: ['$[?@.id == ', { root: '$steps', stepId: 's', part: 'outputs', name: 'id' }, ']'] } }],
 ];
 
@@ -223,12 +230,38 @@ describe("the contract's workflows", () => {
     expect(sent).toEqual([]);
     expect(run).toMatchObject({ passed: false, steps: [{ stepId: 'read', outcome: 'failed', notes: ['expected "}" at position 22 of "Bearer {$inputs.apiKey", found the end'] }] });
   });
+
+  it('the runner makes a $faker value anew at each run, and a later step carries it by $request', async () => {
+    const document = {
+      workflows: [
+        {
+          workflowId: 'flow',
+          steps: [
+            { stepId: 'first', operationId: '$sourceDescriptions.numbersApi.signUp', requestBody: { payload: { email: 'recording-{$faker.string.uuid()}@example.com', n: '$faker.number.integer({min:600,max:601})' } }, outputs: { email: '$request.body#/email' } },
+            { stepId: 'again', operationId: '$sourceDescriptions.numbersApi.signUp', parameters: [{ name: 'Idempotency-Key', in: 'header', value: '$faker.string.uuid()' }], requestBody: { payload: { email: '$steps.first.outputs.email' } }, outputs: { key: '$request.header.idempotency-key' } },
+            { stepId: 'third', operationId: '$sourceDescriptions.numbersApi.signUp', parameters: [{ name: 'Idempotency-Key', in: 'header', value: '$steps.again.outputs.key' }] },
+          ],
+        },
+      ],
+    };
+    const sent: Array<{ body?: JsonObject; values: JsonObject }> = [];
+    const runner = new WorkflowRunner({ arazzo: document, operations: { numbersApi: new Map() }, isMock: true, hiddenInputs: {}, call: async (request) => (sent.push(request as never), { status: 200, headers: {}, body: {} }) });
+    await runner.run('flow', {});
+    await runner.run('flow', {});
+    const [first, second] = [sent.slice(0, 3), sent.slice(3)];
+    expect(first[0]!.body!.email).toMatch(/^recording-[0-9a-f-]{36}@example\.com$/);
+    expect([600, 601]).toContain(first[0]!.body!.n);
+    expect(first[1]!.body!.email).toBe(first[0]!.body!.email);
+    expect(first[2]!.values['Idempotency-Key']).toBe(first[1]!.values['Idempotency-Key']);
+    expect(second[0]!.body!.email).not.toBe(first[0]!.body!.email);
+    expect(second[1]!.values['Idempotency-Key']).not.toBe(first[1]!.values['Idempotency-Key']);
+  });
 });
 
 // One parser: code outside the grammar's module that reads expression text by itself. Each rule
 // names a way the five parsers this replaced did it (two splits, per-root regexes, a grammar
 // regex, a tokenizer) and is shown catching it below.
-const ROOTS = 'url|method|statusCode|request|response|inputs|outputs|steps|workflows|sourceDescriptions|components';
+const ROOTS = 'url|method|statusCode|request|response|inputs|outputs|steps|workflows|sourceDescriptions|components|faker';
 const QUOTED_ROOT = `['"\`]\\$(?:${ROOTS})`;
 const SECOND_PARSER: Array<[string, RegExp]> = [
   ['a regex naming a root', new RegExp(`\\\\\\$(?:${ROOTS})\\b`)],

@@ -93,7 +93,8 @@ const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
  * A `curl` that sends the request again, the key as `$NUMBERS_API_KEY` (or the second key's
- * variable), never its value; the body as JSON.
+ * variable), never its value; the body as JSON, said so by `Content-Type` (without it curl sends
+ * a form, and the service answers 400 where the step had its answer).
  */
 export function curlOf(baseUrl: string, sent: SentRequest): string {
   const parts = ['curl -sS -i'];
@@ -101,10 +102,9 @@ export function curlOf(baseUrl: string, sent: SentRequest): string {
   parts.push(quote(`${baseUrl}${sent.target}`));
   const authorization = curlAuthorization(sent.auth);
   if (authorization) parts.push(`-H "Authorization: ${authorization}"`);
-  for (const [name, value] of Object.entries(sent.headers ?? {})) {
-    if (['accept', 'content-type'].includes(name.toLowerCase()) && sent.body === undefined && name.toLowerCase() === 'content-type') continue;
-    parts.push(`-H ${quote(`${name}: ${value}`)}`);
-  }
+  const headers = Object.entries(sent.headers ?? {}).filter(([name]) => name.toLowerCase() !== 'content-type');
+  if (sent.body !== undefined) headers.push(['Content-Type', 'application/json']);
+  for (const [name, value] of headers) parts.push(`-H ${quote(`${name}: ${value}`)}`);
   if (sent.body !== undefined) parts.push(`--data-raw ${quote(JSON.stringify(sent.body))}`);
   return parts.join(' ');
 }

@@ -68,6 +68,14 @@ export function valueAt(document: unknown, pointer: string): unknown {
   return node;
 }
 
+/** Every string of a JSON value, with its pointer and the name of the field that holds it (an array's items: the array's). */
+export function stringLeaves(value: unknown, pointer = '', field = ''): Array<{ pointer: string; field: string; value: string }> {
+  if (typeof value === 'string') return [{ pointer, field, value }];
+  if (Array.isArray(value)) return value.flatMap((item, i) => stringLeaves(item, `${pointer}/${i}`, field));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, `${pointer}/${escapePointerSegment(k)}`, k));
+  return [];
+}
+
 /** Follows a local `$ref` (`#/components/...`), hop after hop, to the first node that is not one. */
 export function resolveRef<T = JsonObject>(document: unknown, value: unknown): T {
   let current = value;

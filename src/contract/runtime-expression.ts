@@ -5,8 +5,11 @@
 // evaluator and its linter (respect-core's abnf-parser.pegjs); this is the Arazzo ABNF as a small
 // recursive-descent reader. Names are what Arazzo asks ids and keys to match (`[A-Za-z0-9_-]`, and
 // `.` inside output, component, operation and parameter names); a JSON pointer's segments are `[A-Za-z0-9_.-]`
-// with `~0`/`~1`, characters no condition uses for itself. One failure rule: text the grammar does
-// not read is an `ExpressionSyntaxError` naming the position. Pure and browser-safe.
+// with `~0`/`~1`, characters no condition uses for itself. Beside Arazzo's roots, the two
+// generators of Respect's `$faker` that a recording writes for a value the service takes once
+// (`$faker.string.uuid()`, `$faker.number.integer({min:600,max:989})`): Respect makes a new one at
+// each run, and so does this package's runner. One failure rule: text the grammar does not read
+// is an `ExpressionSyntaxError` naming the position. Pure and browser-safe.
 
 export type RuntimeExpression =
   | { root: '$url' | '$method' | '$statusCode' }
@@ -16,7 +19,12 @@ export type RuntimeExpression =
   | { root: '$steps'; stepId: string; part: 'outputs'; name: string; pointer?: string }
   | { root: '$workflows'; workflowId: string; part: 'inputs' | 'outputs'; name: string; pointer?: string }
   | { root: '$sourceDescriptions'; source: string; name: string }
-  | { root: '$components'; part: 'inputs' | 'parameters' | 'successActions' | 'failureActions'; name: string };
+  | { root: '$components'; part: 'inputs' | 'parameters' | 'successActions' | 'failureActions'; name: string }
+  | { root: '$faker'; name: FakerName; args?: Record<string, number> };
+
+/** The `$faker` generators read (Redocly Respect has more; a recording writes only these). */
+export const FAKER_NAMES = ['string.uuid', 'number.integer'] as const;
+export type FakerName = (typeof FAKER_NAMES)[number];
 
 /** A simple condition (Arazzo's Criterion Object): literals, expressions, `== != < <= > >=`, `! && ||`, parentheses. */
 export type Condition = { kind: 'value'; value: unknown } | { kind: 'expression'; expression: RuntimeExpression } | { kind: 'not'; operand: Condition } | { kind: 'binary'; op: string; left: Condition; right: Condition };
@@ -45,6 +53,7 @@ const SPACE = /\s+/y;
 const STRING = /'[^']*'|"[^"]*"/y;
 const LITERAL = /(?:true|false|null)\b|-?(?:0|[1-9]\d*)(?:\.\d+)?/y;
 const OPERATOR = /==|!=|<=|>=|&&|\|\||[<>!()]/y;
+const NUMBER = /-?\d+(?:\.\d+)?/y;
 
 /** A cursor over `text`: each read takes what matches at the cursor, or fails there naming what it expected. */
 class Reader {
@@ -91,6 +100,27 @@ class Reader {
     return this.text[this.at] === '~' ? this.fail('~0 or ~1') : { pointer };
   }
 
+  /** A `$faker` generator's arguments, as Respect writes them: `()` or `({min: 1, max: 9})` (numbers: the two generators read take no other). */
+  fakerArguments(): Record<string, number> | undefined {
+    this.need('(');
+    const args: Record<string, number> = {};
+    if (this.take('{')) {
+      do {
+        this.take(SPACE);
+        if (this.text[this.at] === '}') break; // `{}`, or a trailing comma
+        const key = this.need(NAME, 'an argument name');
+        this.take(SPACE);
+        this.need(':');
+        this.take(SPACE);
+        args[key] = Number(this.need(NUMBER, 'a number'));
+        this.take(SPACE);
+      } while (this.take(','));
+      this.need('}', '"," or "}"');
+    }
+    this.need(')');
+    return Object.keys(args).length > 0 ? args : undefined;
+  }
+
   /** One runtime expression from the cursor, to where the grammar ends (the fields of each are read in order). */
   expression(): RuntimeExpression {
     this.need('$');
@@ -109,8 +139,18 @@ class Reader {
     }
     if (root === '$sourceDescriptions') return { root, source: this.name(), name: this.name(DOTTED) };
     if (root === '$components') return { root, part: this.part('inputs', 'parameters', 'successActions', 'failureActions'), name: this.name(DOTTED) };
+    if (root === '$faker') {
+      const start = this.at + 1;
+      const name = this.name(DOTTED) as FakerName;
+      if (!FAKER_NAMES.includes(name)) {
+        this.at = start;
+        return this.fail(FAKER_NAMES.join(' or '));
+      }
+      const args = this.fakerArguments();
+      return { root, name, ...(args ? { args } : {}) };
+    }
     this.at -= root.length - 1;
-    return this.fail('$url, $method, $statusCode, $request, $response, $inputs, $outputs, $steps, $workflows, $sourceDescriptions or $components');
+    return this.fail('$url, $method, $statusCode, $request, $response, $inputs, $outputs, $steps, $workflows, $sourceDescriptions, $components or $faker');
   }
 }
 
@@ -123,6 +163,7 @@ export function parseRuntimeExpression(text: string): RuntimeExpression {
 
 /** The expression as Arazzo writes it (`parseRuntimeExpression` reads it back the same). */
 export function formatExpression(e: RuntimeExpression): string {
+  if (e.root === '$faker') return `$faker.${e.name}(${e.args ? `{${Object.entries(e.args).map(([k, v]) => `${k}:${v}`).join(',')}}` : ''})`;
   const { source, stepId, workflowId, part, name, pointer } = e as Partial<Record<'source' | 'stepId' | 'workflowId' | 'part' | 'name' | 'pointer', string>>;
   return [e.root, source ?? stepId ?? workflowId, part, name].filter((s) => s !== undefined).join('.') + (pointer !== undefined ? `#${pointer}` : '');
 }

@@ -8,7 +8,7 @@
 // must be defined where they are read. A renamed or removed field in the OpenAPI description
 // makes the workflow that uses it fail here, by name and place. Pure and browser-safe: the
 // sources are passed in, already parsed.
-import { childPointer, resolveRef, type JsonObject } from './json-pointer.js';
+import { childPointer, pointerSegments, resolveRef, type JsonObject } from './json-pointer.js';
 import { listOperations, needsApiKey } from './operations.js';
 import { criterionExpressions, criterionType, ExpressionSyntaxError, expressionsIn, formatExpression, parseRuntimeExpression, statusesCompared, type Criterion, type RuntimeExpression } from './runtime-expression.js';
 
@@ -89,14 +89,16 @@ function childSchemas(document: JsonObject, schema: unknown, segment: string): u
   return out;
 }
 
+/** The subschemas (as written, `$ref`s and their siblings unresolved) that `pointer` (`/a/0/b`) leads to from `schema`. */
+export function schemasAt(document: JsonObject, schema: unknown, pointer: string): unknown[] {
+  let current: unknown[] = [schema];
+  for (const segment of pointerSegments(pointer)) current = current.flatMap((node) => childSchemas(document, node, segment));
+  return current;
+}
+
 /** Whether `pointer` (`/a/0/b`) names a field `schema` declares. */
 export function schemaDeclares(document: JsonObject, schema: unknown, pointer: string): boolean {
-  let current: unknown[] = [schema];
-  for (const segment of pointer.split('/').slice(1)) {
-    current = current.flatMap((node) => childSchemas(document, node, segment));
-    if (current.length === 0) return false;
-  }
-  return true;
+  return schemasAt(document, schema, pointer).length > 0;
 }
 
 function typeMatches(type: unknown, value: unknown): boolean {

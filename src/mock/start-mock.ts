@@ -34,7 +34,7 @@ import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import { createPipeline } from '../simulator/pipeline.js';
 import { simContract } from '../simulator/contract.js';
 import { prismGate } from './prism-gate.js';
-import { descriptionUrls, writeRecordings, type RecordingFiles } from '../recording/recording-files.js';
+import { writeRecordings, type RecordingFiles } from '../recording/recording-files.js';
 
 export { defaultPrismWorkers } from './prism-workers.js';
 
@@ -215,11 +215,14 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     fresh = state === undefined;
   }
   const controlDocument = readGeneratedJson('mock-control.json');
+  // A recording names the descriptions at this mock's address (it serves them), known once it listens.
+  let address = '';
+  const mockUrl = (): string => address;
   const core = createMockCore({
     document,
     controlDocument,
     // The per-key switch gives documents naming the descriptions where this package has them.
-    recording: options.recordDir !== undefined ? { all: true, urls: descriptionUrls(options.recordDir) } : { urls: { numbersApi: generatedPath('openapi.json'), mockControl: generatedPath('mock-control.json') } },
+    recording: { all: options.recordDir !== undefined, mockUrl },
     seed: options.seed,
     state,
     strictKeys: options.strictKeys,
@@ -258,7 +261,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     await core.store.close();
     throw new StoreStartError(`--snapshot: ${(error as Error).message}`);
   }
-  const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument }, warn) : undefined;
+  const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument, mockUrl }, warn) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());
@@ -287,6 +290,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     await stopCore();
     throw error;
   }
+  // From this machine: a wildcard address is reached at loopback.
+  address = baseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port);
   if (!isLoopbackHost(host)) {
     warn(`listening on ${host}, not only loopback: every machine that reaches this one can use the mock (any sk_live_ key${options.strictKeys ? ' the mock issued' : ''}); changes to its control surface need the control token.`);
   }

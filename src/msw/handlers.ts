@@ -46,10 +46,10 @@ export interface CreateHandlersOptions {
   /**
    * Record every account's requests as an Arazzo workflow (issue 31; README, "Record and
    * replay"): read them with `recordings()`. Without it, `control.startRecording(key)` records
-   * one account. `urls` say where a recording finds the two descriptions (default `openapi.json`
-   * and `mock-control.json`, beside the recording).
+   * one account. `mockUrl` is the mock at whose address a recording names the two descriptions
+   * (default `http://127.0.0.1:4010`, where `npx numbers-api mock` serves them for Respect).
    */
-  record?: boolean | { maxSteps?: number; maxBytes?: number; urls?: { numbersApi: string; mockControl: string } };
+  record?: boolean | { maxSteps?: number; maxBytes?: number; mockUrl?: string };
 }
 
 /** An answer of the control surface that is not a success. */
@@ -184,7 +184,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     return response.body;
   };
 
-  const target = { document, controlDocument: mockControlDocument, ...(record.urls ? { urls: record.urls } : {}) };
+  const target = { document, controlDocument: mockControlDocument, ...(record.mockUrl ? { mockUrl: record.mockUrl } : {}) };
   return {
     handlers,
     simulator,

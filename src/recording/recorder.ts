@@ -4,6 +4,7 @@
 // requests in order with the answers they got, bounded per account (steps and bytes), and turns
 // them into Arazzo only when asked (to-arazzo.ts). The key is held in memory to tell accounts
 // apart and is never part of what it gives out. Browser-safe.
+import { stringLeaves } from '../contract/json-pointer.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 /** One request as the recording keeps it, and its answer's status and text. */
@@ -59,7 +60,7 @@ export interface Observed {
 }
 
 /** The control operations that are the recorder's own switch, and the reads that change nothing: never recorded. */
-const NOT_RECORDED = new Set(['mockAbout', 'mockGetClock', 'mockReset', 'mockStartRecording', 'mockGetRecording', 'mockStopRecording']);
+const NOT_RECORDED = new Set(['mockAbout', 'mockGetClock', 'mockGetDescription', 'mockReset', 'mockStartRecording', 'mockGetRecording', 'mockStopRecording']);
 /** Requests without a key are kept under this recording (sign-up), with `--record`, until a sign-up they belong to gives its key (joinSignUp). */
 export const NO_KEY = 'no-key';
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -84,12 +85,7 @@ export function parseJsonText(text: string | undefined): unknown {
 }
 
 /** Every string of a JSON value (the values a request sent, or an answer showed). */
-function stringLeaves(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringLeaves);
-  if (value && typeof value === 'object') return Object.values(value).flatMap(stringLeaves);
-  return [];
-}
+const strings = (value: unknown): string[] => stringLeaves(value).map((leaf) => leaf.value);
 
 export class Recorder {
   private readonly byKey = new Map<string, Recording>();
@@ -176,14 +172,14 @@ export class Recorder {
     // chain sent, or when it sent such a value too (register-number, beside verify-number). A
     // value the visitor typed (an email, the code) links nothing.
     const keyless = noKey.exchanges.filter((exchange) => exchange.source === 'numbersApi');
-    const shown = new Map(keyless.map((exchange) => [exchange, new Set(stringLeaves(parseJsonText(exchange.responseText)))]));
+    const shown = new Map(keyless.map((exchange) => [exchange, new Set(strings(parseJsonText(exchange.responseText)))]));
     const issued = new Set([...shown.values()].flatMap((values) => [...values]));
-    const wanted = new Set(stringLeaves(last.body).filter((value) => issued.has(value)));
+    const wanted = new Set(strings(last.body).filter((value) => issued.has(value)));
     const chain = new Set([last]);
     for (let i = keyless.length - 1; i >= 0; i--) {
       const exchange = keyless[i]!;
       if (chain.has(exchange)) continue;
-      const sent = stringLeaves(exchange.body).filter((value) => issued.has(value));
+      const sent = strings(exchange.body).filter((value) => issued.has(value));
       if (![...wanted].some((value) => shown.get(exchange)!.has(value)) && !sent.some((value) => wanted.has(value))) continue;
       chain.add(exchange);
       for (const value of sent) wanted.add(value);

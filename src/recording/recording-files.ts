@@ -3,24 +3,17 @@
 // and only the recordings that changed; the wait grows with what a write costs, so recording
 // costs the mock little) and once more when it stops. A file is written whole to a
 // temporary name and renamed over the old one, so a reader never sees half a recording. The
-// descriptions are named relative to the directory, so `redocly respect <file>` finds them.
+// descriptions are named at the mock's address (to-arazzo.ts), so `redocly respect <file>` finds
+// them wherever the file is moved.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generatedPath, type GeneratedFile } from '../contract/generated-files.js';
-import type { JsonObject } from '../contract/json-pointer.js';
 import type { Recorder } from './recorder.js';
-import { recordingText, recordingToArazzo } from './to-arazzo.js';
+import { recordingText, recordingToArazzo, type ArazzoTarget } from './to-arazzo.js';
 
 /** How long after a change the files are written (ms): the changes of a burst are written once. */
 const WRITE_DELAY_MS = 200;
 
 export const RECORDING_SUFFIX = '.arazzo.json';
-
-/** Where a recording in `dir` finds the two descriptions. */
-export function descriptionUrls(dir: string): { numbersApi: string; mockControl: string } {
-  const relative = (file: GeneratedFile): string => path.relative(path.resolve(dir), generatedPath(file)).split(path.sep).join('/');
-  return { numbersApi: relative('openapi.json'), mockControl: relative('mock-control.json') };
-}
 
 export interface RecordingFiles {
   /** Writes every recording that changed, now. */
@@ -28,9 +21,8 @@ export interface RecordingFiles {
   stop(): void;
 }
 
-export function writeRecordings(recorder: Recorder, dir: string, documents: { document: JsonObject; controlDocument: JsonObject }, warn: (line: string) => void): RecordingFiles {
+export function writeRecordings(recorder: Recorder, dir: string, target: ArazzoTarget, warn: (line: string) => void): RecordingFiles {
   mkdirSync(dir, { recursive: true });
-  const urls = descriptionUrls(dir);
   const written = new Map<string, string>();
   /** What each recording was when last written (its length and what it left out): unchanged ones are not turned into Arazzo again. */
   const seen = new Map<string, string>();
@@ -45,7 +37,7 @@ export function writeRecordings(recorder: Recorder, dir: string, documents: { do
       const version = `${recording.exchanges.length}:${recording.leftOut}:${recording.bytes}`;
       if (seen.get(recording.name) === version && written.has(recording.name)) continue;
       seen.set(recording.name, version);
-      const text = recordingText(recordingToArazzo(recording, { ...documents, urls }));
+      const text = recordingText(recordingToArazzo(recording, target));
       if (written.get(recording.name) === text) continue;
       const file = path.join(dir, `${recording.name}${RECORDING_SUFFIX}`);
       try {

@@ -16,21 +16,38 @@
 //    Respect also checks every answer against the contract's schema, and the suite's replay does.
 // 6. The mock's control surface (a clock move, a checkout completed, the wallet) is a mock-only
 //    step (`mockControl` source, description "Mock only"): a runner leaves it out on a deployment.
+// 7. A value the contract says the service takes once (`x-unique`: a sign-up's email, the holder's
+//    number, an `Idempotency-Key`) is a fresh one at each run, written as Respect's `$faker`
+//    (freshValue) and carried to later steps from the step's own request (`$request.body#/email`),
+//    so the recording replays again and again on one deployment; a documented test value stays.
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
 import { effectsOf, harmOf } from '../contract/effects.js';
-import { escapePointerSegment, resolveRef, valueAt, type JsonObject } from '../contract/json-pointer.js';
+import { escapePointerSegment, resolveRef, stringLeaves, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { formatExpression } from '../contract/runtime-expression.js';
-import { findOperation } from '../contract/workflows.js';
+import { findOperation, type ResolvedOperation } from '../contract/workflows.js';
 import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
+import { freshValue, requestExpression, uniqueAt, type RequestPlace } from './unique-values.js';
 
 export interface ArazzoTarget {
   /** The service's description (generated/openapi.json), parsed. */
   document: JsonObject;
   /** The control surface's description (generated/mock-control.json), parsed. */
   controlDocument: JsonObject;
-  /** Where the recording finds each description (relative to the recording's file, or a URL). */
-  urls?: { numbersApi: string; mockControl: string };
+  /**
+   * The mock at whose address a recording names the two descriptions (it serves them,
+   * `GET /__mock/descriptions/{file}`): its base URL, or a function that gives it once it is known.
+   * By default the address the control description names (`servers`: the local mock).
+   */
+  mockUrl?: string | (() => string);
+}
+
+/** Where a recording names the descriptions: at the mock that serves them, so Respect reads them from any folder the recording is moved to. */
+function descriptionUrls(target: ArazzoTarget): { numbersApi: string; mockControl: string } {
+  const base = (typeof target.mockUrl === 'function' ? target.mockUrl() : target.mockUrl) ?? String(target.controlDocument.servers?.[0]?.url ?? '');
+  const served = findOperation({ mockControl: target.controlDocument }, 'mockControl', 'mockGetDescription')?.path ?? '/__mock/descriptions/{file}';
+  const at = (file: string): string => `${base.replace(/\/+$/, '')}${served.replace('{file}', file)}`;
+  return { numbersApi: at('openapi.json'), mockControl: at('mock-control.json') };
 }
 
 /** Respect reads JSON pointers made of `[\w/-]` only: a value elsewhere is not carried. */
@@ -52,20 +69,18 @@ const ARAZZO_KEY_INPUT = {
   description: 'The account\'s API key (part 5.1). Never written in a recording; on the mock any `sk_live_` key opens an account of its own.',
 };
 
+/** Where a request sent a value: the field that held it, and its place in the request (a body pointer Respect reads, or a parameter). */
+interface Place {
+  field: string;
+  at?: RequestPlace;
+}
+
 interface Origin {
   step: number;
   pointer: string;
   field: string;
   /** For an item of a list: the same field of the list's first item, as recorded. */
   first?: unknown;
-}
-
-/** Every string leaf of a JSON value with its pointer and the name of the field that holds it. */
-function leaves(value: unknown, pointer = '', field = ''): Array<{ pointer: string; field: string; value: string }> {
-  if (typeof value === 'string') return [{ pointer, field, value }];
-  if (Array.isArray(value)) return value.flatMap((item, i) => leaves(item, `${pointer}/${i}`, field));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => leaves(v, `${pointer}/${escapePointerSegment(k)}`, k));
-  return [];
 }
 
 function looksIssued(field: string, value: string): boolean {
@@ -101,9 +116,10 @@ const answerField = (pointer: string): string => formatExpression({ root: '$resp
 /** The recording as an Arazzo document: one workflow named after it. */
 export function recordingToArazzo(recording: Recording, target: ArazzoTarget): JsonObject {
   const sources = { numbersApi: target.document, mockControl: target.controlDocument };
-  const signupCodes = new Set(
-    ((target.document['x-test-values'] ?? []) as JsonObject[]).filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)),
-  );
+  const testValues = (target.document['x-test-values'] ?? []) as JsonObject[];
+  const signupCodes = new Set(testValues.filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)));
+  /** Documented test values reach their outcome only as sent: never made fresh. */
+  const documented = new Set(testValues.map((t) => String(t.value)));
   const steps: JsonObject[] = [];
   const counts = new Map<string, number>();
   const issued = new Map<string, Origin>();
@@ -113,22 +129,40 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   const required: string[] = [];
   let sends = 0;
   const guarded = new Map<string, string>();
+  /** Values sent where the service takes them once, by the step (index) that made them fresh and where it sent them. */
+  const made = new Map<string, { step: number; field: string; at: RequestPlace }>();
+  /** The operation of the step being written. */
+  let operationNow: ResolvedOperation | undefined;
 
+  /** A value carried from the step that issued it (its answer) or made it fresh (its request): that step's output. */
   const carry = (value: string): string | undefined => {
     const known = carried.get(value);
     if (known) return known;
-    const origin = issued.get(value);
-    if (!origin) return undefined;
-    const step = steps[origin.step]!;
+    const origin = issued.get(value) ?? made.get(value);
+    const step = origin ? steps[origin.step] : undefined;
+    if (!origin || !step) return undefined;
     const outputs = (step.outputs ??= {}) as Record<string, string>;
-    let name = origin.field.replace(/[^\w]/g, '') || 'value';
-    for (let n = 2; outputs[name] !== undefined; n++) name = `${origin.field.replace(/[^\w]/g, '') || 'value'}${n}`;
-    outputs[name] = answerField(origin.pointer);
-    (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
-    (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
+    const base = origin.field.replace(/[^\w]/g, '') || 'value';
+    let name = base;
+    for (let n = 2; outputs[name] !== undefined; n++) name = `${base}${n}`;
+    if ('at' in origin) outputs[name] = formatExpression(requestExpression(origin.at));
+    else {
+      outputs[name] = answerField(origin.pointer);
+      (step.successCriteria as JsonObject[]).push({ context: answerField(origin.pointer), condition: formatOf(value), type: 'regex' });
+      (step.successCriteria as JsonObject[]).push(...listOrder(origin, value));
+    }
     const expression = formatExpression({ root: '$steps', stepId: String(step.stepId), part: 'outputs', name });
     carried.set(value, expression);
     return expression;
+  };
+
+  /** `value` sent at `at`, where the service takes it once: a fresh value at its first use, carried from there to the later ones. */
+  const fresh = (value: string, field: string, at: RequestPlace, schema: JsonObject): string => {
+    const expression = carry(value);
+    if (expression) return expression;
+    sentLiterals.add(value);
+    if (!made.has(value)) made.set(value, { step: steps.length, field, at });
+    return freshValue(schema);
   };
 
   const input = (name: string, schema: JsonObject): string => {
@@ -139,7 +173,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     return formatExpression({ root: '$inputs', name });
   };
 
-  const sent = (value: unknown, key: string | undefined, field = ''): unknown => {
+  const sent = (value: unknown, key: string | undefined, place: Place): unknown => {
+    const { field, at } = place;
     if (typeof value === 'string') {
       if (key !== undefined && value === key) return carry(value) ?? input('apiKey', ARAZZO_KEY_INPUT);
       if (SECRET_FIELD.test(field)) {
@@ -147,13 +182,20 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
           ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
           : input(field, { type: 'string', format: 'password', description: `The \`${field}\` the frontend sent (a secret: never written).` });
       }
+      const unique = at && operationNow && !documented.has(value) ? uniqueAt(operationNow, at) : undefined;
+      if (unique && at) return fresh(value, field, at, unique.schema);
       const expression = carry(value);
       if (expression) return expression;
       sentLiterals.add(value);
       return value;
     }
-    if (Array.isArray(value)) return value.map((item) => sent(item, key, field));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sent(v, key, k)]));
+    // Inside a body, each value's place is its pointer (`$request.body#/a/0/b`).
+    const below = (segment: string | number, name: string): Place => {
+      const pointer = at?.in === 'body' ? `${at.pointer}/${escapePointerSegment(segment)}` : undefined;
+      return { field: name, ...(pointer !== undefined && RESPECT_POINTER.test(pointer) ? { at: { in: 'body', pointer } } : {}) };
+    };
+    if (Array.isArray(value)) return value.map((item, i) => sent(item, key, below(i, field)));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sent(v, key, below(k, k))]));
     return value;
   };
 
@@ -169,6 +211,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       description: effects?.mockOnly ? `Mock only. ${operation?.operation.summary ?? exchange.operationId} (${route}); left out on a deployment.` : `${route} (${exchange.status}).`,
       operationId: formatExpression({ root: '$sourceDescriptions', source: exchange.source, name: exchange.operationId }),
     };
+    operationNow = operation;
     if (!effects?.mockOnly && (effects?.changesState ?? true)) {
       sends += 1;
       const reason = effects ? harmOf(effects) : 'is no operation of the contract';
@@ -184,18 +227,19 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
       return value;
     };
-    for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, name) });
-    for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, name) });
+    const at = (where: 'path' | 'query' | 'header', name: string): Place => ({ field: name, at: { in: where, name } });
+    for (const [name, value] of Object.entries(exchange.params)) parameters.push({ name, in: 'path', value: sent(typed('path', name, value), exchange.key, at('path', name)) });
+    for (const [name, value] of exchange.query) parameters.push({ name, in: 'query', value: sent(typed('query', name, value), exchange.key, at('query', name)) });
     for (const [lower, value] of Object.entries(exchange.headers)) {
       const parameter = declared.find((p) => p?.in === 'header' && String(p.name).toLowerCase() === lower);
-      if (parameter) parameters.push({ name: String(parameter.name), in: 'header', value: sent(value, exchange.key, String(parameter.name)) });
+      if (parameter) parameters.push({ name: String(parameter.name), in: 'header', value: sent(value, exchange.key, at('header', String(parameter.name))) });
     }
     if (exchange.key !== undefined) {
       // A key the recorded sign-up got (verify or verify-number) is carried from that step.
       parameters.push({ name: 'Authorization', in: 'header', value: `Bearer {${carry(exchange.key) ?? input('apiKey', ARAZZO_KEY_INPUT)}}` });
     }
     if (parameters.length > 0) step.parameters = parameters;
-    if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key) };
+    if (exchange.body !== undefined) step.requestBody = { contentType: exchange.contentType ?? 'application/json', payload: sent(exchange.body, exchange.key, { field: '', at: { in: 'body', pointer: '' } }) };
     const criteria: JsonObject[] = [
       exchange.operationId === 'waitForEvent' && exchange.status === 408 ? { condition: '$statusCode == 200 || $statusCode == 408' } : { condition: `$statusCode == ${exchange.status}` },
     ];
@@ -206,7 +250,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     let equalities = 0;
     const asserted = new Set<string>();
     const answer = parseJsonText(exchange.responseText);
-    for (const leaf of leaves(answer)) {
+    for (const leaf of stringLeaves(answer)) {
       if (!RESPECT_POINTER.test(leaf.pointer) || leaf.pointer === '') continue;
       const expression = carried.get(leaf.value);
       if (expression) {
@@ -224,6 +268,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     }
   });
 
+  const urls = descriptionUrls(target);
   const level = guarded.size > 0 ? 'never' : sends > 0 ? 'writes' : 'contract';
   const workflow: JsonObject = {
     workflowId: recording.name,
@@ -242,8 +287,8 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     arazzo: '1.0.1',
     info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
     sourceDescriptions: [
-      { name: 'numbersApi', url: target.urls?.numbersApi ?? 'openapi.json', type: 'openapi' },
-      { name: 'mockControl', url: target.urls?.mockControl ?? 'mock-control.json', type: 'openapi' },
+      { name: 'numbersApi', url: urls.numbersApi, type: 'openapi' },
+      { name: 'mockControl', url: urls.mockControl, type: 'openapi' },
     ],
     workflows: [workflow],
   };

@@ -104,6 +104,11 @@ export function controlSurface(simulator: Simulator, store: SimStore, document: 
           return after<void, SimResponse>(store.reset(), () => ({ status: 200, body: { reset: true } }));
         case 'mockGetClock':
           return clock();
+        case 'mockGetDescription':
+          // Where a recording names the descriptions, so Respect reads them from any folder (src/recording/recording-files.ts).
+          if (matched.params.file === 'openapi.json') return { status: 200, body: simulator.contract.document };
+          if (matched.params.file === 'mock-control.json') return { status: 200, body: document };
+          return { status: 404, body: { error: `No description named ${matched.params.file}: openapi.json or mock-control.json.` } };
         case 'mockAdvanceClock':
           return after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock);
         case 'mockCompleteCheckout':

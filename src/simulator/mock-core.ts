@@ -18,6 +18,7 @@ import type { SeedFile } from './seed.js';
 import { createSimulator, type Simulator } from './simulator.js';
 import { Recorder, type RecorderOptions } from '../recording/recorder.js';
 import { headerParameterNames, recordingSwitch } from '../recording/recording-switch.js';
+import type { ArazzoTarget } from '../recording/to-arazzo.js';
 import type { SimState } from './state.js';
 import type { SimStore } from './store.js';
 import { resolveRef } from '../contract/json-pointer.js';
@@ -48,9 +49,9 @@ export interface MockCoreOptions {
   gate?: (validator: ContractValidator) => Gate;
   /**
    * Recording (src/recording/): `all` records every account (`--record`), else only the keys
-   * switched on at `/__mock/recording`; `urls` are where a recording finds the two descriptions.
+   * switched on at `/__mock/recording`; `mockUrl`, the address at which a recording names the descriptions.
    */
-  recording?: Omit<RecorderOptions, 'headerNames'> & { urls?: { numbersApi: string; mockControl: string } };
+  recording?: Omit<RecorderOptions, 'headerNames'> & Pick<ArazzoTarget, 'mockUrl'>;
   /**
    * Where the state is kept (src/simulator/store.ts), given the simulator: the memory store by
    * default; the file (`--state`) and Valkey/Redis (`--store`) stores are the HTTP mock's.
@@ -90,9 +91,9 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   });
   const store = options.store?.(simulator) ?? memoryStore(simulator);
   const runner = startRunner(simulator, store);
-  const { urls, ...recorderOptions } = options.recording ?? {};
+  const { mockUrl, ...recorderOptions } = options.recording ?? {};
   const recorder = new Recorder({ ...recorderOptions, headerNames: headerParameterNames(options.document) });
-  const control = controlSurface(simulator, store, options.controlDocument, recordingSwitch(recorder, { document: options.document, controlDocument: options.controlDocument, ...(urls ? { urls } : {}) }));
+  const control = controlSurface(simulator, store, options.controlDocument, recordingSwitch(recorder, { document: options.document, controlDocument: options.controlDocument, ...(mockUrl ? { mockUrl } : {}) }));
   const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
   const { durability } = store;

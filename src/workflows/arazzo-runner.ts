@@ -7,7 +7,7 @@
 // decides what may be sent; a step on the mock's control surface (the `mockControl` source) runs
 // only against the mock and is left out on a deployment, as the workflows' own description says.
 import { childPointer, valueAt, type JsonObject } from '../contract/json-pointer.js';
-import { ExpressionSyntaxError, parseRuntimeExpression, parseValue, type Criterion } from '../contract/runtime-expression.js';
+import { ExpressionSyntaxError, parseRuntimeExpression, parseValue, type Criterion, type RuntimeExpression } from '../contract/runtime-expression.js';
 import { criterionHolds, embedExpressions, type Evaluate } from './arazzo-condition.js';
 
 /** An answer as the caller received it. */
@@ -106,8 +106,9 @@ export function stepOperation(step: JsonObject): { source: string; operationId: 
 interface Scope {
   inputs: Record<string, unknown>;
   steps: Record<string, Record<string, unknown>>;
-  /** The last answer, for `$statusCode` and `$response`. */
+  /** The last answer, for `$statusCode` and `$response`, and the request it answered, for `$request`. */
   answer?: Answer;
+  request?: { values: Record<string, unknown>; body?: unknown };
   /** A sub-workflow's outputs, for `$outputs` in the step that ran it. */
   outputs?: Record<string, unknown>;
 }
@@ -117,11 +118,21 @@ function evaluator(scope: Scope, workflows: Record<string, Record<string, unknow
   return (e) => {
     if (e.root === '$statusCode') return scope.answer?.status;
     if (e.root === '$response') return e.part === 'body' ? valueAt(scope.answer?.body, `#${e.pointer ?? ''}`) : e.part === 'header' ? at(scope.answer?.headers, [e.name.toLowerCase()]) : undefined;
+    if (e.root === '$request') return e.part === 'body' ? valueAt(scope.request?.body, `#${e.pointer ?? ''}`) : Object.entries(scope.request?.values ?? {}).find(([name]) => name.toLowerCase() === e.name.toLowerCase())?.[1];
+    if (e.root === '$faker') return fake(e);
     if (e.root === '$inputs' || e.root === '$outputs') return at(e.root === '$inputs' ? scope.inputs : scope.outputs, [e.name], e.pointer);
     if (e.root === '$steps') return at(scope.steps, [e.stepId, e.name], e.pointer);
     if (e.root === '$workflows' && e.part === 'outputs') return at(workflows, [e.workflowId, e.name], e.pointer);
     return e.root === '$components' ? at(arazzo.components, [e.part, e.name]) : undefined;
   };
+}
+
+/** A fresh value of a `$faker` generator, new at each evaluation (as Respect makes them). */
+function fake(e: Extract<RuntimeExpression, { root: '$faker' }>): string | number {
+  if (e.name === 'string.uuid') return crypto.randomUUID();
+  const min = Math.ceil(Number(e.args?.min ?? 0));
+  const max = Math.floor(Number(e.args?.max ?? min + 1000));
+  return min + Math.floor(Math.random() * (Math.max(max, min) - min + 1));
 }
 
 /** A value of the workflow document with its runtime expressions replaced: a whole expression by its value, `{$…}` inside text by its text. */
@@ -275,6 +286,7 @@ export class WorkflowRunner {
     const answer = await this.options.call({ source: target.source, operationId: target.operationId, values, ...(body !== undefined ? { body } : {}), authorization, stepId, workflowId });
     if ('refused' in answer) return { stepId, ...described, runs, outcome: 'refused', request, notes: [answer.refused] };
     scope.answer = answer;
+    scope.request = { values, ...(body !== undefined ? { body } : {}) };
     const after = evaluator(scope, this.results, this.options.arazzo);
     const failed = ((step.successCriteria ?? []) as Criterion[]).filter((criterion) => !criterionHolds(criterion, after)).map((c) => `not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`);
     if (failed.length === 0) scope.steps[stepId] = resolveValue(step.outputs ?? {}, after) as Record<string, unknown>;

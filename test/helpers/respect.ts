@@ -54,10 +54,11 @@ export function failedSteps(workflow: RespectWorkflow): string[] {
 }
 
 /**
- * Runs a shell command line (a README line, or one built here) in the repository, with a JSON
- * report written to a temporary file when `json` is set. Never throws: the exit code is returned.
+ * Runs a shell command line (a README line, or one built here) in the repository (or in `cwd`),
+ * with a JSON report written to a temporary file when `json` is set. Never throws: the exit code
+ * is returned.
  */
-export async function runRespectCommand(commandLine: string, options: { json?: boolean } = {}): Promise<RespectRun> {
+export async function runRespectCommand(commandLine: string, options: { json?: boolean; cwd?: string } = {}): Promise<RespectRun> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'respect-'));
   const reportFile = path.join(dir, 'report.json');
   const line = options.json ? `${commandLine} --json-output ${reportFile}` : commandLine;
@@ -66,7 +67,7 @@ export async function runRespectCommand(commandLine: string, options: { json?: b
       execFile(
         'sh',
         ['-c', line],
-        { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
+        { cwd: options.cwd ?? repoRoot, env: { ...process.env, NO_COLOR: '1', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) => resolve({ code: error ? (typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : 1) : 0, output: `${stdout}${stderr}` }),
       ),
     );
