@@ -21,7 +21,7 @@ import { describeVerdict, ruleVerdict, type Verdict } from '../src/contract/verd
 import { browserHeaders, preflightAnswer } from '../src/mock/browsers.js';
 import { forwardedHeaders } from '../src/mock/forwarded-headers.js';
 import { readableFieldErrors } from '../src/simulator/field-errors.js';
-import { isJsonType, MAX_BODY_BYTES, readBody } from '../src/simulator/request-body.js';
+import { isJsonType, MAX_BODY_BYTES, readBody } from '../src/serve/request-body.js';
 import type { SimRequest } from '../src/simulator/types.js';
 import { MAX_UPSTREAM_BYTES, startProxyGuard } from './proxy-guard.js';
 

@@ -11,7 +11,7 @@
 //   once, and the connection closed, instead of reading it until Node's timeout.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_BODY_BYTES } from '../simulator/request-body.js';
+import { MAX_BODY_BYTES } from '../serve/request-body.js';
 import type { SimResponse } from '../simulator/types.js';
 
 const REASONS: Record<string, string> = {

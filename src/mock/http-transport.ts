@@ -1,11 +1,11 @@
 // Both mocks over HTTP: a thin adapter between node:http and the pipeline
-// (src/simulator/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
+// (src/serve/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
 // into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with what a
 // browser needs (browsers.ts). One quiet log line per request, written once it is finished.
 import type http from 'node:http';
 import { dict } from '../contract/dict.js';
-import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
-import type { Pipeline } from '../simulator/pipeline.js';
+import { MAX_BODY_BYTES, readBody } from '../serve/request-body.js';
+import type { Pipeline } from '../serve/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
 import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';

@@ -1,6 +1,6 @@
 // Starting and stopping the mock. Two kinds, one entry point, one pipeline
-// (http-transport.ts → src/simulator/pipeline.ts), which parts at its responder:
-// - the stateful mock (default): one process, the simulator answers (src/simulator/mock-core.ts);
+// (http-transport.ts → src/serve/pipeline.ts), which parts at its responder:
+// - the stateful mock (default): one process, the simulator answers (src/serve/mock-core.ts);
 //   no Prism process, no example built and thrown away. `ready` resolves at once.
 // - the example server (`stateless`): Prism processes (prism-workers.ts) that serve the documented
 //   examples answer, then the rules (prism-responder.ts). `ready` resolves once Prism answered.
@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
-import { createMockCore } from '../simulator/mock-core.js';
-import type { AnswerCheckMode } from '../simulator/pipeline.js';
+import { createMockCore } from '../serve/mock-core.js';
+import type { AnswerCheckMode } from '../serve/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
@@ -29,7 +29,7 @@ import { prismResponder } from './prism-responder.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { operationFacts } from './route-facts.js';
 import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
-import { createPipeline } from '../simulator/pipeline.js';
+import { createPipeline } from '../serve/pipeline.js';
 import { simContract } from '../simulator/contract.js';
 import { prismGate } from './prism-gate.js';
 import { descriptionUrls, writeRecordings, type RecordingFiles } from '../recording/recording-files.js';
@@ -101,7 +101,7 @@ export interface MockOptions {
   /** What one account may hold, in bytes of JSON (`--max-account-bytes`, default 16 MB). */
   maxAccountBytes?: number;
   /**
-   * The stateful mock's composed-answer check (src/simulator/pipeline.ts). Default:
+   * The stateful mock's composed-answer check (src/serve/pipeline.ts). Default:
    * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
    * `validateResponse`, else off.
    */

@@ -1,5 +1,5 @@
 // Webhook deliveries of the HTTP mock (part 6): the transport's delivery for the one fan-out
-// (src/simulator/webhook-fanout.ts, which decides where each event goes, retries with backoff and
+// (src/serve/webhook-fanout.ts, which decides where each event goes, retries with backoff and
 // records the outcome). One attempt here is a POST of the event as JSON with `X-Service-Event-ID`
 // equal to the event id, signed when a secret is set, over node:http. The mock only ever contacts
 // loopback URLs (part 6 rule 1, the same check as the local fan-out): a subscription to any other
@@ -8,7 +8,7 @@ import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type At
 import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../delivery/loopback-url.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SimStore } from '../simulator/store.js';
-import { startWebhookFanout, type FanoutSettings } from '../simulator/webhook-fanout.js';
+import { startWebhookFanout, type FanoutSettings } from '../serve/webhook-fanout.js';
 
 /** The environment variable whose value signs webhook deliveries (HMAC-SHA256 hex, inferred). */
 export const WEBHOOK_SECRET_ENV = 'NUMBERS_API_WEBHOOK_SECRET';

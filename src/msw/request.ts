@@ -1,7 +1,7 @@
 // A Fetch `Request` (what an MSW resolver receives) as the simulator reads it: the browser-safe
 // twin of src/mock/http-transport.ts `toSimRequest`; both read the body with
-// src/simulator/request-body.ts, so both answer a bad body alike.
-import { readBody } from '../simulator/request-body.js';
+// src/serve/request-body.ts, so both answer a bad body alike.
+import { readBody } from '../serve/request-body.js';
 import { dict } from '../contract/dict.js';
 import type { SimRequest } from '../simulator/types.js';
 

@@ -1,9 +1,9 @@
-// The simulator core: one behaviour for every transport. The pipeline (pipeline.ts) hands it each
-// request a transport (src/mock/ over HTTP, src/msw/ in-process) turned into a SimRequest, with
-// its route and key, and `handle` answers it; the runner (runner.ts) calls `tick` when the next
-// simulated step is due (`nextDueAt`), and the events `onEvent` hands out go to waiters and
-// webhooks. State is plain data (`state`), time and ids
-// are injected, and each rule lives in the module of its resource (resources/).
+// The simulator core: one behaviour for every door. The pipeline (src/serve/pipeline.ts) hands it
+// each request a door (src/mock/ over HTTP, src/msw/ in-process) turned into a SimRequest, with
+// its route and key, and `handle` answers it; the runner (src/serve/runner.ts) calls `tick` when
+// the next simulated step is due (`nextDueAt`), and the events `onEvent` hands out go to waiters
+// and webhooks. State is plain data (`state`), time and ids are injected, and each rule lives in
+// the module of its resource (resources/).
 import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
 import type { AnyAnswers, Handler, Precheck, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';

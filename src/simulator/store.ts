@@ -5,17 +5,29 @@
 // - memory (default, and the MSW transport's): the state is the simulator's own object; a run
 //   changes it in place and is committed as it ends (this file);
 // - the file (`--state`, src/mock/store/file-store.ts): the same, and each run's changes
-//   (src/simulator/store/change-set.ts) are appended to a journal, group-committed, compacted;
+//   (src/simulator/change-set.ts) are appended to a journal, group-committed, compacted;
 // - Valkey/Redis (`--store redis://...`, src/mock/store/redis-store.ts): a run sees a view holding
 //   what it touches, loaded on demand, and its changes are committed atomically if nothing it read
 //   changed meanwhile (optimistic, retried), so any number of processes serve one mock.
 //
 // Everything above the seam (the pipeline's responder, the control surface, the runner of due
 // steps and long polls, webhook deliveries) calls `run`, never the state.
-import type { Durability } from './pipeline.js';
 import type { Simulator } from './simulator.js';
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Where the state is kept across restarts (`--state`, the file store): a request is answered only
+ * once every change made before its answer is durable, its own and any other it could show, so
+ * nothing acknowledged or shown is lost.
+ */
+export interface Durability {
+  /**
+   * Resolves once every change made so far is durable (at once when all are); rejects when the
+   * write that was to hold them failed (the error's message says why, for the 503).
+   */
+  durable(): Promise<void>;
+}
 
 /**
  * A change the store could not keep or a read it could not make (a store that cannot be reached,

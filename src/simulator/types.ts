@@ -39,7 +39,7 @@ export interface SimResponse {
   body?: unknown;
   /**
    * The body as a transport sends it: `body` as JSON text, written when the answer was made
-   * (src/simulator/pipeline.ts), so the answer shows the state its own request left, whatever came
+   * (src/serve/pipeline.ts), so the answer shows the state its own request left, whatever came
    * after; or a body passed on as it came (Prism's answer on the example server), with its own
    * `Content-Type` header and no `body`.
    */

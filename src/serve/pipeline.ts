@@ -1,32 +1,33 @@
-// The one request pipeline of both mocks, for every transport (issues 20 and 28). A transport
-// turns its request into a SimRequest (node:http in src/mock/http-transport.ts, a Fetch Request in
-// src/msw/handlers.ts), calls `serve`, and sends the SimResponse it resolves with. In order:
+// The one request pipeline of every door (issues 20, 28 and 37): the corridor of src/serve/, read
+// from here. A door turns its request into a SimRequest (node:http in src/mock/http-transport.ts,
+// a Fetch Request in src/msw/handlers.ts; request-body.ts reads the body for both), calls `serve`,
+// and sends the SimResponse it resolves with. In order, each step a named seam:
 //
-//   control surface (/__mock/..., the stateful mock's) → OPTIONS → route (matched once; none is
-//   404) → the key (part 5.1, checked once) → a `Prefer` naming what the operation does not
-//   document → gate → responder → hold and settle (long polls) → composed-answer check → durable
-//   (with `--state`: the change is on disk before it is acknowledged)
+//   the `ControlSurface` (control.ts: the stateful mock's /__mock/...) → OPTIONS → route (matched
+//   once; none is 404) → the key (part 5.1, checked once) → a `Prefer` naming what the operation
+//   does not document (named-answers.ts) → the `Gate` (gate.ts: the contract's verdicts on the
+//   request) → the `Responder` → hold and settle (long polls: runner.ts) → the `AnswerCheck` →
+//   the `Durability` (with `--state`: the change is on disk before it is acknowledged)
 //
-// The responder is where the two mocks part, as Prism's own core chooses between mocking and
-// forwarding: the stateful mock's is the simulator (a named answer, else the rule of the resource
-// module: mock-core.ts), the example server's forwards to Prism's processes, then applies the
-// rules a static example cannot show (src/mock/prism-responder.ts); there Prism is the gate.
-// Each step is a named seam: the `ControlSurface`, the `Gate` (the contract's verdicts on the
-// request), the `Responder`, the `AnswerCheck`, the `Durability`. Nothing here knows a transport,
-// so a reader follows a request one way: from the transport's adapter to `serve`, from `serve` to
-// the responder, and back.
+// The responder is where the doors part, as Prism's own core chooses between mocking and
+// forwarding: the stateful mock's is the simulator (simulator-responder.ts: a named answer, else
+// the rule of the resource module; mock-core.ts assembles that mock), the example server's
+// forwards to Prism's processes, then applies the rules a static example cannot show
+// (src/mock/prism-responder.ts); there Prism is the gate. Nothing here knows a transport, so a
+// reader follows a request one way: from the door's adapter to `serve`, from `serve` to the
+// responder, and back.
 import type { ContractValidator } from '../contract/contract-validator.js';
 import type { MatchedOperation } from '../contract/operations.js';
 import { slViolationsHeader } from '../contract/prism-wording.js';
 import { describeVerdict } from '../contract/verdict.js';
 import { CONTROL_PREFIX } from '../delivery/control-paths.js';
-import type { SimContract } from './contract.js';
+import type { SimContract } from '../simulator/contract.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namesItsAnswer, preferRefusal } from './named-answers.js';
-import { optionsAnswer, routeNotFound, unauthorized } from './respond.js';
-import { storeFailureAnswer } from './store.js';
-import type { SimRequest, SimResponse } from './types.js';
+import { routeNotFound, unauthorized } from '../simulator/respond.js';
+import { storeFailureAnswer, type Durability } from '../simulator/store.js';
+import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 /**
  * What happens to an answer the simulator composed that breaks the contract: `off` sends it as it
@@ -59,19 +60,6 @@ export function answerCheck(mode: AnswerCheckMode, validator: () => ContractVali
       return { ...response, headers: { ...response.headers, 'sl-violations': slViolationsHeader(verdicts) } };
     },
   };
-}
-
-/**
- * Where the state is kept across restarts (`--state`, src/mock/state-file.ts): a request is
- * answered only once every change made before its answer is durable, its own and any other it
- * could show, so nothing acknowledged or shown is lost.
- */
-export interface Durability {
-  /**
-   * Resolves once every change made so far is durable (at once when all are); rejects when the
-   * write that was to hold them failed (the error's message says why, for the 503).
-   */
-  durable(): Promise<void>;
 }
 
 /** Who answers a request the pipeline routed and let in. */
@@ -196,6 +184,15 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
     if (gate && request.violations.length === 0) request.violations.push(...gate.check(operationId, request));
     return { response: responder.respond(request, route, key), operationId, routed: { source: 'numbersApi', operationId, params: route.params, ...(key !== undefined ? { key } : {}) } };
   }
+}
+
+/**
+ * `OPTIONS` (not a browser's preflight, which the HTTP transport answers): what the path allows, in
+ * `Allow`; a path the contract does not have is the 404 of `routeNotFound`.
+ */
+function optionsAnswer(request: Pick<SimRequest, 'method' | 'pathname'>, methods: readonly string[]): SimResponse {
+  if (methods.length === 0) return routeNotFound(request);
+  return { status: 204, headers: { Allow: [...methods, 'OPTIONS'].join(', ') } };
 }
 
 /**

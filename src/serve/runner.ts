@@ -1,12 +1,12 @@
 // Runs a simulator in real time for a transport: a timer wakes it when the next simulated step
 // falls due (a message delivered, a call ringing ...), and long polls are held until the event
-// they wait for or their timeout. Every look at the state goes through the store (store.ts), so
+// they wait for or their timeout. Every look at the state goes through the store (src/simulator/store.ts), so
 // with a store shared by several processes a due step runs once, in whichever process claims it,
 // and a long poll held here is answered by an event any process committed. Used by both
 // transports; browser-safe (only setTimeout).
-import type { Simulator } from './simulator.js';
-import type { SimStore } from './store.js';
-import type { SimHold, SimResponse } from './types.js';
+import type { Simulator } from '../simulator/simulator.js';
+import type { SimStore } from '../simulator/store.js';
+import type { SimHold, SimResponse } from '../simulator/types.js';
 
 export interface SimRunner {
   /** Reconsiders when to wake (after a request, a reset, a clock move). */

@@ -4,8 +4,8 @@
 // `bodyNotJson`, `bodyNotMultipart`), so it gets the documented 400 (part 7) on the HTTP mock and
 // in-process alike. Browser-safe (Fetch's Response parses the form).
 import { ruleVerdict } from '../contract/verdict.js';
-import { withoutPrototype } from './state.js';
-import type { FormPart, SimRequest } from './types.js';
+import { withoutPrototype } from '../simulator/state.js';
+import type { FormPart, SimRequest } from '../simulator/types.js';
 
 /** Requests larger than this are refused with the documented 400 (Prism reads up to 10 MB too). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;

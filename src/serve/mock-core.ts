@@ -1,27 +1,25 @@
-// The stateful mock's core, put together once for every transport: the simulator (state, rules,
-// clock and ids), its runner in real time, the control surface, the contract gate, the
-// composed-answer check and the pipeline that runs them in order (pipeline.ts). The HTTP mock
-// (src/mock/start-mock.ts) and the MSW handlers (src/msw/handlers.ts) each call `createMockCore`
-// and adapt their own request and response around `core.pipeline.serve`. Browser-safe.
+// The stateful mock put together once for every door: the simulator (state, rules, clock and
+// ids) over its store, the runner in real time, the control surface, the contract gate, the
+// answer check, the recorder and the pipeline that runs them in order (pipeline.ts), with the
+// simulator as its responder (simulator-responder.ts). The HTTP mock (src/mock/start-mock.ts)
+// and the MSW handlers (src/msw/handlers.ts) each call `createMockCore` and adapt their own
+// request and response around `core.pipeline.serve`. Browser-safe.
 import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/operations.js';
-import type { IdGenerator, SimClock } from './clock.js';
+import { Recorder, type RecorderOptions } from '../recording/recorder.js';
+import type { IdGenerator, SimClock } from '../simulator/clock.js';
+import { memoryStore } from '../simulator/memory-store.js';
+import type { SeedFile } from '../simulator/seed.js';
+import { createSimulator, type Simulator } from '../simulator/simulator.js';
+import type { SimState } from '../simulator/state.js';
+import type { SimStore } from '../simulator/store.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
-import { namedAnswer, namesItsAnswer } from './named-answers.js';
-import { unauthorized } from './respond.js';
-import { memoryStore } from './memory-store.js';
-import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Pipeline, type Responder } from './pipeline.js';
+import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Pipeline } from './pipeline.js';
+import { headerParameterNames, recordingSwitch } from './recording-switch.js';
 import { startRunner, type SimRunner } from './runner.js';
-import type { SeedFile } from './seed.js';
-import { createSimulator, type Simulator } from './simulator.js';
-import { Recorder, type RecorderOptions } from '../recording/recorder.js';
-import { headerParameterNames, recordingSwitch } from '../recording/recording-switch.js';
-import type { SimState } from './state.js';
-import type { SimStore } from './store.js';
-import { resolveRef } from '../contract/json-pointer.js';
-import type { SimContract } from './contract.js';
+import { simulatorResponder } from './simulator-responder.js';
 
 export interface MockCoreOptions {
   /** The bundled OpenAPI description (generated/openapi.json), parsed. */
@@ -111,47 +109,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   return { simulator, store, runner, control, pipeline, recorder, stop: () => runner.stop() };
 }
 
-/**
- * The stateful mock's responder: the example a request names (`Prefer`, touching no state), else
- * the simulator's rule; a held answer (a long poll) settles in real time, by the runner.
- */
-function simulatorResponder(simulator: Simulator, store: SimStore, runner: SimRunner): Responder {
-  return {
-    respond(request, route, key) {
-      // A store of one process has said whether the key opens an account (the pipeline asked the
-      // simulator); a shared one says it in the run, where the keys of every process are seen.
-      const local = store.kind !== 'redis';
-      if (namesItsAnswer(request)) {
-        if (local || key === undefined) return namedAnswer(simulator.contract, request, route);
-        return Promise.resolve(store.run({ key }, (sim) => sim.acceptedKey(request.headers.authorization))).then((accepted) =>
-          accepted === undefined ? unauthorized(simulator.contract, route.operationId, request.headers.authorization) : namedAnswer(simulator.contract, request, route),
-        );
-      }
-      const idempotencyKey = request.headers['idempotency-key'];
-      if (store.claimIdempotency && key !== undefined && idempotencyKey && takesIdempotencyKey(simulator.contract, route.operationId)) {
-        // Part 7.2 across processes: a duplicate waits while the original runs elsewhere, then
-        // replays it (the run sees its call); past the wait window it is told to retry (409).
-        const claim = store.claimIdempotency;
-        return claim(key, idempotencyKey)
-          .then(async (release) => {
-            if (!release) return { status: 409, body: simulator.contract.example(route.operationId, 409) };
-            try {
-              return await store.run({ key }, (sim) => sim.handle(request, route, undefined));
-            } finally {
-              await release();
-            }
-          })
-          .finally(() => runner.reschedule());
-      }
-      const response = store.run(key === undefined ? {} : { key }, (sim) => sim.handle(request, route, local ? key : undefined));
-      if (response instanceof Promise) return response.finally(() => runner.reschedule());
-      runner.reschedule();
-      return response;
-    },
-    settle: (response, signal) => runner.settle(response, signal),
-  };
-}
-
 /** The control surface, the runner woken after each of its answers (a clock moved, a reset). */
 function rescheduling(control: ControlSurface, runner: SimRunner): ControlSurface {
   return {
@@ -163,15 +120,6 @@ function rescheduling(control: ControlSurface, runner: SimRunner): ControlSurfac
       return answer;
     },
   };
-}
-
-/** Whether the operation takes an `Idempotency-Key` header (part 7.2), as the contract says. */
-function takesIdempotencyKey(contract: SimContract, operationId: string): boolean {
-  const parameters = (contract.operation(operationId).parameters ?? []) as unknown[];
-  return parameters.some((parameter) => {
-    const resolved = resolveRef<JsonObject>(contract.document, parameter);
-    return resolved?.in === 'header' && String(resolved.name).toLowerCase() === 'idempotency-key';
-  });
 }
 
 /** The gate, built on its first request. */

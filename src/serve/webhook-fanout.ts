@@ -6,10 +6,10 @@
 // has been answered. How one attempt is made is the transport's, injected as `deliver`: the HTTP
 // mock POSTs to loopback URLs only (src/mock/webhook-delivery.ts), the in-process mock calls the
 // page's callback (src/msw/handlers.ts). Browser-safe (timers only).
-import { recordWebhookDelivery, type WebhookDeliveryReport } from './resources/events.js';
-import type { Simulator } from './simulator.js';
-import type { SimStore } from './store.js';
-import type { JsonObject, SimEvent } from './types.js';
+import { recordWebhookDelivery, type WebhookDeliveryReport } from '../simulator/resources/events.js';
+import type { Simulator } from '../simulator/simulator.js';
+import type { SimStore } from '../simulator/store.js';
+import type { JsonObject, SimEvent } from '../simulator/types.js';
 
 /** What one attempt came to. */
 export interface DeliveryAttempt {
