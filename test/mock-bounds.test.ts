@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setupServer } from 'msw/node';
-import { readStateFile } from '../src/mock/state-file.js';
+import { readStateFile } from '../src/store/state-file.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS } from '../src/simulator/account-bounds.js';
 import { createHandlers } from '../src/msw/index.js';

@@ -13,9 +13,9 @@ import { CONTROL_TOKEN_HEADER } from './control-access.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';
-import type { SnapshotFile } from '../simulator/store.js';
-import { readSnapshotFile } from './store/snapshot-files.js';
-import { stateProblems } from './state-schema.js';
+import type { SnapshotFile } from '../store/store.js';
+import { readSnapshotFile } from '../store/snapshot-files.js';
+import { stateProblems } from '../store/state-schema.js';
 
 /** Where the control token comes from when --control-token is not given. */
 export const CONTROL_TOKEN_ENV = 'NUMBERS_API_CONTROL_TOKEN';

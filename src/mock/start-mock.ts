@@ -14,12 +14,12 @@ import type { AnswerCheckMode } from '../serve/pipeline.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
-import { readStateWithJournal, removeStaleTemporaries } from './state-file.js';
-import { fileStore } from './store/file-store.js';
-import { readSnapshotsBeside, snapshotsBeside } from './store/snapshot-files.js';
-import type { SnapshotFile } from '../simulator/store.js';
-import { connectRedis, redisStore } from './store/redis-store.js';
-import { stateProblems } from './state-schema.js';
+import { readStateWithJournal, removeStaleTemporaries } from '../store/state-file.js';
+import { fileStore } from '../store/file-store.js';
+import { readSnapshotsBeside, snapshotsBeside } from '../store/snapshot-files.js';
+import type { SnapshotFile } from '../store/store.js';
+import { connectRedis, redisStore } from '../store/redis-store.js';
+import { stateProblems } from '../store/state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
@@ -84,11 +84,11 @@ export interface MockOptions {
   statePath?: string;
   /**
    * Keep the state in Valkey/Redis (`--store redis://host:port/db`): any number of mock processes
-   * given the same store serve the same accounts (src/mock/store/redis-store.ts).
+   * given the same store serve the same accounts (src/store/redis-store.ts).
    */
   storeUrl?: string;
   /**
-   * Snapshot files to keep under their names (`--snapshot <file>`, src/simulator/snapshots.ts);
+   * Snapshot files to keep under their names (`--snapshot <file>`, src/store/snapshots.ts);
    * the last is brought back at start when the store held no state yet.
    */
   snapshots?: SnapshotFile[];

@@ -7,7 +7,7 @@
 import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type Attempt } from '../delivery/deliver.js';
 import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../delivery/loopback-url.js';
 import type { Simulator } from '../simulator/simulator.js';
-import type { SimStore } from '../simulator/store.js';
+import type { SimStore } from '../store/store.js';
 import { startWebhookFanout, type FanoutSettings } from '../serve/webhook-fanout.js';
 
 /** The environment variable whose value signs webhook deliveries (HMAC-SHA256 hex, inferred). */
@@ -23,7 +23,7 @@ export interface WebhookDeliverySettings extends FanoutSettings {
 
 export interface WebhookDeliveryOptions extends Partial<WebhookDeliverySettings> {
   simulator: Simulator;
-  /** Where outcomes are recorded (src/simulator/store.ts). */
+  /** Where outcomes are recorded (src/store/store.ts). */
   store?: SimStore;
   /** One attempt; default: POST over node:http to a loopback address only. */
   send?: (url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number) => Promise<Attempt>;

@@ -1,19 +1,19 @@
 // The mock's control surface (spec/mock-control.yaml, bundled to generated/mock-control.json):
 // what no operation of the service can drive. Both transports route `/__mock/...` here, after
 // validating the request against that description. Everything it does goes through the store
-// (src/simulator/store.ts), so with a store shared by several processes a reset, a clock move, a wallet or a
+// (src/store/store.ts), so with a store shared by several processes a reset, a clock move, a wallet or a
 // snapshot acts on the whole mock, whichever process is asked.
 import { bearerKey } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import { operationMatcher, type JsonObject } from '../contract/operations.js';
 import { simContract, type SimContract } from '../simulator/contract.js';
-import { SnapshotLimit } from '../simulator/memory-store.js';
-import { SNAPSHOT_NAME } from '../simulator/snapshots.js';
+import { SnapshotLimit } from '../store/memory-store.js';
+import { SNAPSHOT_NAME } from '../store/snapshots.js';
 import { completeCheckout } from '../simulator/resources/billing.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { unauthorized } from '../simulator/respond.js';
 import type { Simulator } from '../simulator/simulator.js';
-import type { MaybePromise, SimStore } from '../simulator/store.js';
+import type { MaybePromise, SimStore } from '../store/store.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 export interface ControlSurface {

@@ -9,11 +9,11 @@ import { contractValidator, type ContractValidator } from '../contract/contract-
 import type { JsonObject } from '../contract/operations.js';
 import { Recorder, type RecorderOptions } from '../recording/recorder.js';
 import type { IdGenerator, SimClock } from '../simulator/clock.js';
-import { memoryStore } from '../simulator/memory-store.js';
+import { memoryStore } from '../store/memory-store.js';
 import type { SeedFile } from '../simulator/seed.js';
 import { createSimulator, type Simulator } from '../simulator/simulator.js';
 import type { SimState } from '../simulator/state.js';
-import type { SimStore } from '../simulator/store.js';
+import type { SimStore } from '../store/store.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
 import { answerCheck, answerCheckModeFromEnvironment, createPipeline, type AnswerCheckMode, type Pipeline } from './pipeline.js';
@@ -50,7 +50,7 @@ export interface MockCoreOptions {
    */
   recording?: Omit<RecorderOptions, 'headerNames'> & { urls?: { numbersApi: string; mockControl: string } };
   /**
-   * Where the state is kept (src/simulator/store.ts), given the simulator: the memory store by
+   * Where the state is kept (src/store/store.ts), given the simulator: the memory store by
    * default; the file (`--state`) and Valkey/Redis (`--store`) stores are the HTTP mock's.
    */
   store?: (simulator: Simulator) => SimStore;
@@ -96,8 +96,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const { durability } = store;
   const pipeline = createPipeline({
     contract: simulator.contract,
-    // A well-formed key is let through here; whether it opens an account is the store's to say (in the run).
-    acceptedKey: store.kind === 'memory' || store.kind === 'file' ? simulator.acceptedKey : (authorization) => wellFormedKey(authorization, keyPrefix(options.document)),
+    // With a shared store a well-formed key is let through here; whether it opens an account is said in the run.
+    acceptedKey: store.shared ? (authorization) => wellFormedKey(authorization, keyPrefix(options.document)) : simulator.acceptedKey,
     responder: simulatorResponder(simulator, store, runner),
     gate,
     control: rescheduling(control, runner),

@@ -7,7 +7,7 @@
 //   once; none is 404) → the key (part 5.1, checked once) → a `Prefer` naming what the operation
 //   does not document (named-answers.ts) → the `Gate` (gate.ts: the contract's verdicts on the
 //   request) → the `Responder` → hold and settle (long polls: runner.ts) → the `AnswerCheck` →
-//   the `Durability` (with `--state`: the change is on disk before it is acknowledged)
+//   the `Durability` (with `--state`, src/store/: the change is on disk before it is acknowledged)
 //
 // The responder is where the doors part, as Prism's own core chooses between mocking and
 // forwarding: the stateful mock's is the simulator (simulator-responder.ts: a named answer, else
@@ -26,7 +26,7 @@ import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namesItsAnswer, preferRefusal } from './named-answers.js';
 import { routeNotFound, unauthorized } from '../simulator/respond.js';
-import { storeFailureAnswer, type Durability } from '../simulator/store.js';
+import { storeFailureAnswer, type Durability } from '../store/store.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 /**
@@ -138,7 +138,7 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
       try {
         answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
       } catch (error) {
-        // A store that could not keep or read the state (src/simulator/store.ts): 503, never a success.
+        // A store that could not keep or read the state (src/store/store.ts): 503, never a success.
         const failed = storeFailureAnswer(error);
         if (!failed) throw error;
         return frozen(failed);

@@ -8,7 +8,7 @@
 // page's callback (src/msw/handlers.ts). Browser-safe (timers only).
 import { recordWebhookDelivery, type WebhookDeliveryReport } from '../simulator/resources/events.js';
 import type { Simulator } from '../simulator/simulator.js';
-import type { SimStore } from '../simulator/store.js';
+import type { SimStore } from '../store/store.js';
 import type { JsonObject, SimEvent } from '../simulator/types.js';
 
 /** What one attempt came to. */

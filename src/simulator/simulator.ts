@@ -37,7 +37,7 @@ export interface SimulatorOptions {
 /** An event as its listeners get it: once the change that emitted it is committed, with the subscriptions it goes to (webhookTargets, asked when it was emitted). */
 export type EventListener = (event: SimEvent, account: AccountState, seq: number, hooks: JsonObject[]) => void;
 
-/** An event emitted by a run, held until the store has committed the run (src/simulator/store.ts). */
+/** An event emitted by a run, held until the store has committed the run (src/store/store.ts). */
 export interface Emitted {
   event: SimEvent;
   account: AccountState;
@@ -68,7 +68,7 @@ export interface Simulator {
   reset(): void;
   /** Starts over from `state` (a snapshot brought back); the simulated clock keeps its time. */
   load(state: SimState): void;
-  /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/mock/store/redis-store.ts). */
+  /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/store/redis-store.ts). */
   seedNamedAccounts(): void;
   /** Called for each event emitted, in order. Returns a function that stops it. */
   onEvent(listener: EventListener): () => void;
@@ -90,7 +90,7 @@ export interface Simulator {
   /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
   withContext<T>(fn: (ctx: RuleContext) => T): T;
   /**
-   * The store seam (src/simulator/store.ts): runs `fn` with every rule seeing `view` as the state,
+   * The store seam (src/store/store.ts): runs `fn` with every rule seeing `view` as the state,
    * and returns what it returned with the events it emitted, which are handed to no listener:
    * the store publishes them (`publish`) once the change is committed, or drops them when it runs
    * `fn` again. Nothing else of the simulator changes.

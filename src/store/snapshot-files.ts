@@ -3,10 +3,10 @@
 // 600: a snapshot holds full API keys).
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { snapshotFileProblem } from '../../simulator/snapshots.js';
-import type { SnapshotFile } from '../../simulator/store.js';
-import { withoutPrototype } from '../../simulator/state.js';
-import { writeFileAtomic } from '../state-file.js';
+import { snapshotFileProblem } from './snapshots.js';
+import type { SnapshotFile } from './store.js';
+import { withoutPrototype } from '../simulator/state.js';
+import { writeFileAtomic } from './state-file.js';
 
 /** The directory of the snapshots kept beside a state file. */
 export const snapshotsDirOf = (stateFile: string): string => `${stateFile}.snapshots`;

@@ -2,7 +2,7 @@
 // object, a run changes it in place and is committed as it ends; snapshots are kept beside it.
 // Synchronous, so the in-process transports answer at once. Browser-safe.
 import { MAX_SNAPSHOTS, restoreAccountInto, snapshotInfo, takeSnapshot } from './snapshots.js';
-import type { Simulator } from './simulator.js';
+import type { Simulator } from '../simulator/simulator.js';
 import type { SimStore, SnapshotFile, SnapshotInfo, SnapshotShelf } from './store.js';
 
 /** Where a store of one process keeps its snapshots: in memory, or also on disk (the file store). */
@@ -56,7 +56,6 @@ export function localSnapshots(simulator: Simulator, keeping: SnapshotKeeping = 
 
 export function memoryStore(simulator: Simulator): SimStore {
   return {
-    kind: 'memory',
     // The simulator's entry points commit (and publish their events) as they end.
     run: (_scope, work) => work(simulator),
     runDue: () => simulator.tick(),

@@ -17,13 +17,13 @@
 // store, read by every load. A commit with events publishes the account's id: a long poll held by
 // any process asks again. A reset starts a new generation of keys (the old one is removed after).
 import { Redis } from 'ioredis';
-import { applyChanges, INDEXES, Missing, trackChanges, type Change } from '../../simulator/change-set.js';
-import { addJobs, orderJobs } from '../../simulator/job-queue.js';
-import { restoreAccountInto, snapshotInfo, takeSnapshot, MAX_SNAPSHOTS } from '../../simulator/snapshots.js';
-import type { Emitted, Simulator } from '../../simulator/simulator.js';
-import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../../simulator/state.js';
-import { StoreFailure, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from '../../simulator/store.js';
-import { SnapshotLimit } from '../../simulator/memory-store.js';
+import { applyChanges, INDEXES, Missing, trackChanges, type Change } from './change-set.js';
+import { addJobs, orderJobs } from '../simulator/job-queue.js';
+import { restoreAccountInto, snapshotInfo, takeSnapshot, MAX_SNAPSHOTS } from './snapshots.js';
+import type { Emitted, Simulator } from '../simulator/simulator.js';
+import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../simulator/state.js';
+import { StoreFailure, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from './store.js';
+import { SnapshotLimit } from './memory-store.js';
 import { CLAIM, COMMIT, DUMP, LOAD, REDUE, REPLACE } from './redis-scripts.js';
 
 /** The store could not be reached or refused a command: the pipeline answers 503 (the mock never invents success). */
@@ -572,25 +572,30 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
   };
 
   return {
-    kind: 'redis',
     run,
     runDue,
-    async claimIdempotency(key, idempotencyKey) {
-      const name = `${P}:g${gen || '0'}:idem:${key}:${idempotencyKey}`;
-      const token = `${replica}:${Math.random().toString(36).slice(2)}`;
-      const until = Date.now() + IDEMPOTENCY_WAIT_MS;
-      try {
-        // SET NX with a lease: atomic, so two processes never both run as the original.
-        while ((await redis.set(name, token, 'PX', IDEMPOTENCY_LEASE_MS, 'NX')) !== 'OK') {
-          if (Date.now() >= until) return undefined;
-          await new Promise((resolve) => setTimeout(resolve, 25));
+    shared: {
+      async claimIdempotency(key, idempotencyKey) {
+        const name = `${P}:g${gen || '0'}:idem:${key}:${idempotencyKey}`;
+        const token = `${replica}:${Math.random().toString(36).slice(2)}`;
+        const until = Date.now() + IDEMPOTENCY_WAIT_MS;
+        try {
+          // SET NX with a lease: atomic, so two processes never both run as the original.
+          while ((await redis.set(name, token, 'PX', IDEMPOTENCY_LEASE_MS, 'NX')) !== 'OK') {
+            if (Date.now() >= until) return undefined;
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
+        } catch (error) {
+          throw unavailable(error);
         }
-      } catch (error) {
-        throw unavailable(error);
-      }
-      return async () => {
-        await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, name, token).catch(() => undefined);
-      };
+        return async () => {
+          await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, name, token).catch(() => undefined);
+        };
+      },
+      onOtherCommits(listener) {
+        otherEvents.add(listener);
+        return () => otherEvents.delete(listener);
+      },
     },
     nextDueAt: () => Math.min(nextDue ?? Infinity, simulator.clock.now() + POLL_MS),
     async advance(ms) {
@@ -617,10 +622,6 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
       return { now: simulator.clock.now(), offsetMs: simulator.clock.offset() };
     },
     snapshots,
-    onOtherEvents(listener) {
-      otherEvents.add(listener);
-      return () => otherEvents.delete(listener);
-    },
     async close() {
       closed = true;
       subscriber.disconnect();

@@ -13,7 +13,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readFileSync, r
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { emptyState, withoutPrototype, type SimState } from '../simulator/state.js';
-import { applyChanges, type Change } from '../simulator/change-set.js';
+import { applyChanges, type Change } from './change-set.js';
 import { addJobs, orderJobs } from '../simulator/job-queue.js';
 
 /** The state file holds full API keys: only its owner reads it. */
@@ -81,7 +81,7 @@ export interface JournalSeqs {
 }
 
 /**
- * The state in `file` with every change of its journal applied (src/mock/store/journal.ts), or
+ * The state in `file` with every change of its journal applied (file-store.ts), or
  * undefined when there is neither yet. A file that is not JSON, or not a state of this mock
  * (`check` names what is wrong with it), is an error saying so; the file is left as it is.
  */
@@ -315,7 +315,7 @@ export function readJournal(file: string): Journal | undefined {
     lastSeq = entry.n;
     start = end + 1;
   }
-  // Zeros after the last line are space written ahead (src/mock/store/file-store.ts), not a torn write.
+  // Zeros after the last line are space written ahead (src/store/file-store.ts), not a torn write.
   return { entries, lastSeq, goodBytes: start, tornBytes: bytes[start] === 0 ? 0 : bytes.length - start };
 }
 

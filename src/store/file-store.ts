@@ -1,7 +1,7 @@
 // The file store (`--state <file>`, issue 32): the state in memory, as the memory store keeps it,
 // and every change on disk before the request that made it is answered.
 //
-// Each run of the rules is tracked (src/simulator/change-set.ts) and its changes become one line
+// Each run of the rules is tracked (src/store/change-set.ts) and its changes become one line
 // of the journal (`<file>.journal`): a send appends its message, its event and a step, never the
 // account. Lines are written by group commit: one write and one fdatasync cover every request
 // waiting when it starts; requests that come during it wait for the next. A request is answered
@@ -16,13 +16,13 @@
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync, fsyncSync, ftruncateSync, statSync } from 'node:fs';
 import { open, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { trackChanges } from '../../simulator/change-set.js';
-import { localSnapshots } from '../../simulator/memory-store.js';
-import type { Simulator } from '../../simulator/simulator.js';
-import type { SnapshotFile } from '../../simulator/store.js';
-import type { SimStore } from '../../simulator/store.js';
-import type { SimState } from '../../simulator/state.js';
-import { journalOf, StateNotSaved, stateChunks, writeFileAtomic, writeFileAtomicAsync, describeWriteError } from '../state-file.js';
+import { trackChanges } from './change-set.js';
+import { localSnapshots } from './memory-store.js';
+import type { Simulator } from '../simulator/simulator.js';
+import type { SnapshotFile } from './store.js';
+import type { SimStore } from './store.js';
+import type { SimState } from '../simulator/state.js';
+import { journalOf, StateNotSaved, stateChunks, writeFileAtomic, writeFileAtomicAsync, describeWriteError } from './state-file.js';
 
 export interface FileStoreOptions {
   /** The last change number already in the journal (read at start). */
@@ -326,7 +326,6 @@ export function fileStore(simulator: Simulator, file: string, options: FileStore
   );
 
   return {
-    kind: 'file',
     run: (_scope, work) => tracked(() => work(simulator)),
     runDue: () => tracked(() => simulator.tick()),
     nextDueAt: () => simulator.nextDueAt(),
