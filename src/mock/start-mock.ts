@@ -11,7 +11,7 @@ import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/gener
 import { listOperations } from '../contract/operations.js';
 import { createMockCore } from '../serve/mock-core.js';
 import type { AnswerCheckMode } from '../serve/pipeline.js';
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimStorage, Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
 import { readStateWithJournal, removeStaleTemporaries } from '../store/state-file.js';
@@ -205,16 +205,17 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
-          store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
+          store: (simulator: SimStorage) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
         }
       : redis
-        ? { store: (simulator: Simulator) => redisStore(simulator, redis, { warn }) }
+        ? { store: (simulator: SimStorage) => redisStore(simulator, redis, { warn }) }
         : {}),
   });
   if (redis) {
-    // The seed's named accounts, once in the store whichever process starts first.
+    // The seed's named accounts, once in the store whichever process starts first (the run shows
+    // the simulator the store's view).
     try {
-      await core.store.run({}, (sim) => sim.seedNamedAccounts());
+      await core.store.run({}, () => core.simulator.seedNamedAccounts());
     } catch (error) {
       core.stop();
       await core.store.close();

@@ -6,7 +6,7 @@
 // URL is accepted but never contacted, and each delivery to it is recorded as `skipped`.
 import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type Attempt } from '../delivery/deliver.js';
 import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../delivery/loopback-url.js';
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimWatch } from '../simulator/simulator.js';
 import type { SimStore } from '../store/store.js';
 import { startWebhookFanout, type FanoutSettings } from '../serve/webhook-fanout.js';
 
@@ -22,9 +22,9 @@ export interface WebhookDeliverySettings extends FanoutSettings {
 }
 
 export interface WebhookDeliveryOptions extends Partial<WebhookDeliverySettings> {
-  simulator: Simulator;
+  simulator: SimWatch;
   /** Where outcomes are recorded (src/store/store.ts). */
-  store?: SimStore;
+  store: SimStore;
   /** One attempt; default: POST over node:http to a loopback address only. */
   send?: (url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number) => Promise<Attempt>;
   /** One line per delivery. */
@@ -40,10 +40,10 @@ export interface WebhookDelivery {
   stop(): void;
 }
 
-const running = new WeakMap<Simulator, WebhookDelivery>();
+const running = new WeakMap<SimWatch, WebhookDelivery>();
 
 /** The deliveries started for this simulator (by `startMock`), if any. */
-export function webhookDeliveryFor(simulator: Simulator): WebhookDelivery | undefined {
+export function webhookDeliveryFor(simulator: SimWatch): WebhookDelivery | undefined {
   return running.get(simulator);
 }
 
@@ -65,7 +65,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
   };
   const fanout = startWebhookFanout({
     simulator,
-    ...(options.store ? { store: options.store } : {}),
+    store: options.store,
     ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
     ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
     ...(options.log ? { log: options.log } : {}),

@@ -117,7 +117,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   const document = openApiDocument;
   const clock = options.clock ?? systemClock();
   const record = typeof options.record === 'object' ? options.record : {};
-  const { simulator, runner, pipeline, recorder } = createMockCore({
+  const { simulator, store, runner, pipeline, recorder } = createMockCore({
     document,
     controlDocument: mockControlDocument,
     clock,
@@ -138,6 +138,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   const webhooks = deliver
     ? startWebhookFanout({
         simulator,
+        store,
         attempts: 1,
         deliver: ({ event, subscription }) =>
           Promise.resolve()

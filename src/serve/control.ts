@@ -12,7 +12,7 @@ import { SNAPSHOT_NAME } from '../store/snapshots.js';
 import { completeCheckout } from '../simulator/resources/billing.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { unauthorized } from '../simulator/respond.js';
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimRules, SimWatch } from '../simulator/simulator.js';
 import type { MaybePromise, SimStore } from '../store/store.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 
@@ -37,7 +37,7 @@ function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>
   return value instanceof Promise ? value.then(then) : then(value);
 }
 
-export function controlSurface(simulator: Simulator, store: SimStore, document: JsonObject, recordings?: RecordingSwitch): ControlSurface {
+export function controlSurface(simulator: SimWatch, store: SimStore, document: JsonObject, recordings?: RecordingSwitch): ControlSurface {
   const contract = simContract(document);
   const match = operationMatcher(document);
   let validator: ContractValidator | undefined;
@@ -47,7 +47,7 @@ export function controlSurface(simulator: Simulator, store: SimStore, document: 
   const noSnapshot = (name: string): SimResponse => ({ status: 404, body: { error: `No snapshot named ${name}.` } });
 
   /** Runs `fn` on the account the request's key opens; 401 (the documented one) when it opens none. */
-  function onAccount(request: SimRequest, operationId: string, violations: readonly unknown[], fn: (sim: Simulator, account: NonNullable<ReturnType<Simulator['accountForKey']>>) => SimResponse): MaybePromise<SimResponse> {
+  function onAccount(request: SimRequest, operationId: string, violations: readonly unknown[], fn: (sim: SimRules, account: NonNullable<ReturnType<SimRules['accountForKey']>>) => SimResponse): MaybePromise<SimResponse> {
     const key = bearerKey(request.headers.authorization);
     return store.run({ ...(key ? { key } : {}) }, (sim) => {
       const account = sim.accountForKey(key);

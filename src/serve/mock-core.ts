@@ -11,7 +11,7 @@ import { Recorder, type RecorderOptions } from '../recording/recorder.js';
 import type { IdGenerator, SimClock } from '../simulator/clock.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { SeedFile } from '../simulator/seed.js';
-import { createSimulator, type Simulator } from '../simulator/simulator.js';
+import { createSimulator, type SimStorage, type Simulator } from '../simulator/simulator.js';
 import type { SimState } from '../simulator/state.js';
 import type { SimStore } from '../store/store.js';
 import { controlSurface, type ControlSurface } from './control.js';
@@ -53,7 +53,7 @@ export interface MockCoreOptions {
    * Where the state is kept (src/store/store.ts), given the simulator: the memory store by
    * default; the file (`--state`) and Valkey/Redis (`--store`) stores are the HTTP mock's.
    */
-  store?: (simulator: Simulator) => SimStore;
+  store?: (simulator: SimStorage) => SimStore;
 }
 
 export interface MockCore {
@@ -98,7 +98,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     contract: simulator.contract,
     // With a shared store a well-formed key is let through here; whether it opens an account is said in the run.
     acceptedKey: store.shared ? (authorization) => wellFormedKey(authorization, keyPrefix(options.document)) : simulator.acceptedKey,
-    responder: simulatorResponder(simulator, store, runner),
+    responder: simulatorResponder(simulator.contract, store, runner),
     gate,
     control: rescheduling(control, runner),
     answers,

@@ -4,7 +4,7 @@
 // with a store shared by several processes a due step runs once, in whichever process claims it,
 // and a long poll held here is answered by an event any process committed. Used by both
 // transports; browser-safe (only setTimeout).
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimWatch } from '../simulator/simulator.js';
 import type { SimStore } from '../store/store.js';
 import type { SimHold, SimResponse } from '../simulator/types.js';
 
@@ -30,7 +30,7 @@ interface Waiting {
   again?: boolean;
 }
 
-export function startRunner(simulator: Simulator, store: SimStore, options: { maxDelayMs?: number } = {}): SimRunner {
+export function startRunner(simulator: SimWatch, store: SimStore, options: { maxDelayMs?: number } = {}): SimRunner {
   const maxDelay = options.maxDelayMs ?? MAX_DELAY_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wakeAt = Infinity;

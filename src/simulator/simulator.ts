@@ -46,11 +46,14 @@ export interface Emitted {
   hooks: JsonObject[];
 }
 
-export interface Simulator {
+/**
+ * The rules over a store's state: what a run of the store hands its work (src/store/store.ts).
+ * The responder (src/serve/simulator-responder.ts), the control surface, a held long poll and a
+ * delivery's outcome act on the simulator through it, and only inside a run.
+ */
+export interface SimRules {
   readonly contract: SimContract;
-  readonly clock: SimClock;
-  readonly options: SimOptions;
-  /** The current state (replaced by `reset` and `load`). */
+  /** The state the run sees (the store's view of it). */
   readonly state: SimState;
   /**
    * The answer to a request the gate has judged (its `violations`). `route` is the operation the
@@ -58,27 +61,53 @@ export interface Simulator {
    * accepted for it (`acceptedKey`), so the key is checked once. Each is worked out here when not given.
    */
   handle(request: SimRequest, route?: MatchedOperation | null, key?: string): SimResponse;
+  /** The key of `Authorization` when `handle` would accept it (part 5.1), changing nothing; else undefined. */
+  acceptedKey(authorization: string | undefined): string | undefined;
+  /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
+  accountForKey(key: string | undefined): AccountState | undefined;
+  /** Runs a rule outside a request (the control surface, a delivery's outcome): `fn` gets a rule context. */
+  withContext<T>(fn: (ctx: RuleContext) => T): T;
+}
+
+/** What a store drives (src/store/): runs of the rules over the state it keeps, and the moves of the whole state. */
+export interface SimStorage extends SimRules {
+  readonly clock: SimClock;
+  /**
+   * Runs `fn` with every rule seeing `view` as the state, and returns what it returned with the
+   * events it emitted, which are handed to no listener: the store publishes them (`publish`) once
+   * the change is committed, or drops them when it runs `fn` again. Nothing else of the
+   * simulator changes.
+   */
+  within<T>(view: SimState, fn: () => T): { result: T; emitted: Emitted[] };
+  /** Hands committed events to the listeners (`onEvent`). */
+  publish(emitted: readonly Emitted[]): void;
   /** Runs every simulated step due by now. */
   tick(): void;
   /** When the next simulated step is due (simulated ms), or undefined. */
   nextDueAt(): number | undefined;
-  /** Moves the simulated clock forward and runs what fell due (control surface). */
+  /** Moves the simulated clock forward and runs what fell due. */
   advance(ms: number): void;
-  /** Back to the seed: every account and key forgotten (control surface). */
+  /** Back to the seed: every account and key forgotten. */
   reset(): void;
   /** Starts over from `state` (a snapshot brought back); the simulated clock keeps its time. */
   load(state: SimState): void;
   /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/store/redis-store.ts). */
   seedNamedAccounts(): void;
-  /** Called for each event emitted, in order. Returns a function that stops it. */
+}
+
+/** What the control surface, the runner and the webhook fan-out watch (src/serve/): the options, the clock, what happened. */
+export interface SimWatch {
+  readonly options: SimOptions;
+  readonly clock: SimClock;
+  /** Called for each event, once the change that emitted it is committed, in order. Returns a function that stops it. */
   onEvent(listener: EventListener): () => void;
-  /** Called after each change of state (for `--state` persistence). */
+  /** Called after each change of state. Returns a function that stops it. */
   onChange(listener: () => void): () => void;
-  /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
-  accountForKey(key: string | undefined): AccountState | undefined;
-  /** The key of `Authorization` when `handle` would accept it (part 5.1), changing nothing; else undefined. */
-  acceptedKey(authorization: string | undefined): string | undefined;
-  /** Called for each account evicted (src/simulator/account-bounds.ts). Returns a function that stops it. */
+}
+
+/** The bounds (account-bounds.ts) as the heap guard and the eviction log see them (src/mock/). */
+export interface SimBounds {
+  /** Called for each account evicted. Returns a function that stops it. */
   onEvict(listener: (eviction: Eviction) => void): () => void;
   /**
    * Lowers the cap on live accounts for good, evicting the least recently used idle ones down to
@@ -87,22 +116,10 @@ export interface Simulator {
   lowerAccountCap(limit: number): number;
   /** How many accounts are live. */
   liveAccounts(): number;
-  /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
-  withContext<T>(fn: (ctx: RuleContext) => T): T;
-  /**
-   * The store seam (src/store/store.ts): runs `fn` with every rule seeing `view` as the state,
-   * and returns what it returned with the events it emitted, which are handed to no listener:
-   * the store publishes them (`publish`) once the change is committed, or drops them when it runs
-   * `fn` again. Nothing else of the simulator changes.
-   */
-  within<T>(view: SimState, fn: () => T): { result: T; emitted: Emitted[] };
-  /** Hands committed events to the listeners (`onEvent`). */
-  publish(emitted: readonly Emitted[]): void;
-  /** What new accounts start from (the demo seed, or `--seed`'s). */
-  readonly seed: SeedFile;
-  /** The module list the simulator routes to (for the docs and tests). */
-  readonly modules: readonly ResourceModule[];
 }
+
+/** The whole simulator, as its assembler (src/serve/mock-core.ts), the doors and the tests hold it; each part is handed one face. */
+export interface Simulator extends SimStorage, SimWatch, SimBounds {}
 
 export const DEFAULT_OPTIONS: Omit<SimOptions, 'signupCode'> = { strictKeys: false, pace: 1, maxAccounts: DEFAULT_MAX_ACCOUNTS, maxAccountBytes: DEFAULT_MAX_ACCOUNT_BYTES };
 
@@ -338,8 +355,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     get state() {
       return state;
     },
-    modules,
-    seed,
     handle,
     tick() {
       if (runDue()) changed();

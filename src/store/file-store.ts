@@ -18,7 +18,7 @@ import { open, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { trackChanges } from './change-set.js';
 import { localSnapshots } from './memory-store.js';
-import type { Simulator } from '../simulator/simulator.js';
+import type { Emitted, SimStorage } from '../simulator/simulator.js';
 import type { SnapshotFile } from './store.js';
 import type { SimStore } from './store.js';
 import type { SimState } from '../simulator/state.js';
@@ -60,7 +60,7 @@ function zerosAfter(fd: number, at: number): boolean {
   return readSync(fd, first, 0, 1, at) === 0 || first[0] === 0;
 }
 
-export function fileStore(simulator: Simulator, file: string, options: FileStoreOptions = {}): FileStore {
+export function fileStore(simulator: SimStorage, file: string, options: FileStoreOptions = {}): FileStore {
   const log = options.log ?? (() => undefined);
   const journalFile = journalOf(file);
   let seq = options.lastSeq ?? 0;
@@ -115,7 +115,7 @@ export function fileStore(simulator: Simulator, file: string, options: FileStore
   function tracked<T>(work: () => T): T {
     const before = simulator.state;
     const tracker = trackChanges(before);
-    let outcome: { result: T; emitted: ReturnType<Simulator['within']>['emitted'] } | undefined;
+    let outcome: { result: T; emitted: Emitted[] } | undefined;
     try {
       outcome = simulator.within(tracker.view, work) as typeof outcome;
     } finally {

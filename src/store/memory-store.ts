@@ -2,7 +2,7 @@
 // object, a run changes it in place and is committed as it ends; snapshots are kept beside it.
 // Synchronous, so the in-process transports answer at once. Browser-safe.
 import { MAX_SNAPSHOTS, restoreAccountInto, snapshotInfo, takeSnapshot } from './snapshots.js';
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimStorage } from '../simulator/simulator.js';
 import type { SimStore, SnapshotFile, SnapshotInfo, SnapshotShelf } from './store.js';
 
 /** Where a store of one process keeps its snapshots: in memory, or also on disk (the file store). */
@@ -15,7 +15,7 @@ export interface SnapshotKeeping {
 export class SnapshotLimit extends Error {}
 
 /** The snapshot shelf of a store whose state is `simulator.state` (memory and file). */
-export function localSnapshots(simulator: Simulator, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = []): SnapshotShelf {
+export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = []): SnapshotShelf {
   const shelf = new Map<string, { file: SnapshotFile; bytes: number }>();
   const add = (file: SnapshotFile, text = JSON.stringify(file)): SnapshotInfo => {
     if (!shelf.has(file.snapshot) && shelf.size >= MAX_SNAPSHOTS) throw new SnapshotLimit(`The mock keeps at most ${MAX_SNAPSHOTS} snapshots; delete one first (DELETE /__mock/snapshots/{name}).`);
@@ -54,7 +54,7 @@ export function localSnapshots(simulator: Simulator, keeping: SnapshotKeeping = 
   };
 }
 
-export function memoryStore(simulator: Simulator): SimStore {
+export function memoryStore(simulator: SimStorage): SimStore {
   return {
     // The simulator's entry points commit (and publish their events) as they end.
     run: (_scope, work) => work(simulator),

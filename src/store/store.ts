@@ -14,7 +14,7 @@
 // Everything above the seam (the pipeline's responder, the control surface, the runner of due
 // steps and long polls, webhook deliveries) calls `run`, never the state, and asks what a store
 // does (`shared` between processes, `durability`), never which store it is.
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimRules } from '../simulator/simulator.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -66,11 +66,11 @@ export interface SnapshotInfo {
 export interface SimStore {
   /**
    * Runs `work` with the simulator's rules over this store's state and commits what it changed,
-   * atomically; the events it emitted are published (`Simulator.onEvent`) once committed. `work`
+   * atomically; the events it emitted are published (`SimWatch.onEvent`) once committed. `work`
    * is synchronous and may be run more than once (a view that lacked something, a conflict with
    * another process), so it changes nothing but the state the simulator shows it.
    */
-  run<T>(scope: StoreScope, work: (simulator: Simulator) => T): MaybePromise<T>;
+  run<T>(scope: StoreScope, work: (rules: SimRules) => T): MaybePromise<T>;
   /** Runs every simulated step due by now, whoever's it is. */
   runDue(): MaybePromise<void>;
   /** When the next step falls due (simulated ms) as far as this process knows, or undefined. */
