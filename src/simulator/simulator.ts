@@ -6,7 +6,7 @@
 // the module of its resource (resources/).
 import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
-import type { AnyAnswers, Handler, Precheck, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
+import type { AnyAnswers, Handler, Precheck, ProcessLocal, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
 import { acceptedKey, createAccountState, openAccount } from './accounts.js';
@@ -18,7 +18,7 @@ import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
 import { accountBounds, DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS, type Eviction } from './account-bounds.js';
-import { activeWaits, webhookTargets } from './resources/events.js';
+import { webhookTargets } from './resources/events.js';
 import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
 
 export interface SimulatorOptions {
@@ -116,6 +116,8 @@ export interface SimBounds {
   lowerAccountCap(limit: number): number;
   /** How many accounts are live. */
   liveAccounts(): number;
+  /** How many `events/wait` requests of this account (or account id) this simulator holds now: a held account is never evicted. */
+  heldWaits(account: AccountState | string | undefined): number;
 }
 
 /** The whole simulator, as its assembler (src/serve/mock-core.ts), the doors and the tests hold it; each part is handed one face. */
@@ -172,10 +174,12 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const evictListeners = new Set<(eviction: Eviction) => void>();
   // The seed's named accounts are never evicted: their keys are the ones a team relies on.
   const namedKeys = new Set((seed.accounts ?? []).flatMap((named) => named.keys));
+  const local: ProcessLocal = { heldWaits: new Map(), pingInFlight: new Map() };
+  const heldWaits = (account: AccountState | string | undefined): number => (account === undefined ? 0 : (local.heldWaits.get(typeof account === 'string' ? account : account.id) ?? 0));
   const bounds = accountBounds(
     () => state,
     options,
-    (account) => activeWaits(account.id) > 0,
+    (account) => heldWaits(account) > 0,
     (account) => account.keys.some((key) => namedKeys.has(key)),
   );
   const evicted = (evictions: Eviction[]): Eviction[] => {
@@ -206,6 +210,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   // once per simulator, so a request allocates its context object and nothing more.
   class Moment implements RuleContext {
     readonly contract = contract;
+    readonly local = local;
     readonly ids = ids;
     readonly options = options;
     readonly now: number;
@@ -224,7 +229,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       trimOldest(account.events, EVENT_LOG_LIMIT);
       // Where it goes is asked now (a ping's target is known only while it is emitted); the
       // listeners get it once the change is committed (`flush`, or the store's `publish`).
-      const hooks = webhookTargets(account, event).map((hook) => JSON.parse(JSON.stringify(hook)) as JsonObject);
+      const hooks = webhookTargets(local, account, event).map((hook) => JSON.parse(JSON.stringify(hook)) as JsonObject);
       pending.push({ event, account, seq, hooks });
       return event;
     }
@@ -407,6 +412,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       return bounds.cap();
     },
     liveAccounts: () => bounds.live(),
+    heldWaits,
     onEvent(listener) {
       eventListeners.add(listener);
       return () => eventListeners.delete(listener);
