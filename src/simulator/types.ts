@@ -2,9 +2,9 @@
 // data only: no Node built-in, no Request/Response class, so both transports build the same thing.
 import type { JsonObject } from '../contract/operations.js';
 import type { Verdict } from '../contract/verdict.js';
-import type { SimState } from './state.js';
+import type { SimEvent, SimState } from './state.js';
 
-export type { JsonObject, Verdict };
+export type { JsonObject, SimEvent, Verdict };
 
 export interface SimRequest {
   method: string;
@@ -65,15 +65,4 @@ export interface SimHold {
   expire(): SimResponse;
   /** Called when the request ends without an answer (the client went away). */
   cancel?(): void;
-}
-
-/** An event of part 6, its envelope as the contract gives it. */
-export interface SimEvent {
-  id: string;
-  object: 'event';
-  type: string;
-  version: 1;
-  createdAt: string;
-  relatedObject: { id: string; type: string; url: string | null } | null;
-  data: JsonObject;
 }
