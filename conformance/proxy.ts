@@ -2,8 +2,8 @@
 // base URL (validating-proxy.ts). A frontend team points its app at the proxy; every request and
 // answer is checked against the contract as it flows (each verdict is logged and returned in the
 // `sl-violations` response header; with --errors, an exchange that breaks the contract is
-// answered with an error). The deployment is reached only through the guard (proxy-guard.ts): the
-// configured origin only, no redirect followed, answers capped. It runs until Ctrl-C or SIGTERM.
+// answered with an error). The deployment is reached at the configured origin only, no redirect
+// followed, answers capped. It runs until Ctrl-C or SIGTERM.
 import { defaultDescriptionPath, loadDescription } from './description.js';
 import { startValidatingProxy } from './validating-proxy.js';
 

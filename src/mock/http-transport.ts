@@ -1,16 +1,18 @@
-// Both mocks over HTTP: a thin adapter between node:http and the pipeline
-// (src/serve/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
-// into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with what a
-// browser needs (browsers.ts). One quiet log line per request, written once it is finished.
+// The HTTP door of every pipeline (both mocks, the validating proxy): a thin adapter between
+// node:http and src/serve/pipeline.ts. A request is read whole (at most MAX_BODY_BYTES are kept),
+// turned into a SimRequest, served by the pipeline, and its SimResponse written back as JSON (or
+// as the text or bytes it passes on) with what a browser needs (browsers.ts). One quiet log line
+// per request, written once it is finished, and one per verdict its answer reports.
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dict } from '../contract/dict.js';
 import { MAX_BODY_BYTES, readBody } from '../serve/request-body.js';
 import type { Pipeline } from '../serve/pipeline.js';
-import type { SimRequest, SimResponse } from '../simulator/types.js';
+import type { SimRequest, SimResponse, Verdict } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
 import { BODY_TOO_LARGE, declaredTooLarge, protocolRefusal } from './client-errors.js';
 import type { ControlAccess } from './control-access.js';
-import { requestLogLine } from './request-log.js';
+import { requestLogLine, verdictLogLine } from './request-log.js';
 
 export interface HttpTransportOptions {
   pipeline: Pipeline;
@@ -21,6 +23,20 @@ export interface HttpTransportOptions {
   /** Who may change things on the control surface (control-access.ts); omit to let anyone. */
   control?: ControlAccess;
 }
+
+/** Listens on `host`:`port` (0: a free one); resolves with the port. */
+export function listen(server: http.Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** The base URL of a server on `host`:`port` (an IPv6 address in brackets). */
+export const baseUrl = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** The request as the core reads it: header names in lower case, repeated headers joined. */
 export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array, tooLarge: boolean): Promise<SimRequest> {
@@ -45,7 +61,7 @@ export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array,
 /** Writes an answer as JSON (or the text it passes on, with its own type), with what a browser needs. */
 export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
   if (res.destroyed || res.headersSent) return;
-  const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+  const text = answer.bytes ?? answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   const headers: Record<string, string> = { ...browserHeaders(req.headers), ...answer.headers };
   // A JSON answer is said so; a body passed on as it came (Prism's) keeps its own type.
   if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -57,9 +73,10 @@ export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse,
 /** The request listener of the stateful mock's HTTP server. */
 export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTransportOptions): http.RequestListener {
   return (req, res) => {
+    let verdicts: readonly Verdict[] = [];
     if (log) {
       const started = process.hrtime.bigint();
-      res.once('finish', () => log(requestLogLine(req, res.statusCode, started)));
+      res.once('finish', () => [requestLogLine(req, res.statusCode, started), ...verdicts.map(verdictLogLine)].forEach(log));
     }
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
     const preflight = preflightAnswer(req.method, req.headers, methodsAt, pathname);
@@ -108,7 +125,10 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
       toSimRequest(req, Buffer.concat(chunks), size > MAX_BODY_BYTES)
         .then((request) => pipeline.serve(request, clientGone))
         .then(
-          (answer) => writeAnswer(req, res, answer),
+          (answer) => {
+            verdicts = answer.verdicts ?? [];
+            writeAnswer(req, res, answer);
+          },
           (error: Error) => writeAnswer(req, res, { status: 500, body: { error: `The mock could not answer: ${error.message}` } }),
         );
     });

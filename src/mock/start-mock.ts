@@ -4,8 +4,6 @@
 //   no Prism process, no example built and thrown away. `ready` resolves at once.
 // - the example server (`stateless`): Prism processes (prism-workers.ts) that serve the documented
 //   examples answer, then the rules (prism-responder.ts). `ready` resolves once Prism answered.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
@@ -23,7 +21,7 @@ import { stateProblems } from '../store/state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
-import { pipelineListener } from './http-transport.js';
+import { baseUrl, listen, pipelineListener } from './http-transport.js';
 import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
 import { prismResponder } from './prism-responder.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
@@ -143,18 +141,6 @@ export interface RunningMock {
   prismExited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   close(): Promise<void>;
 }
-
-function listen(server: http.Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-const baseUrl = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 export function startMock(options: MockOptions = {}): Promise<RunningMock> {
   return options.stateless ? startExampleServer(options) : startStatefulMock(options);

@@ -9,96 +9,29 @@
 //   request) → the `Responder` → hold and settle (long polls: runner.ts) → the `AnswerCheck` →
 //   the `Durability` (with `--state`, src/store/: the change is on disk before it is acknowledged)
 //
-// The responder is where the doors part, as Prism's own core chooses between mocking and
-// forwarding: the stateful mock's is the simulator (simulator-responder.ts: a named answer, else
+// The responder is where the doors part, as Prism's own core chooses between a mocker and a
+// forwarder: the stateful mock's is the simulator (simulator-responder.ts: a named answer, else
 // the rule of the resource module; mock-core.ts assembles that mock), the example server's
 // forwards to Prism's processes, then applies the rules a static example cannot show
-// (src/mock/prism-responder.ts); there Prism is the gate. Nothing here knows a transport, so a
-// reader follows a request one way: from the door's adapter to `serve`, from `serve` to the
-// responder, and back.
+// (src/mock/prism-responder.ts); there Prism is the gate. The validating proxy
+// (conformance/validating-proxy.ts) has a `Forwarder` instead: every request goes on to a
+// deployment, routed or not, whatever its key, and the gate and the answer check only judge.
+// Nothing here knows a transport, so a reader follows a request one way: from the door's adapter
+// to `serve`, from `serve` to the responder, and back.
 import type { ContractValidator } from '../contract/contract-validator.js';
 import type { MatchedOperation } from '../contract/operations.js';
 import { slViolationsHeader } from '../contract/prism-wording.js';
-import { describeVerdict } from '../contract/verdict.js';
+import { describeVerdict, ruleVerdict } from '../contract/verdict.js';
 import { CONTROL_PREFIX } from '../delivery/control-paths.js';
 import type { SimContract } from '../simulator/contract.js';
+import { readableFieldErrors } from '../simulator/field-errors.js';
+import { routeNotFound, unauthorized } from '../simulator/respond.js';
+import type { SimRequest, SimResponse, Verdict } from '../simulator/types.js';
+import { storeFailureAnswer, type Durability } from '../store/store.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namesItsAnswer, preferRefusal } from './named-answers.js';
-import { routeNotFound, unauthorized } from '../simulator/respond.js';
-import { storeFailureAnswer, type Durability } from '../store/store.js';
-import type { SimRequest, SimResponse } from '../simulator/types.js';
-
-/**
- * What happens to an answer the simulator composed that breaks the contract: `off` sends it as it
- * is; `header` reports the problems in an `sl-violations` header (as Prism reports its own);
- * `strict` answers 500 instead, so a test that reached it fails (this package's tests run so).
- */
-export type AnswerCheckMode = 'off' | 'header' | 'strict';
-
-/** The mode `NUMBERS_API_MOCK_VALIDATE` asks for, where there is a `process` (never in a browser). */
-export function answerCheckModeFromEnvironment(): AnswerCheckMode | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const mode = env?.NUMBERS_API_MOCK_VALIDATE;
-  return mode === 'strict' || mode === 'header' ? mode : undefined;
-}
-
-/** The composed-answer check: the last step of the pipeline. */
-export interface AnswerCheck {
-  check(operationId: string, response: SimResponse): SimResponse;
-}
-
-export function answerCheck(mode: AnswerCheckMode, validator: () => ContractValidator): AnswerCheck {
-  return {
-    check(operationId, response) {
-      if (mode === 'off') return response;
-      const verdicts = validator().response(operationId, response);
-      if (verdicts.length === 0) return response;
-      if (mode === 'strict') {
-        return { status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` } };
-      }
-      return { ...response, headers: { ...response.headers, 'sl-violations': slViolationsHeader(verdicts) } };
-    },
-  };
-}
-
-/** Who answers a request the pipeline routed and let in. */
-export interface Responder {
-  /** The answer to `request` for `route`, with the key the pipeline accepted (operations that need one): now, or once it comes. */
-  respond(request: SimRequest, route: MatchedOperation, key: string | undefined): SimResponse | Promise<SimResponse>;
-  /** The final answer of a held one (a long poll); `signal` ends it early when the client goes. */
-  settle?(response: SimResponse, signal?: AbortSignal): Promise<SimResponse>;
-}
-
-export interface PipelineParts {
-  /** The contract requests are routed by, and its documented answers (the 401, a refused `Prefer`). */
-  contract: SimContract;
-  /** The key of `Authorization` when it is accepted (part 5.1, src/contract/api-key.ts), else undefined. */
-  acceptedKey(authorization: string | undefined): string | undefined;
-  responder: Responder;
-  /** The contract gate before the responder; none where the responder judges (Prism, on the example server). */
-  gate?: Gate;
-  /** The mock's control surface (`/__mock/...`); none on the example server. */
-  control?: ControlSurface;
-  /** The check of the answers the responder composes; none: not checked. */
-  answers?: AnswerCheck;
-  durability?: Durability;
-  /** Sees every answered request, once, with its operation and key (`--record`, src/recording/recorder.ts); none: nothing recorded. */
-  recorder?: ExchangeObserver;
-}
-
-/** What the pipeline tells a recorder about one answered request. */
-export interface ExchangeObserver {
-  observe(exchange: { request: SimRequest; response: SimResponse; source: 'numbersApi' | 'mockControl'; operationId: string; params: Record<string, string>; key?: string }): void;
-}
-
-/** The operation a request was routed to, for the recorder. */
-interface Routed {
-  source: 'numbersApi' | 'mockControl';
-  operationId: string;
-  params: Record<string, string>;
-  key?: string;
-}
+import { isJsonType } from './request-body.js';
 
 export interface Pipeline {
   /**
@@ -115,18 +48,85 @@ export interface Pipeline {
   answer(request: SimRequest): SimResponse;
 }
 
+/** Who answers a request the pipeline routed and let in. */
+export interface Responder {
+  /** The answer to `request` for `route`, with the key the pipeline accepted (operations that need one): now, or once it comes. */
+  respond(request: SimRequest, route: MatchedOperation, key: string | undefined): SimResponse | Promise<SimResponse>;
+  /** The final answer of a held one (a long poll); `signal` ends it early when the client goes. */
+  settle?(response: SimResponse, signal?: AbortSignal): Promise<SimResponse>;
+}
 
-export function createPipeline({ contract, acceptedKey, responder, gate, control, answers, durability, recorder }: PipelineParts): Pipeline {
+/** Who passes a request on (the validating proxy's deployment): `route` is the operation it matched, if any. */
+export interface Forwarder {
+  /** The upstream's answer; rejects with an `UpstreamFailure` when there is none to pass on. */
+  forward(request: SimRequest, route: MatchedOperation | undefined): Promise<SimResponse>;
+}
+
+interface CommonParts {
+  /** The contract requests are routed by, and its documented answers (the 401, a refused `Prefer`). */
+  contract: SimContract;
+  /** The contract gate before the responder; none where the responder judges (Prism, on the example server). */
+  gate?: Gate;
+  /** The check of the responder's answers; none: not checked. */
+  answers?: AnswerCheck;
+}
+
+/** The parts of a mock's pipeline: the pipeline answers the key, a refused `Prefer` and a path the contract lacks. */
+export interface MockingParts extends CommonParts {
+  /** The key of `Authorization` when it is accepted (part 5.1, src/contract/api-key.ts), else undefined. */
+  acceptedKey(authorization: string | undefined): string | undefined;
+  responder: Responder;
+  /** The mock's control surface (`/__mock/...`); none on the example server. */
+  control?: ControlSurface;
+  durability?: Durability;
+  /** Sees every answered request, once, with its operation and key (`--record`, src/recording/recorder.ts); none: nothing recorded. */
+  recorder?: ExchangeObserver;
+}
+
+/** The parts of a forwarding pipeline: the upstream answers every request, the pipeline only judges. */
+export interface ForwardingParts extends CommonParts {
+  forwarder: Forwarder;
+  /** Prism's `--errors`: a request that breaks the contract is answered the documented 400 and not passed on. */
+  errors?: boolean;
+}
+
+export type PipelineParts = MockingParts | ForwardingParts;
+
+/** What the pipeline tells a recorder about one answered request. */
+export interface ExchangeObserver {
+  observe(exchange: { request: SimRequest; response: SimResponse } & Routed): void;
+}
+
+/** The operation a request was routed to, for the recorder. */
+interface Routed {
+  source: 'numbersApi' | 'mockControl';
+  operationId: string;
+  params: Record<string, string>;
+  key?: string;
+}
+
+/** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
+interface Step {
+  response: SimResponse | Promise<SimResponse>;
+  operationId?: string;
+  routed?: Routed;
+}
+
+export function createPipeline(parts: PipelineParts): Pipeline {
+  const { contract, gate, answers } = parts;
+  const mock = 'responder' in parts ? parts : undefined;
   const seen = (request: SimRequest, response: SimResponse, routed: Routed | undefined): void => {
-    if (recorder && routed) recorder.observe({ request, response, ...routed });
+    if (mock?.recorder && routed) mock.recorder.observe({ request, response, ...routed });
   };
-  const checked = (operationId: string | undefined, response: SimResponse): SimResponse =>
-    operationId === undefined || !answers || response.hold ? response : answers.check(operationId, response);
+  // A forwarded request's verdicts reached the upstream unanswered: the check reports them too.
+  const checked = (request: SimRequest, operationId: string | undefined, response: SimResponse): SimResponse =>
+    operationId === undefined || !answers || response.hold ? response : answers.check(operationId, response, mock ? [] : request.violations);
+  const step = mock ? (request: SimRequest) => mocked(mock, request) : (request: SimRequest) => forwarded(parts as ForwardingParts, request);
   return {
     answer(request) {
       const { response, operationId, routed } = step(request);
       if (response instanceof Promise) throw new Error(`${request.method} ${request.pathname}: the responder answers later; serve it instead.`);
-      const answer = checked(operationId, response);
+      const answer = checked(request, operationId, response);
       seen(request, answer, routed);
       return answer;
     },
@@ -136,16 +136,17 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
       // forwarded answer once it comes.
       let answer: SimResponse;
       try {
-        answer = response instanceof Promise || response.hold ? await later(response, operationId, clientGone) : frozen(checked(operationId, response));
+        answer = response instanceof Promise || response.hold ? await later(request, response, operationId, clientGone) : frozen(checked(request, operationId, response));
       } catch (error) {
-        // A store that could not keep or read the state (src/store/store.ts): 503, never a success.
-        const failed = storeFailureAnswer(error);
+        // A store that could not keep or read the state (src/store/store.ts): 503, never a
+        // success; an upstream with no answer to pass on: 502. Both unjudged: the pipeline's own.
+        const failed = storeFailureAnswer(error) ?? (error instanceof UpstreamFailure ? { status: 502, body: { error: error.message } } : undefined);
         if (!failed) throw error;
         return frozen(failed);
       }
-      if (durability) {
+      if (mock?.durability) {
         try {
-          await durability.durable();
+          await mock.durability.durable();
         } catch (error) {
           return frozen(stateNotSaved(error as Error));
         }
@@ -156,14 +157,13 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
   };
 
   /** A forwarded answer once it comes, a held one once it settles; checked and written out. */
-  async function later(response: SimResponse | Promise<SimResponse>, operationId: string | undefined, clientGone?: () => AbortSignal): Promise<SimResponse> {
+  async function later(request: SimRequest, response: SimResponse | Promise<SimResponse>, operationId: string | undefined, clientGone?: () => AbortSignal): Promise<SimResponse> {
     const answered = await response;
-    const settled = answered.hold && responder.settle ? await responder.settle(answered, clientGone?.()) : answered;
-    return frozen(checked(operationId, settled));
+    const settled = answered.hold && mock?.responder.settle ? await mock.responder.settle(answered, clientGone?.()) : answered;
+    return frozen(checked(request, operationId, settled));
   }
 
-  /** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
-  function step(request: SimRequest): { response: SimResponse | Promise<SimResponse>; operationId?: string; routed?: Routed } {
+  function mocked({ acceptedKey, responder, control, recorder }: MockingParts, request: SimRequest): Step {
     if (control && request.pathname.startsWith(CONTROL_PREFIX)) {
       const response = control.handle(request)!;
       const matched = recorder ? control.contract.match(request.method, request.pathname) : undefined;
@@ -184,7 +184,75 @@ export function createPipeline({ contract, acceptedKey, responder, gate, control
     if (gate && request.violations.length === 0) request.violations.push(...gate.check(operationId, request));
     return { response: responder.respond(request, route, key), operationId, routed: { source: 'numbersApi', operationId, params: route.params, ...(key !== undefined ? { key } : {}) } };
   }
+
+  /** Prism's proxy: a path the contract lacks, a key and a `Prefer` are the upstream's to answer. */
+  function forwarded({ forwarder, errors }: ForwardingParts, request: SimRequest): Step {
+    if (request.method === 'OPTIONS') return { response: optionsAnswer(request, contract.methodsAt(request.pathname)) };
+    const route = contract.match(request.method, request.pathname);
+    if (route && gate && request.violations.length === 0) request.violations.push(...gate.check(route.operationId, request));
+    // Not passed on: with `errors`, a request that breaks the contract; always, a body not read whole.
+    if (request.violations.some((verdict) => errors || verdict.keyword === 'bodyTooLarge')) return { response: readableFieldErrors(request, request.violations) };
+    return { response: forwarder.forward(request, route), ...(route ? { operationId: route.operationId } : {}) };
+  }
 }
+
+/**
+ * What happens to an answer that breaks the contract: `off` sends it as it is; `header` reports
+ * the problems in an `sl-violations` header (as Prism reports its own) and in the answer's
+ * `verdicts`; `strict` answers the check's refusal instead (the mock's: 500, so a test that
+ * reached it fails; this package's tests run so).
+ */
+export type AnswerCheckMode = 'off' | 'header' | 'strict';
+
+/** The mode `NUMBERS_API_MOCK_VALIDATE` asks for, where there is a `process` (never in a browser). */
+export function answerCheckModeFromEnvironment(): AnswerCheckMode | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const mode = env?.NUMBERS_API_MOCK_VALIDATE;
+  return mode === 'strict' || mode === 'header' ? mode : undefined;
+}
+
+/** The answer check: the last step of the pipeline. */
+export interface AnswerCheck {
+  /** `response` judged as an answer of `operationId`, reported with `earlier` (a forwarded request's verdicts). */
+  check(operationId: string, response: SimResponse, earlier?: readonly Verdict[]): SimResponse;
+}
+
+/** What a `strict` check answers instead of an answer with `verdicts`; undefined: it goes on, reported. */
+export type AnswerRefusal = (operationId: string, response: SimResponse, verdicts: readonly Verdict[]) => SimResponse | undefined;
+
+const composedRefusal: AnswerRefusal = (operationId, response, verdicts) => ({
+  status: 500,
+  body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` },
+});
+
+export function answerCheck(mode: AnswerCheckMode, validator: () => ContractValidator, refusal: AnswerRefusal = composedRefusal): AnswerCheck {
+  return {
+    check(operationId, response, earlier = []) {
+      if (mode === 'off') return response;
+      const found = answerVerdicts(validator(), operationId, response);
+      const verdicts = [...earlier, ...found];
+      if (verdicts.length === 0) return response;
+      const answer = (mode === 'strict' && found.length > 0 ? refusal(operationId, response, found) : undefined) ?? response;
+      return { ...answer, headers: { ...answer.headers, 'sl-violations': slViolationsHeader(verdicts) }, verdicts };
+    },
+  };
+}
+
+/** The validator's verdicts on an answer; one passed on as it came is read first (JSON that does not parse is a verdict too). */
+function answerVerdicts(validator: ContractValidator, operationId: string, response: SimResponse): Verdict[] {
+  const raw = response.bytes ?? response.text;
+  if (response.body !== undefined || !raw?.length || !isJsonType(response.headers?.['content-type'])) return validator.response(operationId, response);
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof raw === 'string' ? raw : new TextDecoder().decode(raw));
+  } catch (error) {
+    return [ruleVerdict({ of: 'response', in: 'body', keyword: 'bodyNotJson', params: { reason: (error as Error).message } })];
+  }
+  return validator.response(operationId, { ...response, body });
+}
+
+/** An upstream a forwarder could not ask, or whose answer it does not pass on (past its cap): 502 in the `Error` shape. */
+export class UpstreamFailure extends Error {}
 
 /**
  * `OPTIONS` (not a browser's preflight, which the HTTP transport answers): what the path allows, in

@@ -44,6 +44,10 @@ export interface SimResponse {
    * `Content-Type` header and no `body`.
    */
   text?: string;
+  /** The body as an upstream sent it, byte for byte (the validating proxy's deployment), with its own `Content-Type`. */
+  bytes?: Uint8Array;
+  /** What the exchange breaks of the contract, as the answer check found it: the door renders them (a log line each). */
+  verdicts?: Verdict[];
   /**
    * An answer that waits (a long poll, `POST /api/v1/events/wait`): the transport holds the
    * request, asks `check` again after each event of the account, and answers `expire()` when
