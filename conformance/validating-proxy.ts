@@ -18,9 +18,8 @@
 import { contractValidator, type ContractValidator } from '../src/contract/contract-validator.js';
 import type { JsonObject } from '../src/contract/operations.js';
 import { describeVerdict } from '../src/contract/verdict.js';
-import { createMockServer } from '../src/mock/client-errors.js';
 import { forwardedHeaders } from '../src/mock/forwarded-headers.js';
-import { baseUrl, listen, pipelineListener } from '../src/mock/http-transport.js';
+import { pipelineListener, serveHttp, type HttpDoor } from '../src/mock/http-transport.js';
 import { ajvGate } from '../src/serve/gate.js';
 import { answerCheck, createPipeline, UpstreamFailure, type AnswerRefusal, type Forwarder } from '../src/serve/pipeline.js';
 import { simContract } from '../src/simulator/contract.js';
@@ -42,17 +41,11 @@ export interface ValidatingProxyOptions {
   log: (line: string) => void;
 }
 
-export interface ValidatingProxy {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
 /** With `errors`: an answer that breaks a documented rule is the deployment's fault, a 502 (one that breaks an inferred one only is passed on, reported). */
 const deploymentRefusal: AnswerRefusal = (_operationId, response, verdicts) =>
   verdicts.some((verdict) => verdict.severity === 'documented') ? { status: 502, body: { error: `The deployment's ${response.status} answer breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` } } : undefined;
 
-export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<ValidatingProxy> {
+export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<HttpDoor> {
   const contract = simContract(options.document);
   let validator: ContractValidator | undefined;
   const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
@@ -63,17 +56,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     answers: answerCheck(options.errors ? 'strict' : 'header', validate, deploymentRefusal),
     errors: options.errors,
   });
-  const server = createMockServer(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }));
-  const port = await listen(server, options.host, options.port);
-  return {
-    url: baseUrl(options.host, port),
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return serveHttp(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.host, options.port);
 }
 
 /** Not passed on: what the next hop's fetch sets itself (and decompresses), and what it refuses. */

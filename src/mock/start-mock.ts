@@ -21,8 +21,8 @@ import { stateProblems } from '../store/state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
-import { baseUrl, listen, pipelineListener } from './http-transport.js';
-import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
+import { pipelineListener, serveHttp, type HttpDoor } from './http-transport.js';
+import type { ProtocolTimeouts } from './client-errors.js';
 import { prismResponder } from './prism-responder.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { operationFacts } from './route-facts.js';
@@ -124,11 +124,8 @@ export interface MockOptions {
   heapFraction?: number;
 }
 
-export interface RunningMock {
-  /** The base URL, e.g. `http://127.0.0.1:4010`. */
-  url: string;
+export interface RunningMock extends HttpDoor {
   host: string;
-  port: number;
   /** The description it answers from. */
   document: string;
   /** Resolves once the mock answers: at once for the stateful mock, after Prism's first answer with `stateless`. */
@@ -139,7 +136,6 @@ export interface RunningMock {
   controlToken?: string;
   /** With `stateless`: resolves when a Prism process exits, for whatever reason (`close` included). */
   prismExited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  close(): Promise<void>;
 }
 
 export function startMock(options: MockOptions = {}): Promise<RunningMock> {
@@ -197,28 +193,22 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
         ? { store: (simulator: SimStorage) => redisStore(simulator, redis, { warn }) }
         : {}),
   });
-  if (redis) {
-    // The seed's named accounts, once in the store whichever process starts first (the run shows
-    // the simulator the store's view).
-    try {
-      await core.store.run({}, () => core.simulator.seedNamedAccounts());
-    } catch (error) {
-      core.stop();
-      await core.store.close();
-      throw new StoreStartError((error as Error).message);
-    }
-  }
-  // Snapshot files given at start: kept under their names; the last brought back on a fresh store.
+  // Through the store, at start: the seed's named accounts, once whichever process starts first
+  // (the run shows the simulator the store's view); the snapshot files given, kept under their
+  // names, the last brought back on a fresh store.
+  const last = options.snapshots?.at(-1);
+  let doing = '';
   try {
+    if (redis) await core.store.run({}, () => core.simulator.seedNamedAccounts());
+    doing = '--snapshot: ';
     for (const file of options.snapshots ?? []) await core.store.snapshots.put(file);
-    const last = options.snapshots?.at(-1);
     if (last && fresh) await core.store.snapshots.restore(last.snapshot);
-    else if (last) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
   } catch (error) {
     core.stop();
     await core.store.close();
-    throw new StoreStartError(`--snapshot: ${(error as Error).message}`);
+    throw new StoreStartError(`${doing}${(error as Error).message}`);
   }
+  if (last && !fresh) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
   const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument }, warn) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
@@ -242,34 +232,25 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   // whoever holds the token too (control-access.ts).
   const controlToken = options.controlToken ?? (options.strictKeys || !isLoopbackHost(host) ? newControlToken() : undefined);
   const control = controlAccess(host, controlToken);
-  const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log, control }), options.timeouts);
-  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
-  server.keepAliveTimeout = 65_000;
-  let port: number;
-  try {
-    port = await listen(server, host, options.port ?? DEFAULT_PORT);
-  } catch (error) {
+  const listener = pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log, control });
+  const served = await serveHttp(listener, host, options.port ?? DEFAULT_PORT, options.timeouts).catch(async (error: Error) => {
     await stopCore();
     throw error;
-  }
+  });
   if (!isLoopbackHost(host)) {
     warn(`listening on ${host}, not only loopback: every machine that reaches this one can use the mock (any sk_live_ key${options.strictKeys ? ' the mock issued' : ''}); changes to its control surface need the control token.`);
   }
   let closing: Promise<void> | undefined;
   return {
-    url: baseUrl(host, port),
+    url: served.url,
     host,
-    port,
+    port: served.port,
     document: generatedPath('openapi.json'),
     ready: Promise.resolve({ operations: listOperations(document).length }),
     simulator: core.simulator,
     ...(controlToken !== undefined ? { controlToken } : {}),
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        const stopped = stopCore();
-        server.close(() => void stopped.then(() => resolve(), () => resolve()));
-        server.closeAllConnections();
-      })),
+    // The core first: held long polls are answered before their connections end.
+    close: () => (closing ??= Promise.all([stopCore().catch(() => undefined), served.close()]).then(() => undefined)),
   };
 }
 
@@ -287,31 +268,19 @@ async function startExampleServer(options: MockOptions): Promise<RunningMock> {
   const responder = prismResponder({ contract, facts: operationFacts(description), upstreamPort: pool.upstreamPort, upstreamDown: pool.down });
   // The stateful mock's pipeline, without its control surface and gate: Prism judges and answers.
   const pipeline = createPipeline({ contract, acceptedKey: (authorization) => wellFormedKey(authorization, prefix), responder });
-  const server = createMockServer(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.timeouts);
-  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
-  server.keepAliveTimeout = 65_000;
-  let port: number;
-  try {
-    port = await listen(server, host, options.port ?? DEFAULT_PORT);
-  } catch (error) {
+  const served = await serveHttp(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), host, options.port ?? DEFAULT_PORT, options.timeouts).catch(async (error: Error) => {
     responder.close();
     await pool.stop();
     throw error;
-  }
+  });
   let closing: Promise<void> | undefined;
-  const closeServer = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      responder.close();
-    });
   return {
-    url: baseUrl(host, port),
+    url: served.url,
     host,
-    port,
+    port: served.port,
     document,
     ready: pool.ready.then(({ prismVersion, operations, prismPort }) => ({ operations, prism: { version: prismVersion, port: prismPort } })),
     prismExited: pool.exited,
-    close: () => (closing ??= Promise.all([closeServer(), pool.stop()]).then(() => undefined)),
+    close: () => (closing ??= Promise.all([served.close().then(() => responder.close()), pool.stop()]).then(() => undefined)),
   };
 }

@@ -7,8 +7,7 @@
 import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type Attempt } from '../delivery/deliver.js';
 import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../delivery/loopback-url.js';
 import type { SimWatch } from '../simulator/simulator.js';
-import type { SimStore } from '../store/store.js';
-import { startWebhookFanout, type FanoutSettings } from '../serve/webhook-fanout.js';
+import { startWebhookFanout, type FanoutSettings, type WebhookFanout, type WebhookFanoutOptions } from '../serve/webhook-fanout.js';
 
 /** The environment variable whose value signs webhook deliveries (HMAC-SHA256 hex, inferred). */
 export const WEBHOOK_SECRET_ENV = 'NUMBERS_API_WEBHOOK_SECRET';
@@ -21,23 +20,15 @@ export interface WebhookDeliverySettings extends FanoutSettings {
   signatureHeader: string;
 }
 
-export interface WebhookDeliveryOptions extends Partial<WebhookDeliverySettings> {
-  simulator: SimWatch;
-  /** Where outcomes are recorded (src/store/store.ts). */
-  store: SimStore;
+/** The fan-out's options, its delivery made here. */
+export interface WebhookDeliveryOptions extends Partial<WebhookDeliverySettings>, Omit<WebhookFanoutOptions, 'deliver'> {
   /** One attempt; default: POST over node:http to a loopback address only. */
   send?: (url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number) => Promise<Attempt>;
-  /** One line per delivery. */
-  log?: (line: string) => void;
 }
 
-export interface WebhookDelivery {
+export interface WebhookDelivery extends WebhookFanout {
   /** Changes the settings of deliveries that start from now on (tests use short timeouts). */
   configure(settings: Partial<WebhookDeliverySettings>): void;
-  /** Resolves once no delivery is in progress. */
-  idle(): Promise<void>;
-  /** Stops delivering: no new delivery starts and pending retries are dropped. */
-  stop(): void;
 }
 
 const running = new WeakMap<SimWatch, WebhookDelivery>();
@@ -64,11 +55,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     }
   };
   const fanout = startWebhookFanout({
-    simulator,
-    store: options.store,
-    ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
-    ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...options,
     deliver({ subscription, event, rawBody }) {
       const target = loopbackUrl(String(subscription.url));
       if (!target) return { skipped: 'not a loopback URL: the mock never contacts it' };

@@ -48,6 +48,7 @@ export interface RecorderOptions {
   headerNames?: ReadonlySet<string>;
 }
 
+/** One answered request, as the pipeline tells it (src/serve/pipeline.ts). */
 export interface Observed {
   request: SimRequest;
   response: SimResponse;

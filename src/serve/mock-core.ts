@@ -8,11 +8,9 @@ import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/operations.js';
 import { Recorder, type RecorderOptions } from '../recording/recorder.js';
-import type { IdGenerator, SimClock } from '../simulator/clock.js';
 import { memoryStore } from '../store/memory-store.js';
-import type { SeedFile } from '../simulator/seed.js';
-import { createSimulator, type SimStorage, type Simulator } from '../simulator/simulator.js';
-import type { SimState } from '../simulator/state.js';
+import type { SimOptions } from '../simulator/context.js';
+import { createSimulator, type SimStorage, type Simulator, type SimulatorOptions } from '../simulator/simulator.js';
 import type { SimStore } from '../store/store.js';
 import { controlSurface, type ControlSurface } from './control.js';
 import { ajvGate, type Gate } from './gate.js';
@@ -21,25 +19,10 @@ import { headerParameterNames, recordingSwitch } from './recording-switch.js';
 import { startRunner, type SimRunner } from './runner.js';
 import { simulatorResponder } from './simulator-responder.js';
 
-export interface MockCoreOptions {
-  /** The bundled OpenAPI description (generated/openapi.json), parsed. */
-  document: JsonObject;
+/** The simulator's (its options flat, each left out keeping its default), then the mock's around it. */
+export interface MockCoreOptions extends Omit<SimulatorOptions, 'options' | 'modules'>, Partial<Pick<SimOptions, 'strictKeys' | 'signupCode' | 'maxAccounts' | 'maxAccountBytes'>> {
   /** The control surface's description (generated/mock-control.json), parsed. */
   controlDocument: JsonObject;
-  clock?: SimClock;
-  ids?: IdGenerator;
-  /** Your own starting data; the demo seed built from the contract's examples otherwise. */
-  seed?: SeedFile;
-  /** A state to start from (`--state`). */
-  state?: SimState;
-  /** Accept only keys the sign-up issued or the seed names. */
-  strictKeys?: boolean;
-  /** The right email and SMS sign-up code (default: the contract's `signupCode` test value). */
-  signupCode?: string;
-  /** Live accounts at most (default 10,000); the least recently used is evicted past it. */
-  maxAccounts?: number;
-  /** What one account may hold, in bytes of JSON (default 16 MB). */
-  maxAccountBytes?: number;
   /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
   answerCheck?: AnswerCheckMode;
   /** The contract gate, given the core's contract validator (default: `ajvGate`, ajv compiled from `document`). */
@@ -60,7 +43,6 @@ export interface MockCore {
   simulator: Simulator;
   store: SimStore;
   runner: SimRunner;
-  control: ControlSurface;
   pipeline: Pipeline;
   /** What the mock records (every account with `recording.all`, else the keys switched on). */
   recorder: Recorder;
@@ -73,19 +55,8 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   // on first use (a mock that is never asked compiles nothing).
   let validator: ContractValidator | undefined;
   const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
-  const simulator: Simulator = createSimulator({
-    document: options.document,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.ids ? { ids: options.ids } : {}),
-    ...(options.seed ? { seed: options.seed } : {}),
-    ...(options.state ? { state: options.state } : {}),
-    options: {
-      strictKeys: options.strictKeys ?? false,
-      ...(options.signupCode ? { signupCode: options.signupCode } : {}),
-      ...(options.maxAccounts !== undefined ? { maxAccounts: options.maxAccounts } : {}),
-      ...(options.maxAccountBytes !== undefined ? { maxAccountBytes: options.maxAccountBytes } : {}),
-    },
-  });
+  const { document, clock, ids, seed, state, strictKeys, signupCode, maxAccounts, maxAccountBytes } = options;
+  const simulator: Simulator = createSimulator({ document, clock, ids, seed, state, options: { strictKeys, signupCode, maxAccounts, maxAccountBytes } });
   const store = options.store?.(simulator) ?? memoryStore(simulator);
   const runner = startRunner(simulator, store);
   const { urls, ...recorderOptions } = options.recording ?? {};
@@ -106,7 +77,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     recorder,
   });
   runner.reschedule();
-  return { simulator, store, runner, control, pipeline, recorder, stop: () => runner.stop() };
+  return { simulator, store, runner, pipeline, recorder, stop: () => runner.stop() };
 }
 
 /** The control surface, the runner woken after each of its answers (a clock moved, a reset). */

@@ -9,20 +9,20 @@
 //   request) → the `Responder` → hold and settle (long polls: runner.ts) → the `AnswerCheck` →
 //   the `Durability` (with `--state`, src/store/: the change is on disk before it is acknowledged)
 //
-// The responder is where the doors part, as Prism's own core chooses between a mocker and a
-// forwarder: the stateful mock's is the simulator (simulator-responder.ts: a named answer, else
-// the rule of the resource module; mock-core.ts assembles that mock), the example server's
-// forwards to Prism's processes, then applies the rules a static example cannot show
-// (src/mock/prism-responder.ts); there Prism is the gate. The validating proxy
-// (conformance/validating-proxy.ts) has a `Forwarder` instead: every request goes on to a
-// deployment, routed or not, whatever its key, and the gate and the answer check only judge.
-// Nothing here knows a transport, so a reader follows a request one way: from the door's adapter
-// to `serve`, from `serve` to the responder, and back.
+// The responder is where the doors part, as Prism's core chooses between a mocker and a forwarder:
+// the stateful mock's is the simulator (simulator-responder.ts: a named answer, else the rule of
+// the resource module; mock-core.ts assembles that mock), the example server's forwards to
+// Prism's processes, then applies the rules a static example cannot show
+// (src/mock/prism-responder.ts; there Prism is the gate). The validating proxy
+// (conformance/validating-proxy.ts) has a `Forwarder`: every request goes on to a deployment,
+// whatever its route or key, and the gate and the answer check only judge. Nothing here knows a
+// transport: a reader follows a request from the door's adapter to `serve`, to the responder, back.
 import type { ContractValidator } from '../contract/contract-validator.js';
 import type { MatchedOperation } from '../contract/operations.js';
 import { slViolationsHeader } from '../contract/prism-wording.js';
 import { describeVerdict, ruleVerdict } from '../contract/verdict.js';
 import { CONTROL_PREFIX } from '../delivery/control-paths.js';
+import type { Observed } from '../recording/recorder.js';
 import type { SimContract } from '../simulator/contract.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { routeNotFound, unauthorized } from '../simulator/respond.js';
@@ -79,8 +79,8 @@ export interface MockingParts extends CommonParts {
   /** The mock's control surface (`/__mock/...`); none on the example server. */
   control?: ControlSurface;
   durability?: Durability;
-  /** Sees every answered request, once, with its operation and key (`--record`, src/recording/recorder.ts); none: nothing recorded. */
-  recorder?: ExchangeObserver;
+  /** Told of every answered request, once, with its operation and key (`--record`, src/recording/recorder.ts); none: nothing recorded. */
+  recorder?: { observe(exchange: Observed): void };
 }
 
 /** The parts of a forwarding pipeline: the upstream answers every request, the pipeline only judges. */
@@ -92,25 +92,10 @@ export interface ForwardingParts extends CommonParts {
 
 export type PipelineParts = MockingParts | ForwardingParts;
 
-/** What the pipeline tells a recorder about one answered request. */
-export interface ExchangeObserver {
-  observe(exchange: { request: SimRequest; response: SimResponse } & Routed): void;
-}
-
 /** The operation a request was routed to, for the recorder. */
-interface Routed {
-  source: 'numbersApi' | 'mockControl';
-  operationId: string;
-  params: Record<string, string>;
-  key?: string;
-}
-
+type Routed = Omit<Observed, 'request' | 'response'>;
 /** Every step up to the responder's answer; `operationId` when that answer is the responder's (to be checked). */
-interface Step {
-  response: SimResponse | Promise<SimResponse>;
-  operationId?: string;
-  routed?: Routed;
-}
+type Step = { response: SimResponse | Promise<SimResponse>; operationId?: string; routed?: Routed };
 
 export function createPipeline(parts: PipelineParts): Pipeline {
   const { contract, gate, answers } = parts;
@@ -148,7 +133,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
         try {
           await mock.durability.durable();
         } catch (error) {
-          return frozen(stateNotSaved(error as Error));
+          // A change that could not be made durable (`--state` on a full or read-only disk): 503.
+          return frozen({ status: 503, body: { error: (error as Error).message } });
         }
       }
       seen(request, answer, routed);
@@ -220,10 +206,7 @@ export interface AnswerCheck {
 /** What a `strict` check answers instead of an answer with `verdicts`; undefined: it goes on, reported. */
 export type AnswerRefusal = (operationId: string, response: SimResponse, verdicts: readonly Verdict[]) => SimResponse | undefined;
 
-const composedRefusal: AnswerRefusal = (operationId, response, verdicts) => ({
-  status: 500,
-  body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` },
-});
+const composedRefusal: AnswerRefusal = (operationId, response, verdicts) => ({ status: 500, body: { error: `The mock composed a ${response.status} answer to ${operationId} that breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` } });
 
 export function answerCheck(mode: AnswerCheckMode, validator: () => ContractValidator, refusal: AnswerRefusal = composedRefusal): AnswerCheck {
   return {
@@ -254,10 +237,7 @@ function answerVerdicts(validator: ContractValidator, operationId: string, respo
 /** An upstream a forwarder could not ask, or whose answer it does not pass on (past its cap): 502 in the `Error` shape. */
 export class UpstreamFailure extends Error {}
 
-/**
- * `OPTIONS` (not a browser's preflight, which the HTTP transport answers): what the path allows, in
- * `Allow`; a path the contract does not have is the 404 of `routeNotFound`.
- */
+/** `OPTIONS` (a browser's preflight is the HTTP door's): what the path allows, in `Allow`; a path the contract lacks is the 404. */
 function optionsAnswer(request: Pick<SimRequest, 'method' | 'pathname'>, methods: readonly string[]): SimResponse {
   if (methods.length === 0) return routeNotFound(request);
   return { status: 204, headers: { Allow: [...methods, 'OPTIONS'].join(', ') } };
@@ -270,9 +250,4 @@ function optionsAnswer(request: Pick<SimRequest, 'method' | 'pathname'>, methods
  */
 function frozen(answer: SimResponse): SimResponse {
   return answer.body === undefined || answer.text !== undefined ? answer : { ...answer, text: JSON.stringify(answer.body) };
-}
-
-/** A change that could not be made durable (`--state` on a full or read-only disk): 503 in the `Error` shape. */
-function stateNotSaved(error: Error): SimResponse {
-  return { status: 503, body: { error: error.message } };
 }

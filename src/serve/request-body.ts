@@ -14,6 +14,13 @@ export function isJsonType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
 }
 
+/** The request as the pipeline reads it, for every door: `head`, and its body read from `bytes` when it has one. */
+export async function readRequest(head: Pick<SimRequest, 'method' | 'pathname' | 'query' | 'headers'>, bytes?: Uint8Array, tooLarge = false): Promise<SimRequest> {
+  const request: SimRequest = { ...head, method: head.method.toUpperCase(), body: undefined, violations: [], ...(bytes ? { bytes, size: bytes.length } : {}) };
+  if (bytes) await readBody(request, bytes, head.headers['content-type'], tooLarge);
+  return request;
+}
+
 /**
  * Sets `request.body` (or `request.form`) from the raw `bytes`, or records why it cannot be read.
  * `tooLarge`: the transport stopped keeping the bytes past MAX_BODY_BYTES.

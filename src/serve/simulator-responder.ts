@@ -1,6 +1,5 @@
-// The stateful mock's responder (the pipeline's `Responder`, pipeline.ts): the example a request
-// names (`Prefer`, touching no state), else the simulator's rule, each in a run of the store; a
-// held answer (a long poll) settles in real time, by the runner. Browser-safe.
+// The stateful mock's `Responder` (pipeline.ts): the example a request names (`Prefer`, touching no
+// state), else the simulator's rule in a run of the store; a held answer settles by the runner.
 import type { JsonObject } from '../contract/operations.js';
 import { resolveRef } from '../contract/json-pointer.js';
 import type { SimContract } from '../simulator/contract.js';

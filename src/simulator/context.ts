@@ -20,10 +20,7 @@ export interface SimOptions {
   maxAccountBytes: number;
 }
 
-/**
- * What a simulator keeps in this process beside its state: never stored (no store's view holds
- * it), never seen by another simulator of the same process, gone with the process.
- */
+/** What a simulator keeps beside its state, in this process: never stored, never another simulator's. */
 export interface ProcessLocal {
   /** `events/wait` requests held now, per account id (by id: a store may hand each run its own copy of an account). */
   readonly heldWaits: Map<string, number>;

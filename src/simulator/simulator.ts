@@ -46,11 +46,7 @@ export interface Emitted {
   hooks: JsonObject[];
 }
 
-/**
- * The rules over a store's state: what a run of the store hands its work (src/store/store.ts).
- * The responder (src/serve/simulator-responder.ts), the control surface, a held long poll and a
- * delivery's outcome act on the simulator through it, and only inside a run.
- */
+/** What a run of the store hands its work (src/store/store.ts): the responder, the control surface, a held long poll and a delivery's outcome act through it, only in a run. */
 export interface SimRules {
   readonly contract: SimContract;
   /** The state the run sees (the store's view of it). */
@@ -73,10 +69,8 @@ export interface SimRules {
 export interface SimStorage extends SimRules {
   readonly clock: SimClock;
   /**
-   * Runs `fn` with every rule seeing `view` as the state, and returns what it returned with the
-   * events it emitted, which are handed to no listener: the store publishes them (`publish`) once
-   * the change is committed, or drops them when it runs `fn` again. Nothing else of the
-   * simulator changes.
+   * Runs `fn` with every rule seeing `view` as the state; returns its result and the events it
+   * emitted, handed to no listener: the store publishes them once it commits, or drops them.
    */
   within<T>(view: SimState, fn: () => T): { result: T; emitted: Emitted[] };
   /** Hands committed events to the listeners (`onEvent`). */
@@ -132,6 +126,14 @@ export function documentedSignupCode(contract: SimContract): string {
   return entry.value;
 }
 
+/** Adds a listener to `listeners`; the function it returns removes it. */
+const subscriber =
+  <L>(listeners: Set<L>) =>
+  (listener: L): (() => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
 
 /** The documented 400 of a request body the account cannot take (src/simulator/account-bounds.ts). */
@@ -149,7 +151,8 @@ function accountFull(held: number, max: number): SimResponse {
 export function createSimulator(init: SimulatorOptions): Simulator {
   const contract = simContract(init.document);
   const modules = init.modules ?? RESOURCE_MODULES;
-  const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract), ...init.options };
+  const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract) };
+  for (const [name, value] of Object.entries(init.options ?? {})) if (value !== undefined) Object.assign(options, { [name]: value });
   // A seed without `default` keeps the demo seed for accounts opened by unknown keys.
   const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoSeed(contract).default };
   let state: SimState = init.state ?? emptyState();
@@ -403,24 +406,15 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       bounds.rebuild(state);
       changed();
     },
-    onEvict(listener) {
-      evictListeners.add(listener);
-      return () => evictListeners.delete(listener);
-    },
+    onEvict: subscriber(evictListeners),
     lowerAccountCap(limit) {
       if (evicted(bounds.lowerCap(limit)).length > 0) changed();
       return bounds.cap();
     },
     liveAccounts: () => bounds.live(),
     heldWaits,
-    onEvent(listener) {
-      eventListeners.add(listener);
-      return () => eventListeners.delete(listener);
-    },
-    onChange(listener) {
-      changeListeners.add(listener);
-      return () => changeListeners.delete(listener);
-    },
+    onEvent: subscriber(eventListeners),
+    onChange: subscriber(changeListeners),
     acceptedKey: (authorization) => acceptedKey({ contract, state, options }, authorization),
     accountForKey(key) {
       const accepted = acceptedKey({ contract, state, options }, key === undefined ? undefined : `Bearer ${key}`);

@@ -21,7 +21,7 @@ export interface SimRequest {
   violations: Verdict[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
   form?: Record<string, FormPart>;
-  /** The body as it came (the HTTP transport keeps it), for a responder that passes it on (Prism's). */
+  /** The body as it came, for a responder that passes it on (Prism's, the validating proxy's forwarder). */
   bytes?: Uint8Array;
 }
 

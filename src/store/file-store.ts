@@ -17,7 +17,7 @@ import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync, fsy
 import { open, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { trackChanges } from './change-set.js';
-import { localSnapshots } from './memory-store.js';
+import { localSnapshots, type SnapshotKeeping } from './memory-store.js';
 import type { Emitted, SimStorage } from '../simulator/simulator.js';
 import type { SnapshotFile } from './store.js';
 import type { SimStore } from './store.js';
@@ -37,8 +37,8 @@ export interface FileStoreOptions {
   preallocate?: boolean;
   /** Snapshots kept beside the file (`<file>.snapshots/`), read at start. */
   snapshots?: SnapshotFile[];
-  /** Where snapshots are kept: called to save one (atomic write) or remove one. */
-  keepSnapshot?: { save(file: SnapshotFile, text: string): void; remove(name: string): void };
+  /** Where snapshots are kept besides (snapshot-files.ts). */
+  keepSnapshot?: SnapshotKeeping;
 }
 
 export interface FileStore extends SimStore {
@@ -319,11 +319,7 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     }
   }
 
-  const snapshots = localSnapshots(
-    simulator,
-    { saved: (snapshot, text) => options.keepSnapshot?.save(snapshot, text), removed: (name) => options.keepSnapshot?.remove(name) },
-    options.snapshots,
-  );
+  const snapshots = localSnapshots(simulator, options.keepSnapshot, options.snapshots);
 
   return {
     run: (_scope, work) => tracked(() => work(simulator)),

@@ -8,8 +8,8 @@ import type { SimStore, SnapshotFile, SnapshotInfo, SnapshotShelf } from './stor
 /** Where a store of one process keeps its snapshots: in memory, or also on disk (the file store). */
 export interface SnapshotKeeping {
   /** Called after a snapshot is saved or added, with its JSON text. */
-  saved?(file: SnapshotFile, text: string): void;
-  removed?(name: string): void;
+  save?(file: SnapshotFile, text: string): void;
+  remove?(name: string): void;
 }
 
 export class SnapshotLimit extends Error {}
@@ -22,7 +22,7 @@ export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping =
     // Kept as its text's own copy: later changes of the state never reach it.
     const kept = JSON.parse(text) as SnapshotFile;
     shelf.set(file.snapshot, { file: kept, bytes: text.length });
-    keeping.saved?.(kept, text);
+    keeping.save?.(kept, text);
     return snapshotInfo(kept, text.length);
   };
   for (const file of initial) {
@@ -48,7 +48,7 @@ export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping =
     get: (name) => shelf.get(name)?.file,
     remove(name) {
       const had = shelf.delete(name);
-      if (had) keeping.removed?.(name);
+      if (had) keeping.remove?.(name);
       return had;
     },
   };

@@ -116,15 +116,20 @@ export function readStateWithJournal(file: string, check: (state: SimState) => s
   return { state: replayed, lastSeq: Math.max(seqs.head, journal?.lastSeq ?? 0), tornBytes: journal?.tornBytes ?? 0, journalBytes: journal?.goodBytes ?? 0 };
 }
 
-/** The state file itself (no journal): the state and how far the journal was folded into it. */
-function readBase(file: string, wholeParseLimit: number): { state: SimState; seqs: JournalSeqs } | undefined {
-  let bytes: Buffer;
+/** The bytes of `file` (`what` it is, for the error), or undefined when there is none. */
+function readIfThere(file: string, what: string): Buffer | undefined {
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`Cannot read the state file ${file}: ${(error as Error).message}`);
+    throw new Error(`Cannot read ${what} ${file}: ${(error as Error).message}`);
   }
+}
+
+/** The state file itself (no journal): the state and how far the journal was folded into it. */
+function readBase(file: string, wholeParseLimit: number): { state: SimState; seqs: JournalSeqs } | undefined {
+  const bytes = readIfThere(file, 'the state file');
+  if (!bytes) return undefined;
   let state: SimState & { journalSeq?: number; journalSeqs?: Record<string, number> };
   try {
     state = bytes.length < wholeParseLimit ? (JSON.parse(bytes.toString('utf8'), withoutPrototype) as SimState) : parseByLines(bytes);
@@ -290,13 +295,8 @@ interface Journal {
 
 /** The journal's whole lines; a last line a kill cut short is left out (it was never acknowledged). */
 export function readJournal(file: string): Journal | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`Cannot read the journal ${file}: ${(error as Error).message}`);
-  }
+  const bytes = readIfThere(file, 'the journal');
+  if (!bytes) return undefined;
   const entries: JournalEntry[] = [];
   let start = 0;
   let lastSeq = 0;

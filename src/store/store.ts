@@ -83,11 +83,7 @@ export interface SimStore {
   clock(): MaybePromise<{ now: number; offsetMs: number }>;
   /** Named snapshots (`/__mock/snapshots`). */
   readonly snapshots: SnapshotShelf;
-  /**
-   * What a store whose state other processes share does besides (Valkey/Redis); none: this
-   * process's runs are the only ones, so the key the simulator accepts opens its account here and
-   * only this process's commits wake a long poll held here.
-   */
+  /** With a state other processes share (Valkey/Redis), what such a store does besides; none: this process's runs are the only ones. */
   readonly shared?: SharedStore;
   /** What the pipeline waits for before it answers (the file store: the journal on disk). */
   readonly durability?: Durability;

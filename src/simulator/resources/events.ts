@@ -88,13 +88,15 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const from = cursors(account)[cursorName] ?? ctx.state.eventSeq;
   saveCursor(account, cursorName, from);
   let held = false;
-  const release = (): void => {
-    if (!held) return;
-    held = false;
-    const left = (heldWaits.get(accountId) ?? 1) - 1;
-    if (left > 0) heldWaits.set(accountId, left);
+  /** Counts this wait among the account's held ones, or no longer. */
+  const holding = (on: boolean): void => {
+    if (held === on) return;
+    held = on;
+    const count = (heldWaits.get(accountId) ?? 0) + (on ? 1 : -1);
+    if (count > 0) heldWaits.set(accountId, count);
     else heldWaits.delete(accountId);
   };
+  const release = (): void => holding(false);
   // The 408 text is the documented one, with this wait's own number of seconds.
   const expired = ctx.documented(408, 'waitTimedOut');
   const expiredBody = expired.body as { error: string };
@@ -109,10 +111,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
         const account = state.accounts[accountId];
         const found = account?.events.find(({ seq, event }) => seq > from && event.type !== PING && matchesFilters(event, filters));
         if (!account || !found) {
-          if (!held) {
-            held = true;
-            heldWaits.set(accountId, (heldWaits.get(accountId) ?? 0) + 1);
-          }
+          holding(true);
           return undefined;
         }
         release();
