@@ -118,7 +118,7 @@ export interface SimState {
   eventSeq: number;
   /** How far the simulated clock is ahead of the machine's (the control surface's advance). */
   clockOffsetMs: number;
-  /** How many numbers the service has handed out (numbers.ts): the next one is looked for from there. */
+  /** How many numbers the service has handed out (resources/numbers.ts): the next one is looked for from there. */
   numbersIssued?: number;
 }
 

@@ -2,8 +2,8 @@
 //
 // The file holds the state as it was at its last compaction, one account per line (so no single
 // string holds the whole state, and it is read back the same way when it is too large for one
-// string); each change since is in the journal beside it (`<file>.journal`, src/mock/store/
-// file-store.ts), appended and flushed before the request that made it is answered. A new file
+// string); each change since is in the journal beside it (`<file>.journal`, file-store.ts),
+// appended and flushed before the request that made it is answered. A new file
 // is written to a temporary file in the same directory (mode 600: the state holds full API keys),
 // every byte of it checked written, flushed to disk, its size checked, then renamed over the state
 // file: a rename is atomic, so a kill at any moment leaves the last complete state, and a write cut
