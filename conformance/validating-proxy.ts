@@ -15,6 +15,10 @@
 // so the client does not follow it either; an answer past MAX_UPSTREAM_BYTES is a 502 rather than
 // read whole; a compressed answer is judged and passed on decompressed; one whose JSON does not
 // parse passes on as it came, with its verdict.
+import http from 'node:http';
+import https from 'node:https';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { contractValidator, type ContractValidator } from '../src/contract/contract-validator.js';
 import type { JsonObject } from '../src/contract/operations.js';
 import { describeVerdict } from '../src/contract/verdict.js';
@@ -49,75 +53,76 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   const contract = simContract(options.document);
   let validator: ContractValidator | undefined;
   const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
+  const forwarder = deploymentForwarder(new URL(options.upstream));
   const pipeline = createPipeline({
     contract,
-    forwarder: deploymentForwarder(new URL(options.upstream)),
+    forwarder,
     gate: ajvGate(validate()),
     answers: answerCheck(options.errors ? 'strict' : 'header', validate, deploymentRefusal),
     errors: options.errors,
   });
-  return serveHttp(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.host, options.port);
+  const door = await serveHttp(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.host, options.port);
+  return { ...door, close: () => door.close().then(() => forwarder.close()) };
 }
 
-/** Not passed on: what the next hop's fetch sets itself (and decompresses), and what it refuses. */
-const OWN_REQUEST_HEADERS = new Set(['accept-encoding', 'expect']);
+/** Methods a request may be sent again with (RFC 9110 §9.2.2): after a kept-alive connection the deployment had closed. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const DECODERS: Record<string, (bytes: Buffer) => Promise<Buffer>> = { gzip: promisify(zlib.gunzip), 'x-gzip': promisify(zlib.gunzip), deflate: promisify(zlib.inflate), br: promisify(zlib.brotliDecompress) };
 
-/** The forwarder to the deployment at `upstream` (its origin and path prefix), the proxy's one outgoing request. */
-export function deploymentForwarder(upstream: URL, maxBytes = MAX_UPSTREAM_BYTES): Forwarder {
+/**
+ * The forwarder to the deployment at `upstream` (its origin and path prefix): the proxy's one
+ * outgoing request, over node:http(s) with connections kept alive (fetch costs the proxy about
+ * a third of its throughput).
+ */
+export function deploymentForwarder(upstream: URL, maxBytes = MAX_UPSTREAM_BYTES): Forwarder & { close(): void } {
+  const transport = upstream.protocol === 'https:' ? https : http;
+  // Idle connections are closed before a deployment's own keep-alive (5 s in Node's default) closes them.
+  const agent = new transport.Agent({ keepAlive: true, timeout: 4000 });
   const base = `${upstream.origin}${upstream.pathname.replace(/\/$/, '')}`;
-  return {
-    async forward(request: SimRequest): Promise<SimResponse> {
-      const query = request.query.toString();
-      let answer: Response;
-      try {
-        answer = await fetch(`${base}${request.pathname}${query ? `?${query}` : ''}`, {
-          method: request.method,
-          headers: forwardedHeaders(request.headers, (name) => OWN_REQUEST_HEADERS.has(name)),
-          ...(request.bytes?.length ? { body: new Uint8Array(request.bytes) } : {}),
-          redirect: 'manual',
-        });
-      } catch (error) {
-        const cause = (error as Error & { cause?: NodeJS.ErrnoException }).cause;
-        throw new UpstreamFailure(`The deployment did not answer: ${cause?.code ?? cause?.message ?? (error as Error).message}.`);
-      }
-      const bytes = await cappedBody(answer, maxBytes);
-      const received: Record<string, string> = {};
-      answer.headers.forEach((value, name) => (received[name] = value));
-      // The body is passed on decompressed, so its encoding is not.
-      const headers = forwardedHeaders(received, (name) => name === 'content-encoding');
-      // Never followed, here or by the client: no request, and no key, goes to another origin.
-      if (answer.status >= 300 && answer.status < 400 && headers.location !== undefined) {
-        headers['x-upstream-location'] = headers.location;
-        delete headers.location;
-      }
-      return { status: answer.status, headers, bytes };
-    },
-  };
-}
-
-/** The answer's body, read up to `maxBytes`: past it the read stops and the answer is a 502. */
-async function cappedBody(answer: Response, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(answer.headers.get('content-length'));
   const tooLarge = (what: string): UpstreamFailure => new UpstreamFailure(`The deployment's answer ${what} than the ${maxBytes} bytes the proxy passes on.`);
-  if (declared > maxBytes) {
-    await answer.body?.cancel();
-    throw tooLarge(`declares ${declared} bytes, more`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = answer.body?.getReader();
-  try {
-    for (let read = await reader?.read(); read && !read.done; read = await reader!.read()) {
-      size += read.value.length;
-      if (size > maxBytes) break;
-      chunks.push(read.value);
+
+  const ask = (request: SimRequest, retry: boolean): Promise<SimResponse> =>
+    new Promise((resolve, reject) => {
+      const query = request.query.toString();
+      const sent = transport.request(`${base}${request.pathname}${query ? `?${query}` : ''}`, { method: request.method, headers: forwardedHeaders(request.headers, (name) => name === 'expect'), agent }, (answer) => {
+        const declared = Number(answer.headers['content-length']);
+        if (declared > maxBytes) return answer.destroy(tooLarge(`declares ${declared} bytes, more`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) answer.destroy(tooLarge('is larger'));
+          else chunks.push(chunk);
+        });
+        answer.on('error', (error) => reject(error instanceof UpstreamFailure ? error : new UpstreamFailure('The deployment closed its answer before it was complete.')));
+        answer.on('end', () => void passedOn(answer, Buffer.concat(chunks)).then(resolve, reject));
+      });
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        // The deployment closed a kept-alive connection as it was reused: the request never reached it.
+        if (retry && sent.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) resolve(ask(request, false));
+        else reject(error instanceof UpstreamFailure ? error : new UpstreamFailure(`The deployment did not answer: ${error.code ?? error.message}.`));
+      });
+      sent.end(request.bytes?.length ? request.bytes : undefined);
+    });
+
+  /** The answer as it goes back: decompressed (so judged as it reads), a redirect's target moved out of `Location`. */
+  async function passedOn(answer: http.IncomingMessage, raw: Buffer): Promise<SimResponse> {
+    const headers = forwardedHeaders(answer.headers);
+    const decode = DECODERS[(headers['content-encoding'] ?? '').toLowerCase()];
+    let bytes = raw;
+    if (decode && raw.length > 0) {
+      bytes = await decode(raw).catch(() => Promise.reject(new UpstreamFailure(`The deployment's answer says ${headers['content-encoding']} but does not decompress.`)));
+      if (bytes.length > maxBytes) throw tooLarge('is, once decompressed, larger');
+      delete headers['content-encoding'];
     }
-  } catch {
-    throw new UpstreamFailure('The deployment closed its answer before it was complete.');
+    // Never followed, here or by the client: no request, and no key, goes to another origin.
+    const status = answer.statusCode ?? 502;
+    if (status >= 300 && status < 400 && headers.location !== undefined) {
+      headers['x-upstream-location'] = headers.location;
+      delete headers.location;
+    }
+    return { status, headers, bytes };
   }
-  if (size > maxBytes) {
-    await reader!.cancel();
-    throw tooLarge('is larger');
-  }
-  return Buffer.concat(chunks);
+
+  return { forward: (request) => ask(request, IDEMPOTENT.has(request.method)), close: () => agent.destroy() };
 }

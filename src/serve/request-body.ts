@@ -16,8 +16,13 @@ export function isJsonType(contentType: string | undefined): boolean {
 
 /** The request as the pipeline reads it, for every door: `head`, and its body read from `bytes` when it has one. */
 export async function readRequest(head: Pick<SimRequest, 'method' | 'pathname' | 'query' | 'headers'>, bytes?: Uint8Array, tooLarge = false): Promise<SimRequest> {
-  const request: SimRequest = { ...head, method: head.method.toUpperCase(), body: undefined, violations: [], ...(bytes ? { bytes, size: bytes.length } : {}) };
-  if (bytes) await readBody(request, bytes, head.headers['content-type'], tooLarge);
+  // One shape for every request (a spread of `head` made the simulator's reads of it slower).
+  const request: SimRequest = { method: head.method.toUpperCase(), pathname: head.pathname, query: head.query, headers: head.headers, body: undefined, violations: [] };
+  if (bytes) {
+    request.bytes = bytes;
+    request.size = bytes.length;
+    await readBody(request, bytes, head.headers['content-type'], tooLarge);
+  }
   return request;
 }
 

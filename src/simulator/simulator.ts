@@ -103,10 +103,7 @@ export interface SimWatch {
 export interface SimBounds {
   /** Called for each account evicted. Returns a function that stops it. */
   onEvict(listener: (eviction: Eviction) => void): () => void;
-  /**
-   * Lowers the cap on live accounts for good, evicting the least recently used idle ones down to
-   * it (the heap guard, src/mock/heap-guard.ts). Returns the cap now.
-   */
+  /** Lowers the cap on live accounts for good, evicting the least recently used idle ones down to it; the cap now. */
   lowerAccountCap(limit: number): number;
   /** How many accounts are live. */
   liveAccounts(): number;
