@@ -2,9 +2,8 @@
 // validating proxy in front of a live base URL (validating-proxy.ts). A frontend team points its
 // app at the proxy; every request and answer is checked against the contract as it flows (each
 // verdict is logged and returned in the `sl-violations` response header; with --errors, an
-// exchange that breaks the contract is answered with an error). The deployment is reached only
-// through the guard (proxy-guard.ts): the configured origin only, no redirect followed, answers
-// capped. It runs until Ctrl-C or SIGTERM.
+// exchange that breaks the contract is answered with an error). The deployment is reached at the
+// configured origin only, no redirect followed, answers capped. It runs until Ctrl-C or SIGTERM.
 import { runCommand, type CommandSpec } from '../src/cli/command.js';
 import type { CliIo } from '../src/cli/io.js';
 import { SHARED } from '../src/cli/options.js';

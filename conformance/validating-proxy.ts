@@ -1,29 +1,36 @@
-// The validating proxy (`numbers-api proxy`): a frontend points at it instead of a deployment;
-// every request goes on to the deployment unchanged and every answer comes back unchanged, both
-// judged against the contract as they flow by the package's one validator
-// (src/contract/contract-validator.ts). What it finds are verdicts, rendered at the edge: one log
-// line per exchange and one per verdict (where, the rule, where it lives in the contract), and the
-// `sl-violations` header in Prism's words (src/contract/prism-wording.ts), as Prism's own proxy
-// reported it. With `errors`, a request that breaks the contract is answered the documented 400
-// without reaching the deployment, and an answer that breaks it a 502, both in the `Error` shape.
+// The validating proxy (`numbers-api proxy`): the mocks' pipeline (src/serve/pipeline.ts) with a
+// forwarder for its responder, as Prism's `proxy` is its `mock` with a forwarder instead of a
+// mocker. A frontend points at it instead of a deployment; every request goes on to the
+// deployment unchanged and every answer comes back unchanged, both judged against the contract as
+// they flow by the pipeline's gate and answer check. The verdicts are rendered at the edge, by the
+// mocks' HTTP door (src/mock/http-transport.ts): one log line per exchange and one per verdict
+// (where, the rule, where it lives in the contract), and `sl-violations` in Prism's words. With
+// `errors`, a request that breaks the contract is answered the documented 400 without reaching the
+// deployment, and an answer that breaks it a 502, both in the `Error` shape. The door also answers
+// a browser's preflight, adds the browser headers and answers the protocol's edges.
 //
-// It trusts nothing it is sent: the deployment is asked through the guard (proxy-guard.ts), so a
-// redirect comes back unfollowed (the key goes nowhere but the configured origin), an answer past
-// the cap is a 502 rather than read whole, and a JSON answer that does not parse passes on as text
-// with its verdict instead of becoming a 500.
+// It trusts nothing the deployment sends (issue 27, item 9: Prism's proxy followed redirects with
+// the key, read a 1 GiB answer whole, answered 500 to JSON that did not parse): only the configured
+// origin is asked; a redirect comes back unfollowed, its `Location` moved to `X-Upstream-Location`
+// so the client does not follow it either; an answer past MAX_UPSTREAM_BYTES is a 502 rather than
+// read whole; a compressed answer is judged and passed on decompressed; one whose JSON does not
+// parse passes on as it came, with its verdict.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import https from 'node:https';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { contractValidator, type ContractValidator } from '../src/contract/contract-validator.js';
-import { dict } from '../src/contract/dict.js';
-import { operationMatcher, type JsonObject } from '../src/contract/operations.js';
-import { slViolationsHeader } from '../src/contract/prism-wording.js';
-import { describeVerdict, ruleVerdict, type Verdict } from '../src/contract/verdict.js';
-import { browserHeaders, preflightAnswer } from '../src/mock/browsers.js';
+import type { JsonObject } from '../src/contract/operations.js';
+import { describeVerdict } from '../src/contract/verdict.js';
 import { forwardedHeaders } from '../src/mock/forwarded-headers.js';
-import { readableFieldErrors } from '../src/simulator/field-errors.js';
-import { isJsonType, MAX_BODY_BYTES, readBody } from '../src/simulator/request-body.js';
-import type { SimRequest } from '../src/simulator/types.js';
-import { MAX_UPSTREAM_BYTES, startProxyGuard } from './proxy-guard.js';
+import { pipelineListener, serveHttp, type HttpDoor } from '../src/mock/http-transport.js';
+import { ajvGate } from '../src/serve/gate.js';
+import { answerCheck, createPipeline, UpstreamFailure, type AnswerRefusal, type Forwarder } from '../src/serve/pipeline.js';
+import { simContract } from '../src/simulator/contract.js';
+import type { SimRequest, SimResponse } from '../src/simulator/types.js';
+
+/** The largest answer of the deployment the proxy passes on. */
+export const MAX_UPSTREAM_BYTES = 32 * 1024 * 1024;
 
 export interface ValidatingProxyOptions {
   /** The deployment's base URL (its origin and path prefix). */
@@ -38,116 +45,84 @@ export interface ValidatingProxyOptions {
   log: (line: string) => void;
 }
 
-export interface ValidatingProxy {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
+/** With `errors`: an answer that breaks a documented rule is the deployment's fault, a 502 (one that breaks an inferred one only is passed on, reported). */
+const deploymentRefusal: AnswerRefusal = (_operationId, response, verdicts) =>
+  verdicts.some((verdict) => verdict.severity === 'documented') ? { status: 502, body: { error: `The deployment's ${response.status} answer breaks the contract: ${verdicts.map(describeVerdict).join('; ')}` } } : undefined;
 
-function readWhole(stream: NodeJS.ReadableStream, limit: number): Promise<{ bytes: Buffer; tooLarge: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    stream.on('end', () => resolve({ bytes: Buffer.concat(chunks), tooLarge: size > limit }));
-    stream.on('error', reject);
+export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<HttpDoor> {
+  const contract = simContract(options.document);
+  let validator: ContractValidator | undefined;
+  const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
+  const forwarder = deploymentForwarder(new URL(options.upstream));
+  const pipeline = createPipeline({
+    contract,
+    forwarder,
+    gate: ajvGate(validate()),
+    answers: answerCheck(options.errors ? 'strict' : 'header', validate, deploymentRefusal),
+    errors: options.errors,
   });
+  const door = await serveHttp(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.host, options.port);
+  return { ...door, close: () => door.close().then(() => forwarder.close()) };
 }
 
-/** The verdicts of the answer: the validator's, and a JSON answer that is not JSON. */
-function answerVerdicts(validator: ContractValidator, operationId: string, status: number, headers: Record<string, string>, bytes: Buffer): Verdict[] {
-  const type = headers['content-type'];
-  let body: unknown;
-  if (bytes.length > 0 && isJsonType(type)) {
-    try {
-      body = JSON.parse(bytes.toString('utf8'));
-    } catch (error) {
-      return [ruleVerdict({ of: 'response', in: 'body', keyword: 'bodyNotJson', params: { reason: (error as Error).message } })];
-    }
-  }
-  return validator.response(operationId, { status, headers, body });
-}
+/** Methods a request may be sent again with (RFC 9110 §9.2.2): after a kept-alive connection the deployment had closed. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+const DECODERS: Record<string, (bytes: Buffer) => Promise<Buffer>> = { gzip: promisify(zlib.gunzip), 'x-gzip': promisify(zlib.gunzip), deflate: promisify(zlib.inflate), br: promisify(zlib.brotliDecompress) };
 
-export async function startValidatingProxy(options: ValidatingProxyOptions): Promise<ValidatingProxy> {
-  const validator = contractValidator(options.document);
-  const match = operationMatcher(options.document);
-  const guard = await startProxyGuard(new URL(options.upstream));
-  const methodsAt = (pathname: string): string[] => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => match(method, pathname));
+/**
+ * The forwarder to the deployment at `upstream` (its origin and path prefix): the proxy's one
+ * outgoing request, over node:http(s) with connections kept alive (fetch costs the proxy about
+ * a third of its throughput).
+ */
+export function deploymentForwarder(upstream: URL, maxBytes = MAX_UPSTREAM_BYTES): Forwarder & { close(): void } {
+  const transport = upstream.protocol === 'https:' ? https : http;
+  // Idle connections are closed before a deployment's own keep-alive (5 s in Node's default) closes them.
+  const agent = new transport.Agent({ keepAlive: true, timeout: 4000 });
+  const base = `${upstream.origin}${upstream.pathname.replace(/\/$/, '')}`;
+  const tooLarge = (what: string): UpstreamFailure => new UpstreamFailure(`The deployment's answer ${what} than the ${maxBytes} bytes the proxy passes on.`);
 
-  const server = http.createServer((req, res) => {
-    const started = Date.now();
-    const url = req.url ?? '/';
-    const pathname = url.split('?', 1)[0]!;
-    const method = (req.method ?? 'GET').toUpperCase();
-    const preflight = preflightAnswer(method, req.headers, methodsAt, pathname);
-    if (preflight) {
-      res.writeHead(preflight.status, preflight.headers);
-      res.end();
-      return;
-    }
-    const verdicts: Verdict[] = [];
-    const finish = (status: number, headers: Record<string, string>, body: Buffer | string, note = ''): void => {
-      const all: Record<string, string> = { ...browserHeaders(req.headers), ...headers, 'content-length': String(Buffer.byteLength(body)) };
-      if (verdicts.length > 0) all['sl-violations'] = slViolationsHeader(verdicts);
-      res.writeHead(status, all);
-      res.end(method === 'HEAD' ? undefined : body);
-      options.log(`${new Date().toISOString().slice(11, 19)} ${method} ${url} ${status} ${Date.now() - started} ms${note}`);
-      for (const verdict of verdicts) options.log(`  ${verdict.severity === 'inferred' ? 'advisory' : 'violation'}: ${verdict.of} ${describeVerdict(verdict)}`);
-    };
-    const refuse = (status: number, error: string): void => finish(status, { 'content-type': 'application/json' }, JSON.stringify({ error }));
-
-    readWhole(req, MAX_BODY_BYTES).then(async ({ bytes, tooLarge }) => {
-      const route = match(method, pathname);
-      const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-      const request: SimRequest = { method, pathname, query: new URLSearchParams(query), headers: dict(), body: undefined, violations: [] };
-      for (const [name, value] of Object.entries(req.headers)) request.headers[name] = Array.isArray(value) ? value.join(', ') : value;
-      await readBody(request, bytes, request.headers['content-type'], tooLarge);
-      // A body that could not be read is already a verdict; the validator judges the rest.
-      if (route) verdicts.push(...(request.violations.length > 0 ? request.violations : validator.request(route.operationId, request)));
-      if (options.errors && verdicts.length > 0) {
-        const answer = readableFieldErrors(request, verdicts);
-        return finish(answer.status, { 'content-type': 'application/json' }, JSON.stringify(answer.body), ' (not sent: the request breaks the contract)');
-      }
-      // Through the guard: the configured origin only, never a redirect followed, the answer capped.
-      const sent = http.request(`${guard.url}${url}`, { method, headers: forwardedHeaders(req.headers) }, (answer) => {
-        readWhole(answer, MAX_UPSTREAM_BYTES).then(({ bytes: answerBytes, tooLarge: answerTooLarge }) => {
-          const status = answer.statusCode ?? 502;
-          if (answerTooLarge) return refuse(502, `The deployment's answer is larger than the ${MAX_UPSTREAM_BYTES} bytes the proxy passes on.`);
-          const headers = forwardedHeaders(answer.headers);
-          const found = route ? answerVerdicts(validator, route.operationId, status, headers, answerBytes) : [];
-          verdicts.push(...found);
-          if (options.errors && found.some((verdict) => verdict.severity === 'documented')) {
-            return refuse(502, `The deployment's ${status} answer breaks the contract: ${found.map(describeVerdict).join('; ')}`);
-          }
-          finish(status, headers, answerBytes, route ? '' : ' (no operation of the contract)');
-        }, () => refuse(502, 'The deployment stopped answering midway.'));
+  const ask = (request: SimRequest, retry: boolean): Promise<SimResponse> =>
+    new Promise((resolve, reject) => {
+      const query = request.query.toString();
+      const sent = transport.request(`${base}${request.pathname}${query ? `?${query}` : ''}`, { method: request.method, headers: forwardedHeaders(request.headers, (name) => name === 'expect'), agent }, (answer) => {
+        const declared = Number(answer.headers['content-length']);
+        if (declared > maxBytes) return answer.destroy(tooLarge(`declares ${declared} bytes, more`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        answer.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes) answer.destroy(tooLarge('is larger'));
+          else chunks.push(chunk);
+        });
+        answer.on('error', (error) => reject(error instanceof UpstreamFailure ? error : new UpstreamFailure('The deployment closed its answer before it was complete.')));
+        answer.on('end', () => void passedOn(answer, Buffer.concat(chunks)).then(resolve, reject));
       });
-      sent.on('error', (error) => refuse(502, `The deployment did not answer: ${error.message}`));
-      sent.end(bytes.length > 0 ? bytes : undefined);
-    }, () => refuse(400, 'The request could not be read.'));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        // The deployment closed a kept-alive connection as it was reused: the request never reached it.
+        if (retry && sent.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) resolve(ask(request, false));
+        else reject(error instanceof UpstreamFailure ? error : new UpstreamFailure(`The deployment did not answer: ${error.code ?? error.message}.`));
+      });
+      sent.end(request.bytes?.length ? request.bytes : undefined);
     });
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`,
-    port,
-    close: () =>
-      Promise.all([
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-        guard.close(),
-      ]).then(() => undefined),
-  };
+
+  /** The answer as it goes back: decompressed (so judged as it reads), a redirect's target moved out of `Location`. */
+  async function passedOn(answer: http.IncomingMessage, raw: Buffer): Promise<SimResponse> {
+    const headers = forwardedHeaders(answer.headers);
+    const decode = DECODERS[(headers['content-encoding'] ?? '').toLowerCase()];
+    let bytes = raw;
+    if (decode && raw.length > 0) {
+      bytes = await decode(raw).catch(() => Promise.reject(new UpstreamFailure(`The deployment's answer says ${headers['content-encoding']} but does not decompress.`)));
+      if (bytes.length > maxBytes) throw tooLarge('is, once decompressed, larger');
+      delete headers['content-encoding'];
+    }
+    // Never followed, here or by the client: no request, and no key, goes to another origin.
+    const status = answer.statusCode ?? 502;
+    if (status >= 300 && status < 400 && headers.location !== undefined) {
+      headers['x-upstream-location'] = headers.location;
+      delete headers.location;
+    }
+    return { status, headers, bytes };
+  }
+
+  return { forward: (request) => ask(request, IDEMPOTENT.has(request.method)), close: () => agent.destroy() };
 }

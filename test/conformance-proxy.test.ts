@@ -1,8 +1,10 @@
 // `numbers-api proxy` (its old name `npm run conformance -- --proxy` is kept for a release): the validating proxy in front of a
-// deployment (conformance/validating-proxy.ts). A conforming answer passes through untouched; a
-// violating one is still forwarded, its verdicts rendered in `sl-violations` (Prism's words) and in
-// the proxy's log (where, the rule, where it lives in the contract); a redirect is passed back,
-// never followed; with --errors a violating exchange is answered with an error.
+// deployment (conformance/validating-proxy.ts), the mocks' pipeline with a forwarder. A conforming
+// answer passes through untouched; a violating one is still forwarded, its verdicts rendered in
+// `sl-violations` (Prism's words) and in the proxy's log (where, the rule, where it lives in the
+// contract); a redirect is passed back, never followed; with --errors a violating exchange is
+// answered with an error. The pipeline's door answers a browser's preflight and adds the browser
+// headers, as the mocks' does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer } from 'node:net';
@@ -102,6 +104,47 @@ describe('the validating proxy', () => {
     }
   });
 
+  it('judges a compressed answer decompressed, and passes it on so', async () => {
+    fake.quirks.add('gzip');
+    try {
+      const response = await fetch(`${proxyUrl}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBeNull();
+      expect(response.headers.get('sl-violations')).toBeNull();
+      expect((await response.json()).limits).toBeDefined();
+    } finally {
+      fake.quirks.delete('gzip');
+    }
+  });
+
+  it('passes a request that breaks the contract on, reported with its verdicts', async () => {
+    const sent = fake.requests.length;
+    const response = await fetch(`${proxyUrl}/api/v1/account`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ maxCallDurationSeconds: 'ten minutes' }),
+    });
+    expect(fake.requests.slice(sent).map((r) => r.operationId)).toEqual(['updateAccount']);
+    const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[] }[];
+    expect(violations.some((violation) => violation.location.join('.') === 'request.body.maxCallDurationSeconds')).toBe(true);
+    await expect.poll(proxyOutput).toContain('violation: request /maxCallDurationSeconds');
+  });
+
+  it("answers a browser's preflight itself, and gives every answer the browser headers, as the mocks do", async () => {
+    const sent = fake.requests.length;
+    const preflight = await fetch(`${proxyUrl}/api/v1/account`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(fake.requests.length).toBe(sent);
+    const answer = await fetch(`${proxyUrl}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}`, origin: 'http://localhost:5173' } });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(answer.headers.get('access-control-expose-headers')).toBe('*');
+  });
+
   it('names the upstream and the contract when it starts, and never the key', () => {
     expect(proxyOutput()).toContain(`Validating proxy: ${proxyUrl} -> ${fake.url}`);
     expect(proxyOutput()).not.toContain(TEST_KEY);
@@ -132,8 +175,17 @@ describe('the validating proxy', () => {
     }
   }, 90_000);
 
-  it('with --errors, an answer that breaks the contract is a 502 in the Error shape naming the verdict', async () => {
+  it('with --errors, a request that breaks the contract is the documented 400, not sent; an answer that breaks it a 502 in the Error shape naming the verdict', async () => {
     const started = await startProxy(fake.url, ['--errors']);
+    const sent = fake.requests.length;
+    const refused = await fetch(`${started.url}/api/v1/account`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ maxCallDurationSeconds: 'ten minutes' }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { fieldErrors: Record<string, string[]> } }).error.fieldErrors.maxCallDurationSeconds).toBeDefined();
+    expect(fake.requests.length).toBe(sent);
     fake.breaks.add('schema');
     try {
       const response = await fetch(`${started.url}/api/v1/account`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
@@ -211,12 +263,13 @@ describe('the validating proxy in front of an upstream that misbehaves', () => {
     expect(elsewhereSaw).toEqual([]);
   });
 
-  it('passes a JSON answer that does not parse on as text, with a violation, not a 500', async () => {
+  it('passes a JSON answer that does not parse on as it came, with a violation, not a 500', async () => {
     const response = await fetch(`${guardedUrl}/api/v1/numbers`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-upstream-content-type')).toBe('application/json');
+    expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.text()).toBe('[{"id": "pn_1", "number": "+1415');
-    expect(response.headers.get('sl-violations')).not.toBeNull();
+    const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]') as { location: string[]; message: string }[];
+    expect(violations).toEqual([{ location: ['response', 'body'], severity: 'Error', message: expect.stringMatching(/^Response body is not valid JSON/) }]);
   });
 
   it('cuts off an answer past 32 MB with a 502 in the Error shape, having read no more', async () => {

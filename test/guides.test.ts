@@ -14,7 +14,7 @@ import { relativeLinks } from '../scripts/readme-links.mjs';
 import { guideSources, guidesDir } from '../scripts/guides.mjs';
 import { DEFAULT_TIMEOUT_SECONDS } from '../src/delivery/deliver.js';
 import { createHandlers, manualClock } from '../src/msw/index.js';
-import { MAX_BODY_BYTES } from '../src/simulator/request-body.js';
+import { MAX_BODY_BYTES } from '../src/serve/request-body.js';
 import { EVENT_LOG_LIMIT, HISTORY_LIMIT, LIST_LIMIT } from '../src/simulator/state.js';
 import { loadOpenApi, repoRoot } from './helpers/contract.js';
 
@@ -75,7 +75,7 @@ describe('facts the guides and README state, checked against the code', () => {
     expect(number(events, /within the account's last ([\d,]+)\)/, 'events.md')).toBe(EVENT_LOG_LIMIT);
   });
 
-  it('the largest body (src/simulator/request-body.ts)', () => {
+  it('the largest body (src/serve/request-body.ts)', () => {
     expect(number(mock, /a body over (\d+) MB/, 'mock.md') * 1024 * 1024).toBe(MAX_BODY_BYTES);
   });
 

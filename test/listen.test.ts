@@ -13,7 +13,6 @@ import { startListenAgent, type ListenAgent, type ListenOptions } from '../src/l
 import { main } from '../bin/numbers-api.js';
 import { runListenCli } from '../src/listen/cli.js';
 import { startControlServer } from '../src/listen/control.js';
-import { activeWaits } from '../src/simulator/resources/events.js';
 import type { JsonObject } from '../src/simulator/types.js';
 import { captureIo, startTarget, type Target } from './helpers/event-source-target.js';
 import { freePort } from './helpers/mock-process.js';
@@ -53,7 +52,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Until the agent's first long poll is held by the mock (later events are then never missed). */
 async function untilWaiting(key: string): Promise<void> {
-  while (activeWaits(mock.simulator.accountForKey(key)) === 0) await pause(5);
+  while (mock.simulator.heldWaits(mock.simulator.accountForKey(key)) === 0) await pause(5);
 }
 
 async function until(condition: () => boolean): Promise<void> {

@@ -15,12 +15,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setupServer } from 'msw/node';
-import { readStateFile } from '../src/mock/state-file.js';
+import { readStateFile } from '../src/store/state-file.js';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS } from '../src/simulator/account-bounds.js';
 import { createHandlers } from '../src/msw/index.js';
 import { DEFAULT_OPTIONS } from '../src/simulator/simulator.js';
-import { activeWaits } from '../src/simulator/resources/events.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { client, MSW_BASE, newKey, startStatefulMock } from './helpers/stateful-mock.js';
 
@@ -115,7 +114,7 @@ describe.each(transports)('over %s', (_name, start) => {
       const wait = holder('POST', '/api/v1/events/wait', { timeout: 1, filters: { groupId: 'grp_none' } });
       // The wait is held before the others come.
       const holderAccount = () => Object.values(mock.simulator.state.accounts).find((account) => account.keys.includes(waiting));
-      while (activeWaits(holderAccount()) === 0) await new Promise((r) => setTimeout(r, 5));
+      while (mock.simulator.heldWaits(holderAccount()) === 0) await new Promise((r) => setTimeout(r, 5));
       await client(mock.base, keys[0]!)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 900 });
       for (const key of keys.slice(1)) await client(mock.base, key)('GET', '/api/v1/account');
       const live = Object.values(mock.simulator.state.accounts).flatMap((account) => account.keys);

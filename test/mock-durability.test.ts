@@ -6,7 +6,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readStateFile } from '../src/mock/state-file.js';
+import { readStateFile } from '../src/store/state-file.js';
 import { freePort, startCli, startCliGroup } from './helpers/mock-process.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 

@@ -9,7 +9,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simContract } from '../src/simulator/contract.js';
-import { preferableAnswers } from '../src/simulator/named-answers.js';
+import { preferableAnswers } from '../src/serve/named-answers.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { startTestMock, VALID_KEY } from './helpers/mock-server.js';
 import { startStatefulMock } from './helpers/stateful-mock.js';

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadOpenApi, readGeneratedJson } from '../src/contract/generated-files.js';
-import { readJournal, readStateFile } from '../src/mock/state-file.js';
-import { fileStore } from '../src/mock/store/file-store.js';
-import { createMockCore } from '../src/simulator/mock-core.js';
+import { readJournal, readStateFile } from '../src/store/state-file.js';
+import { fileStore } from '../src/store/file-store.js';
+import { createMockCore } from '../src/serve/mock-core.js';
 import type { SimState } from '../src/simulator/state.js';
 import { simRequest } from './helpers/simulator-harness.js';
 

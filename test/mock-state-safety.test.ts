@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createHandlers } from '../src/msw/index.js';
-import { readJournal, readStateFile, stateChunks, writeFileAtomic } from '../src/mock/state-file.js';
+import { readJournal, readStateFile, stateChunks, writeFileAtomic } from '../src/store/state-file.js';
 import { emptyState, type SimState } from '../src/simulator/state.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { canMount, CANNOT_MOUNT, smallDisk } from './helpers/small-disk.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { readStateFile } from '../src/mock/state-file.js';
+import { readStateFile } from '../src/store/state-file.js';
 import { freePort, startCli } from './helpers/mock-process.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from '../src/simulator/request-body.js';
+import { MAX_BODY_BYTES } from '../src/serve/request-body.js';
 import { listening } from './helpers/cluster.js';
 import { repoRoot } from './helpers/contract.js';
 import { descendantsOf, freePort, isAlive, waitUntil } from './helpers/mock-process.js';

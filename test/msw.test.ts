@@ -7,7 +7,6 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, manualClock, MockControlError, sequentialIds, type MockHandlers, type SeedFile, type SimEvent } from '../src/msw/index.js';
 import { createClient } from '../src/client/index.js';
-import { activeWaits } from '../src/simulator/resources/events.js';
 import { client, newKey } from './helpers/stateful-mock.js';
 
 const BASE = 'https://api.example.com';
@@ -146,7 +145,7 @@ describe('events', () => {
     const account = () => mock.simulator.accountForKey(key);
     const numbers = (await call('GET', '/api/v1/numbers')).body;
     const waiting = call('POST', '/api/v1/events/wait', { timeout: 30, filters: { type: 'message.status_changed' } });
-    await expect.poll(() => activeWaits(account())).toBe(1);
+    await expect.poll(() => mock.simulator.heldWaits(account())).toBe(1);
     const sent = (await call('POST', '/api/v1/messages', { to: '+14155550123', body: 'Hi', fromNumberId: numbers[0].id })).body;
     mock.control.advanceClock(60);
     const event = (await waiting).body;
@@ -159,10 +158,10 @@ describe('events', () => {
       body: JSON.stringify({ timeout: 30, filters: { type: 'call.status_changed' } }),
       signal: abort.signal,
     });
-    await expect.poll(() => activeWaits(account())).toBe(1);
+    await expect.poll(() => mock.simulator.heldWaits(account())).toBe(1);
     abort.abort();
     await expect(abandoned).rejects.toThrow();
-    await expect.poll(() => activeWaits(account())).toBe(0);
+    await expect.poll(() => mock.simulator.heldWaits(account())).toBe(0);
   });
 
   it('webhook deliveries call onWebhookDelivery: subscribed types, and a ping to its one subscription (then lastPingAt is set)', async () => {

@@ -2,8 +2,10 @@
 // the wait's hold, its filters, its cursor, account isolation; subscriptions, ping targets and
 // the recorded outcome of deliveries.
 import { describe, expect, it } from 'vitest';
-import { activeWaits, matchesFilters, recordWebhookDelivery } from '../src/simulator/resources/events.js';
-import type { Simulator } from '../src/simulator/simulator.js';
+import { matchesFilters, recordWebhookDelivery } from '../src/simulator/resources/events.js';
+import { loadOpenApi } from '../src/contract/generated-files.js';
+import { manualClock, sequentialIds } from '../src/simulator/clock.js';
+import { createSimulator, type Simulator } from '../src/simulator/simulator.js';
 import type { JsonObject, SimEvent, SimResponse } from '../src/simulator/types.js';
 import { inProcessSimulator, simRequest, useStatefulMock } from './helpers/simulator-harness.js';
 import { client, newKey } from './helpers/stateful-mock.js';
@@ -22,6 +24,10 @@ function account(simulator: Simulator, key: string) {
   return simulator.accountForKey(key)!;
 }
 
+const document = loadOpenApi();
+/** How many `events/wait` requests of the key's account the simulator holds. */
+const waitsHeld = (simulator: Simulator, key: string): number => simulator.heldWaits(account(simulator, key));
+
 describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
   it('answers 503 as a deployment without an event stream does (part 7), by the documented test value, holding nothing', () => {
     const { simulator, wait } = setup();
@@ -39,11 +45,11 @@ describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
     const answer = wait('sk_live_a');
     expect(answer.hold).toBeDefined();
     expect(answer.hold!.check(simulator.state)).toBeUndefined();
-    expect(activeWaits(account(simulator, 'sk_live_a'))).toBe(1);
+    expect(waitsHeld(simulator, 'sk_live_a')).toBe(1);
     const event = emit('sk_live_a', 'message.status_changed', { messageId: 'msg_1' });
     const done = answer.hold!.check(simulator.state);
     expect(done).toEqual({ status: 200, body: event });
-    expect(activeWaits(account(simulator, 'sk_live_a'))).toBe(0);
+    expect(waitsHeld(simulator, 'sk_live_a')).toBe(0);
   });
 
   it('a key\'s first wait does not answer events that happened before it began', () => {
@@ -126,6 +132,42 @@ describe('POST /api/v1/events/wait (parts 4.5, 6)', () => {
   });
 });
 
+// Issue 37: what a simulator keeps in this process beside its state (the waits it holds, the ping
+// being emitted) is its own. Two simulators in one process with the same ids (sequential: the
+// same key opens an account of the same id in each) must not see each other's: a wait held in one
+// kept the other from evicting its idle account of that id while the waits were one map per process.
+describe('two simulators in one process', () => {
+  const twoSimulators = () => {
+    const make = () => createSimulator({ document, clock: manualClock(), ids: sequentialIds(), options: { maxAccounts: 1 } });
+    return [make(), make()] as const;
+  };
+
+  it('count only the waits each holds', () => {
+    const [one, other] = twoSimulators();
+    expect(account(one, 'sk_live_a').id).toBe(account(other, 'sk_live_a').id);
+    const held = one.handle(simRequest('POST', '/api/v1/events/wait', { key: 'sk_live_a', body: { timeout: 5 } }));
+    expect(held.hold!.check(one.state)).toBeUndefined();
+    expect(waitsHeld(one, 'sk_live_a')).toBe(1);
+    expect(waitsHeld(other, 'sk_live_a')).toBe(0);
+    held.hold!.expire();
+    expect(waitsHeld(one, 'sk_live_a')).toBe(0);
+  });
+
+  it('evict by their own waits: an account idle in one is evicted there, whatever the other holds', () => {
+    const [one, other] = twoSimulators();
+    const idle = account(other, 'sk_live_a').id;
+    const held = one.handle(simRequest('POST', '/api/v1/events/wait', { key: 'sk_live_a', body: { timeout: 5 } }));
+    expect(held.hold!.check(one.state)).toBeUndefined();
+    // A second key in the other simulator, past its cap of one live account: its idle account goes.
+    expect(other.handle(simRequest('GET', '/api/v1/account', { key: 'sk_live_b' })).status).toBe(200);
+    expect(other.liveAccounts()).toBe(1);
+    expect(other.state.accounts[idle]).toBeUndefined();
+    // The one holding the wait keeps its account.
+    expect(one.handle(simRequest('GET', '/api/v1/account', { key: 'sk_live_b' })).status).toBe(200);
+    expect(one.state.accounts[idle]).toBeDefined();
+  });
+});
+
 describe('webhook subscriptions (part 6, inferred operations)', () => {
   it('creates and lists the account\'s subscriptions, each account its own', () => {
     const { request } = setup();
@@ -192,7 +234,7 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
   /** Starts a key's first wait and returns once the mock holds it (a first wait sees only later events). */
   async function firstWait(key: string, body: JsonObject): Promise<{ answer: Promise<Answer> }> {
     const answer = wait(key, body);
-    while (activeWaits(mock().simulator.accountForKey(key)) === 0) await pause(5);
+    while (mock().simulator.heldWaits(mock().simulator.accountForKey(key)) === 0) await pause(5);
     return { answer };
   }
 

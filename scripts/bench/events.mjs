@@ -14,7 +14,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const load = (file) => import(pathToFileURL(path.join(root, file)).href);
 const { startMock } = await load('src/mock/start-mock.ts');
 const { startListenAgent } = await load('src/listen/agent.ts');
-const { activeWaits } = await load('src/simulator/resources/events.ts');
 
 const SAMPLES = 300;
 const FAN_OUT_EVENTS = 1000;
@@ -42,7 +41,7 @@ function emit(key) {
   ).id;
 }
 async function untilHeld(key) {
-  while (activeWaits(simulator.accountForKey(key)) === 0) await new Promise((resolve) => setImmediate(resolve));
+  while (simulator.heldWaits(simulator.accountForKey(key)) === 0) await new Promise((resolve) => setImmediate(resolve));
 }
 
 function startTarget(onEvent) {

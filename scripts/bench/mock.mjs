@@ -238,11 +238,11 @@ function cpuPerCall(fn, rounds = 20_000) {
 
 /** Each stage of the pipeline on `endpoint`'s request, with the package's own functions, in this process. */
 async function stageCosts(endpoint) {
-  const { createMockCore } = await load('src/simulator/mock-core.ts');
-  const { ajvGate } = await load('src/simulator/gate.ts');
-  const { answerCheck } = await load('src/simulator/pipeline.ts');
+  const { createMockCore } = await load('src/serve/mock-core.ts');
+  const { ajvGate } = await load('src/serve/gate.ts');
+  const { answerCheck } = await load('src/serve/pipeline.ts');
   const { contractValidator } = await load('src/contract/contract-validator.ts');
-  const { readBody } = await load('src/simulator/request-body.ts');
+  const { readBody } = await load('src/serve/request-body.ts');
   const { prismGate } = await load('src/mock/prism-gate.ts');
   const { generatedPath, readGeneratedJson } = await load('src/contract/generated-files.ts');
   const core = createMockCore({ document: openapi, controlDocument: readGeneratedJson('mock-control.json'), answerCheck: 'off' });

@@ -45,7 +45,7 @@ const endpoints = [
 const GROUPS = [
   ['the bundled description (generated/*.json)', (file) => file.startsWith('generated/')],
   ['ajv and its formats (the request gate)', (file) => /node_modules\/(ajv|ajv-formats|fast-uri|fast-deep-equal|json-schema-traverse|require-from-string)\//.test(file)],
-  ['the simulator core (src/simulator, src/contract)', (file) => file.startsWith('src/simulator/') || file.startsWith('src/contract/')],
+  ['the simulator core, its store and its pipeline (src/simulator, src/store, src/serve, src/contract)', (file) => /^src\/(simulator|serve|store|contract)\//.test(file)],
   ['msw and its dependencies', (file) => file.includes('node_modules/')],
   ['the MSW transport (src/msw) and the rest', () => true],
 ];

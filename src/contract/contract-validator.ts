@@ -99,7 +99,7 @@ export interface ContractValidator {
   accepts(schema: object | string, value: unknown): boolean;
   /**
    * What is wrong with `value` against a schema of the caller's own whose `$ref`s name the
-   * contract's (`#/components/schemas/Message`): the `--state` file's (src/mock/state-schema.ts).
+   * contract's (`#/components/schemas/Message`): the `--state` file's (src/store/state-schema.ts).
    * Compiled once per schema object.
    */
   outside(schema: object, value: unknown, place?: Place): Verdict[];

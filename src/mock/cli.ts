@@ -17,9 +17,9 @@ import { CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
 import { parseSeed, type SeedFile } from '../simulator/seed.js';
 import { simContract } from '../simulator/contract.js';
 import { documentedSignupCode } from '../simulator/simulator.js';
-import type { SnapshotFile } from '../simulator/store.js';
-import { readSnapshotFile } from './store/snapshot-files.js';
-import { stateProblems } from './state-schema.js';
+import type { SnapshotFile } from '../store/store.js';
+import { readSnapshotFile } from '../store/snapshot-files.js';
+import { stateProblems } from '../store/state-schema.js';
 
 function mockOptions(signupCode: string) {
   return {

@@ -12,7 +12,7 @@
 //   reading it until Node's timeout.
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_BODY_BYTES } from '../simulator/request-body.js';
+import { MAX_BODY_BYTES } from '../serve/request-body.js';
 import type { SimResponse } from '../simulator/types.js';
 import { followDeclaredSizes, FollowedMessage } from './declared-sizes.js';
 

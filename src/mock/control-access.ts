@@ -21,7 +21,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { isIP } from 'node:net';
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
-import { isJsonType } from '../simulator/request-body.js';
+import { isJsonType } from '../serve/request-body.js';
 import type { SimResponse } from '../simulator/types.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);

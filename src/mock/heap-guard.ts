@@ -9,7 +9,7 @@
 // and memory stops growing with keys. Node only (v8).
 import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import v8 from 'node:v8';
-import type { Simulator } from '../simulator/simulator.js';
+import type { SimBounds } from '../simulator/simulator.js';
 
 /** How often the heap is looked at, at most. */
 const CHECK_EVERY_MS = 100;
@@ -42,7 +42,7 @@ export interface HeapGuard {
 
 const mb = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-export function guardHeap(simulator: Simulator, warn: (line: string) => void, fraction = DEFAULT_HEAP_FRACTION): HeapGuard {
+export function guardHeap(simulator: SimBounds, warn: (line: string) => void, fraction = DEFAULT_HEAP_FRACTION): HeapGuard {
   let last = 0;
   let checking = false;
   // What is in use counts garbage too until V8 collects it: after the cap is lowered, it is lowered

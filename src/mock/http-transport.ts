@@ -1,17 +1,19 @@
-// Both mocks over HTTP: a thin adapter between node:http and the pipeline
-// (src/simulator/pipeline.ts). A request is read whole (at most MAX_BODY_BYTES are kept), turned
-// into a SimRequest, served by the pipeline, and its SimResponse written back as JSON with what a
-// browser needs (browsers.ts). One quiet log line per request, written once it is finished.
+// The HTTP door of every pipeline (both mocks, the validating proxy): a thin adapter between
+// node:http and src/serve/pipeline.ts. A request is read whole (at most MAX_BODY_BYTES are kept),
+// turned into a SimRequest, served by the pipeline, and its SimResponse written back as JSON (or
+// as the text or bytes it passes on) with what a browser needs (browsers.ts). One quiet log line
+// per request, written once it is finished, and one per verdict its answer reports.
 import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dict } from '../contract/dict.js';
-import { MAX_BODY_BYTES, readBody } from '../simulator/request-body.js';
-import type { Pipeline } from '../simulator/pipeline.js';
-import type { SimRequest, SimResponse } from '../simulator/types.js';
+import { describeVerdict } from '../contract/verdict.js';
+import { MAX_BODY_BYTES, readRequest } from '../serve/request-body.js';
+import type { Pipeline } from '../serve/pipeline.js';
+import type { SimRequest, SimResponse, Verdict } from '../simulator/types.js';
 import { browserHeaders, preflightAnswer } from './browsers.js';
-import { protocolRefusal } from './client-errors.js';
+import { createMockServer, protocolRefusal, type ProtocolTimeouts } from './client-errors.js';
 import { FollowedMessage } from './declared-sizes.js';
 import type { ControlAccess } from './control-access.js';
-import { requestLogLine } from './request-log.js';
 
 export interface HttpTransportOptions {
   pipeline: Pipeline;
@@ -23,30 +25,51 @@ export interface HttpTransportOptions {
   control?: ControlAccess;
 }
 
+export interface HttpDoor {
+  /** The base URL, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  port: number;
+  /** Stops taking requests and ends every connection. */
+  close(): Promise<void>;
+}
+
+/** `listener` served on `host`:`port` (0: a free one), the protocol's edges in the `Error` shape (client-errors.ts). */
+export async function serveHttp(listener: http.RequestListener, host: string, port: number, timeouts?: ProtocolTimeouts): Promise<HttpDoor> {
+  const server = createMockServer(listener, timeouts);
+  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
+  server.keepAliveTimeout = 65_000;
+  const bound = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
+    port: bound,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
 /** The request as the core reads it: header names in lower case, repeated headers joined. */
-export async function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array, tooLarge: boolean): Promise<SimRequest> {
+export function toSimRequest(req: http.IncomingMessage, bytes: Uint8Array, tooLarge: boolean): Promise<SimRequest> {
   const url = req.url ?? '/';
   const queryAt = url.indexOf('?');
   const headers = dict<string | undefined>();
   for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  const request: SimRequest = {
-    method: (req.method ?? 'GET').toUpperCase(),
-    pathname: queryAt >= 0 ? url.slice(0, queryAt) : url,
-    query: new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : ''),
-    headers,
-    body: undefined,
-    violations: [],
-    bytes,
-  };
-  request.size = bytes.length;
-  await readBody(request, bytes, headers['content-type'], tooLarge);
-  return request;
+  const query = new URLSearchParams(queryAt >= 0 ? url.slice(queryAt + 1) : '');
+  return readRequest({ method: req.method ?? 'GET', pathname: queryAt >= 0 ? url.slice(0, queryAt) : url, query, headers }, bytes, tooLarge);
 }
 
 /** Writes an answer as JSON (or the text it passes on, with its own type), with what a browser needs. */
 export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse, answer: SimResponse): void {
   if (res.destroyed || res.headersSent) return;
-  const text = answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+  const text = answer.bytes ?? answer.text ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   const headers: Record<string, string> = { ...browserHeaders(req.headers), ...answer.headers };
   // A JSON answer is said so; a body passed on as it came (Prism's) keeps its own type.
   if (answer.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -55,12 +78,20 @@ export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse,
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
-/** The request listener of the stateful mock's HTTP server. */
+/** The log of a finished request started at `started` (process.hrtime.bigint()), and a line per verdict its answer reports. */
+function logLines(req: http.IncomingMessage, status: number, started: bigint, verdicts: readonly Verdict[]): string[] {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const line = `${new Date().toISOString().slice(11, 19)} ${req.method ?? 'GET'} ${req.url ?? '/'} ${status} ${ms.toFixed(1)} ms`;
+  return [line, ...verdicts.map((verdict) => `  ${verdict.severity === 'inferred' ? 'advisory' : 'violation'}: ${verdict.of} ${describeVerdict(verdict)}`)];
+}
+
+/** The request listener of a pipeline's HTTP server. */
 export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTransportOptions): http.RequestListener {
   return (req, res) => {
+    let verdicts: readonly Verdict[] = [];
     if (log) {
       const started = process.hrtime.bigint();
-      res.once('finish', () => log(requestLogLine(req, res.statusCode, started)));
+      res.once('finish', () => logLines(req, res.statusCode, started, verdicts).forEach(log));
     }
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
     const preflight = preflightAnswer(req.method, req.headers, methodsAt, pathname);
@@ -82,6 +113,17 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
       writeAnswer(req, res, refused);
       return;
     }
+    /** The request read (`bytes`, of which `tooLarge` says more came), served and written back. */
+    const answer = (bytes: Uint8Array, tooLarge: boolean, clientGone?: () => AbortSignal): void =>
+      void toSimRequest(req, bytes, tooLarge)
+        .then((request) => pipeline.serve(request, clientGone))
+        .then(
+          (answer) => {
+            verdicts = answer.verdicts ?? [];
+            writeAnswer(req, res, answer);
+          },
+          (error: Error) => writeAnswer(req, res, { status: 500, body: { error: `The mock could not answer: ${error.message}` } }),
+        );
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -98,12 +140,7 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
         res.once('close', () => abort.abort());
         return abort.signal;
       };
-      toSimRequest(req, Buffer.concat(chunks), refused || size > MAX_BODY_BYTES)
-        .then((request) => pipeline.serve(request, clientGone))
-        .then(
-          (answer) => writeAnswer(req, res, answer),
-          (error: Error) => writeAnswer(req, res, { status: 500, body: { error: `The mock could not answer: ${error.message}` } }),
-        );
+      answer(Buffer.concat(chunks), refused || size > MAX_BODY_BYTES, clientGone);
     });
   };
 }

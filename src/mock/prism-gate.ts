@@ -1,6 +1,6 @@
 // Prism's own request validator in-process, as the pipeline's Gate: what `prism mock` runs
 // (@stoplight/prism-http `validateInput`), without its router, its mocker or an HTTP hop. The
-// stateful mock's default gate is the compiled ajv gate (src/simulator/gate.ts), which refuses
+// stateful mock's default gate is the compiled ajv gate (src/serve/gate.ts), which refuses
 // the same requests (test/gate-parity.test.ts) at a fraction of the start-up and CPU; this one is
 // the reference the parity test and `npm run bench` hold it to, and `--gate prism` runs the mock
 // on it. Prism decides; each of its diagnostics is then the contract validator's verdict of the
@@ -9,7 +9,7 @@
 import type { ContractValidator } from '../contract/contract-validator.js';
 import { prismViolation } from '../contract/prism-wording.js';
 import { ruleVerdict, type VerdictPlace } from '../contract/verdict.js';
-import { ajvGate, type Gate } from '../simulator/gate.js';
+import { ajvGate, type Gate } from '../serve/gate.js';
 import type { SimRequest, Verdict } from '../simulator/types.js';
 import { requireFromPrism, skipUnusedPrismModules } from './prism-modules.js';
 

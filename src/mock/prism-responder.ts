@@ -1,4 +1,4 @@
-// The example server's responder (`--stateless`): the pipeline (src/simulator/pipeline.ts) has
+// The example server's responder (`--stateless`): the pipeline (src/serve/pipeline.ts) has
 // answered what a request gets whatever its operation (OPTIONS, a path the contract lacks, the key,
 // a `Prefer` naming what the operation does not document); this forwards what is left to real
 // Prism (prism-workers.ts), which routes again, validates, answers the documented examples and
@@ -23,10 +23,10 @@ import http from 'node:http';
 import type { MatchedOperation } from '../contract/operations.js';
 import type { SimContract } from '../simulator/contract.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
-import { namesItsAnswer, namesItsStatus } from '../simulator/named-answers.js';
-import { isJsonType } from '../simulator/request-body.js';
+import { namesItsAnswer, namesItsStatus } from '../serve/named-answers.js';
+import { isJsonType } from '../serve/request-body.js';
 import { routeNotFound } from '../simulator/respond.js';
-import type { Responder } from '../simulator/pipeline.js';
+import type { Responder } from '../serve/pipeline.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 import { forwardedHeaders } from './forwarded-headers.js';
 import type { OperationFacts } from './route-facts.js';

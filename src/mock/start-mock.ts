@@ -1,37 +1,35 @@
 // Starting and stopping the mock. Two kinds, one entry point, one pipeline
-// (http-transport.ts → src/simulator/pipeline.ts), which parts at its responder:
-// - the stateful mock (default): one process, the simulator answers (src/simulator/mock-core.ts);
+// (http-transport.ts → src/serve/pipeline.ts), which parts at its responder:
+// - the stateful mock (default): one process, the simulator answers (src/serve/mock-core.ts);
 //   no Prism process, no example built and thrown away. `ready` resolves at once.
 // - the example server (`stateless`): Prism processes (prism-workers.ts) that serve the documented
 //   examples answer, then the rules (prism-responder.ts). `ready` resolves once Prism answered.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
-import { createMockCore } from '../simulator/mock-core.js';
-import type { AnswerCheckMode } from '../simulator/pipeline.js';
-import type { Simulator } from '../simulator/simulator.js';
+import { createMockCore } from '../serve/mock-core.js';
+import type { AnswerCheckMode } from '../serve/pipeline.js';
+import type { SimStorage, Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
-import { describeWriteError, readStateWithJournal, removeStaleTemporaries } from './state-file.js';
-import { fileStore } from './store/file-store.js';
-import { readSnapshotsBeside, snapshotsBeside } from './store/snapshot-files.js';
-import type { SnapshotFile } from '../simulator/store.js';
-import { connectRedis, redisStore } from './store/redis-store.js';
-import { stateProblems } from './state-schema.js';
+import { describeWriteError, readStateWithJournal, removeStaleTemporaries } from '../store/state-file.js';
+import { fileStore } from '../store/file-store.js';
+import { readSnapshotsBeside, snapshotsBeside } from '../store/snapshot-files.js';
+import type { SnapshotFile } from '../store/store.js';
+import { connectRedis, redisStore } from '../store/redis-store.js';
+import { stateProblems } from '../store/state-schema.js';
 import { guardHeap } from './heap-guard.js';
 import { logEvictions } from './eviction-log.js';
 import { controlAccess, isLoopbackHost, newControlToken } from './control-access.js';
 import { startWebhookDelivery } from './webhook-delivery.js';
-import { pipelineListener } from './http-transport.js';
-import { createMockServer, type ProtocolTimeouts } from './client-errors.js';
+import { pipelineListener, serveHttp, type HttpDoor } from './http-transport.js';
+import type { ProtocolTimeouts } from './client-errors.js';
 import { prismResponder } from './prism-responder.js';
 import { defaultPrismWorkers, startPrismPool } from './prism-workers.js';
 import { operationFacts } from './route-facts.js';
 import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
-import { createPipeline } from '../simulator/pipeline.js';
+import { createPipeline } from '../serve/pipeline.js';
 import { simContract } from '../simulator/contract.js';
 import { prismGate } from './prism-gate.js';
 import { writeRecordings, type RecordingFiles } from '../recording/recording-files.js';
@@ -101,11 +99,11 @@ export interface MockOptions {
   statePath?: string;
   /**
    * Keep the state in Valkey/Redis (`--store redis://host:port/db`): any number of mock processes
-   * given the same store serve the same accounts (src/mock/store/redis-store.ts).
+   * given the same store serve the same accounts (src/store/redis-store.ts).
    */
   storeUrl?: string;
   /**
-   * Snapshot files to keep under their names (`--snapshot <file>`, src/simulator/snapshots.ts);
+   * Snapshot files to keep under their names (`--snapshot <file>`, src/store/snapshots.ts);
    * the last is brought back at start when the store held no state yet.
    */
   snapshots?: SnapshotFile[];
@@ -118,7 +116,7 @@ export interface MockOptions {
   /** What one account may hold, in bytes of JSON (`--max-account-bytes`, default 16 MB). */
   maxAccountBytes?: number;
   /**
-   * The stateful mock's composed-answer check (src/simulator/pipeline.ts). Default:
+   * The stateful mock's composed-answer check (src/serve/pipeline.ts). Default:
    * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
    * `validateResponse`, else off.
    */
@@ -143,11 +141,8 @@ export interface MockOptions {
   heapFraction?: number;
 }
 
-export interface RunningMock {
-  /** The base URL, e.g. `http://127.0.0.1:4010`. */
-  url: string;
+export interface RunningMock extends HttpDoor {
   host: string;
-  port: number;
   /** The description it answers from. */
   document: string;
   /** Resolves once the mock answers: at once for the stateful mock, after Prism's first answer with `stateless`. */
@@ -160,20 +155,7 @@ export interface RunningMock {
   store?: string;
   /** With `stateless`: resolves when a Prism process exits, for whatever reason (`close` included). */
   prismExited?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  close(): Promise<void>;
 }
-
-function listen(server: http.Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-const baseUrl = (host: string, port: number): string => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 export function startMock(options: MockOptions = {}): Promise<RunningMock> {
   return options.stateless ? startExampleServer(options) : startStatefulMock(options);
@@ -234,33 +216,28 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
-          store: (simulator: Simulator) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
+          store: (simulator: SimStorage) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
         }
       : redis
-        ? { store: (simulator: Simulator) => redisStore(simulator, redis, { warn }) }
+        ? { store: (simulator: SimStorage) => redisStore(simulator, redis, { warn }) }
         : {}),
   });
-  if (redis) {
-    // The seed's named accounts, once in the store whichever process starts first.
-    try {
-      await core.store.run({}, (sim) => sim.seedNamedAccounts());
-    } catch (error) {
-      core.stop();
-      await core.store.close();
-      throw new StoreStartError((error as Error).message);
-    }
-  }
-  // Snapshot files given at start: kept under their names; the last brought back on a fresh store.
+  // Through the store, at start: the seed's named accounts, once whichever process starts first
+  // (the run shows the simulator the store's view); the snapshot files given, kept under their
+  // names, the last brought back on a fresh store.
+  const last = options.snapshots?.at(-1);
+  let doing = '';
   try {
+    if (redis) await core.store.run({}, () => core.simulator.seedNamedAccounts());
+    doing = '--snapshot: ';
     for (const file of options.snapshots ?? []) await core.store.snapshots.put(file);
-    const last = options.snapshots?.at(-1);
     if (last && fresh) await core.store.snapshots.restore(last.snapshot);
-    else if (last) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
   } catch (error) {
     core.stop();
     await core.store.close();
-    throw new StoreStartError(`--snapshot: ${(error as Error).message}`);
+    throw new StoreStartError(`${doing}${(error as Error).message}`);
   }
+  if (last && !fresh) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
   const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument, mockUrl }, warn) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
@@ -280,37 +257,28 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   // whoever holds the token too (control-access.ts).
   const controlToken = options.controlToken ?? (options.strictKeys || !isLoopbackHost(host) ? newControlToken() : undefined);
   const control = controlAccess(host, controlToken);
-  const server = createMockServer(pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log, control }), options.timeouts);
-  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
-  server.keepAliveTimeout = 65_000;
-  let port: number;
-  try {
-    port = await listen(server, host, options.port ?? DEFAULT_PORT);
-  } catch (error) {
+  const listener = pipelineListener({ pipeline: core.pipeline, methodsAt: core.simulator.contract.methodsAt, log: options.log, control });
+  const served = await serveHttp(listener, host, options.port ?? DEFAULT_PORT, options.timeouts).catch(async (error: Error) => {
     await stopCore();
     throw error;
-  }
+  });
   // From this machine: a wildcard address is reached at loopback.
-  address = baseUrl(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port);
+  address = host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${served.port}` : served.url;
   if (!isLoopbackHost(host)) {
     warn(`listening on ${host}, not only loopback: every machine that reaches this one can use the mock (any sk_live_ key${options.strictKeys ? ' the mock issued' : ''}); changes to its control surface need the control token.`);
   }
   let closing: Promise<void> | undefined;
   return {
-    url: baseUrl(host, port),
+    url: served.url,
     host,
-    port,
+    port: served.port,
     document: generatedPath('openapi.json'),
     ready: Promise.resolve({ operations: listOperations(document).length }),
     simulator: core.simulator,
     ...(controlToken !== undefined ? { controlToken } : {}),
     store: redis ? `store ${redis.url}` : options.statePath ? `state file ${options.statePath}` : 'in memory',
-    close: () =>
-      (closing ??= new Promise<void>((resolve) => {
-        const stopped = stopCore();
-        server.close(() => void stopped.then(() => resolve(), () => resolve()));
-        server.closeAllConnections();
-      })),
+    // The core first: held long polls are answered before their connections end.
+    close: () => (closing ??= Promise.all([stopCore().catch(() => undefined), served.close()]).then(() => undefined)),
   };
 }
 
@@ -328,31 +296,19 @@ async function startExampleServer(options: MockOptions): Promise<RunningMock> {
   const responder = prismResponder({ contract, facts: operationFacts(description), upstreamPort: pool.upstreamPort, upstreamDown: pool.down });
   // The stateful mock's pipeline, without its control surface and gate: Prism judges and answers.
   const pipeline = createPipeline({ contract, acceptedKey: (authorization) => wellFormedKey(authorization, prefix), responder });
-  const server = createMockServer(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), options.timeouts);
-  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
-  server.keepAliveTimeout = 65_000;
-  let port: number;
-  try {
-    port = await listen(server, host, options.port ?? DEFAULT_PORT);
-  } catch (error) {
+  const served = await serveHttp(pipelineListener({ pipeline, methodsAt: contract.methodsAt, log: options.log }), host, options.port ?? DEFAULT_PORT, options.timeouts).catch(async (error: Error) => {
     responder.close();
     await pool.stop();
     throw error;
-  }
+  });
   let closing: Promise<void> | undefined;
-  const closeServer = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-      responder.close();
-    });
   return {
-    url: baseUrl(host, port),
+    url: served.url,
     host,
-    port,
+    port: served.port,
     document,
     ready: pool.ready.then(({ prismVersion, operations, prismPort }) => ({ operations, prism: { version: prismVersion, port: prismPort } })),
     prismExited: pool.exited,
-    close: () => (closing ??= Promise.all([closeServer(), pool.stop()]).then(() => undefined)),
+    close: () => (closing ??= Promise.all([served.close().then(() => responder.close()), pool.stop()]).then(() => undefined)),
   };
 }

@@ -1,14 +1,13 @@
 // Webhook deliveries of the HTTP mock (part 6): the transport's delivery for the one fan-out
-// (src/simulator/webhook-fanout.ts, which decides where each event goes, retries with backoff and
+// (src/serve/webhook-fanout.ts, which decides where each event goes, retries with backoff and
 // records the outcome). One attempt here is a POST of the event as JSON with `X-Service-Event-ID`
 // equal to the event id, signed when a secret is set, over node:http. The mock only ever contacts
 // loopback URLs (part 6 rule 1, the same check as the local fan-out): a subscription to any other
 // URL is accepted but never contacted, and each delivery to it is recorded as `skipped`.
 import { DEFAULT_SIGNATURE_HEADER, deliveryHeaders, isSuccess, postOnce, type Attempt } from '../delivery/deliver.js';
 import { loopbackRule, parseTargetUrl, type LoopbackRule } from '../delivery/loopback-url.js';
-import type { Simulator } from '../simulator/simulator.js';
-import type { SimStore } from '../simulator/store.js';
-import { startWebhookFanout, type FanoutSettings } from '../simulator/webhook-fanout.js';
+import type { SimWatch } from '../simulator/simulator.js';
+import { startWebhookFanout, type FanoutSettings, type WebhookFanout, type WebhookFanoutOptions } from '../serve/webhook-fanout.js';
 
 /** The environment variable whose value signs webhook deliveries (HMAC-SHA256 hex, inferred). */
 export const WEBHOOK_SECRET_ENV = 'NUMBERS_API_WEBHOOK_SECRET';
@@ -21,29 +20,21 @@ export interface WebhookDeliverySettings extends FanoutSettings {
   signatureHeader: string;
 }
 
-export interface WebhookDeliveryOptions extends Partial<WebhookDeliverySettings> {
-  simulator: Simulator;
-  /** Where outcomes are recorded (src/simulator/store.ts). */
-  store?: SimStore;
+/** The fan-out's options, its delivery made here. */
+export interface WebhookDeliveryOptions extends Partial<WebhookDeliverySettings>, Omit<WebhookFanoutOptions, 'deliver'> {
   /** One attempt; default: POST over node:http to a loopback address only. */
   send?: (url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number) => Promise<Attempt>;
-  /** One line per delivery. */
-  log?: (line: string) => void;
 }
 
-export interface WebhookDelivery {
+export interface WebhookDelivery extends WebhookFanout {
   /** Changes the settings of deliveries that start from now on (tests use short timeouts). */
   configure(settings: Partial<WebhookDeliverySettings>): void;
-  /** Resolves once no delivery is in progress. */
-  idle(): Promise<void>;
-  /** Stops delivering: no new delivery starts and pending retries are dropped. */
-  stop(): void;
 }
 
-const running = new WeakMap<Simulator, WebhookDelivery>();
+const running = new WeakMap<SimWatch, WebhookDelivery>();
 
 /** The deliveries started for this simulator (by `startMock`), if any. */
-export function webhookDeliveryFor(simulator: Simulator): WebhookDelivery | undefined {
+export function webhookDeliveryFor(simulator: SimWatch): WebhookDelivery | undefined {
   return running.get(simulator);
 }
 
@@ -64,11 +55,7 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     }
   };
   const fanout = startWebhookFanout({
-    simulator,
-    ...(options.store ? { store: options.store } : {}),
-    ...(options.attempts !== undefined ? { attempts: options.attempts } : {}),
-    ...(options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {}),
-    ...(options.log ? { log: options.log } : {}),
+    ...options,
     deliver({ subscription, event, rawBody }) {
       const target = loopbackUrl(String(subscription.url));
       if (!target) return { skipped: 'not a loopback URL: the mock never contacts it' };

@@ -1,15 +1,15 @@
 // The stateful mock in-process: MSW request handlers, a thin adapter over the same pipeline as the
-// HTTP mock (src/simulator/pipeline.ts), for browser apps (setupWorker), Storybook and unit tests
+// HTTP mock (src/serve/pipeline.ts), for browser apps (setupWorker), Storybook and unit tests
 // (setupServer): a Fetch Request becomes a SimRequest, the pipeline answers, the SimResponse
 // becomes a Fetch Response. Webhook deliveries become a callback, since a browser has no network to
 // deliver them to. Browser-safe: no `node:` import here or below.
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from '../simulator/clock.js';
-import { createMockCore } from '../simulator/mock-core.js';
+import { createMockCore } from '../serve/mock-core.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { Simulator } from '../simulator/simulator.js';
 import type { JsonObject, SimEvent, SimResponse } from '../simulator/types.js';
-import { startWebhookFanout } from '../simulator/webhook-fanout.js';
+import { startWebhookFanout } from '../serve/webhook-fanout.js';
 import { mockControlDocument, openApiDocument } from './bundle.js';
 import { fetchToSimRequest } from './request.js';
 import { recordingToArazzo } from '../recording/to-arazzo.js';
@@ -117,7 +117,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   const document = openApiDocument;
   const clock = options.clock ?? systemClock();
   const record = typeof options.record === 'object' ? options.record : {};
-  const { simulator, runner, pipeline, recorder } = createMockCore({
+  const { simulator, store, runner, pipeline, recorder } = createMockCore({
     document,
     controlDocument: mockControlDocument,
     clock,
@@ -131,13 +131,14 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     recording: { all: Boolean(options.record), ...record },
   });
 
-  // Webhook deliveries (part 6): the one fan-out (src/simulator/webhook-fanout.ts), its delivery
+  // Webhook deliveries (part 6): the one fan-out (src/serve/webhook-fanout.ts), its delivery
   // the page's callback: resolving counts as delivered (a ping then sets `lastPingAt`), throwing
   // or rejecting as failed; one attempt each (the page decides about retries).
   const deliver = options.onWebhookDelivery;
   const webhooks = deliver
     ? startWebhookFanout({
         simulator,
+        store,
         attempts: 1,
         deliver: ({ event, subscription }) =>
           Promise.resolve()

@@ -1,7 +1,7 @@
 // A Fetch `Request` (what an MSW resolver receives) as the simulator reads it: the browser-safe
-// twin of src/mock/http-transport.ts `toSimRequest`; both read the body with
-// src/simulator/request-body.ts, so both answer a bad body alike.
-import { readBody } from '../simulator/request-body.js';
+// twin of src/mock/http-transport.ts `toSimRequest`; both are read by src/serve/request-body.ts,
+// so both answer a bad body alike.
+import { readRequest } from '../serve/request-body.js';
 import { dict } from '../contract/dict.js';
 import type { SimRequest } from '../simulator/types.js';
 
@@ -11,22 +11,10 @@ import type { SimRequest } from '../simulator/types.js';
  * base URL is `https://host/prefix`).
  */
 export async function fetchToSimRequest(request: Request, pathname: string): Promise<SimRequest> {
-  const url = new URL(request.url);
   const headers = dict<string | undefined>();
   request.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
   });
-  const sim: SimRequest = {
-    method: request.method.toUpperCase(),
-    pathname,
-    query: url.searchParams,
-    headers,
-    body: undefined,
-    violations: [],
-  };
-  if (request.method === 'GET' || request.method === 'HEAD') return sim;
-  const bytes = new Uint8Array(await request.clone().arrayBuffer());
-  sim.size = bytes.length;
-  await readBody(sim, bytes, headers['content-type']);
-  return sim;
+  const bytes = request.method === 'GET' || request.method === 'HEAD' ? undefined : new Uint8Array(await request.clone().arrayBuffer());
+  return readRequest({ method: request.method, pathname, query: new URL(request.url).searchParams, headers }, bytes);
 }

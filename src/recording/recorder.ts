@@ -1,5 +1,5 @@
 // What a frontend did on the mock, kept per account (key) as it happens (issue 31): one recorder
-// at the pipeline's seam (src/simulator/pipeline.ts calls `observe` once per answered request),
+// at the pipeline's seam (src/serve/pipeline.ts calls `observe` once per answered request),
 // so every door (node:http, MSW, the docs' in-page mock) records the same way. It keeps the
 // requests in order with the answers they got, bounded per account (steps and bytes), and turns
 // them into Arazzo only when asked (to-arazzo.ts). The key is held in memory to tell accounts
@@ -49,6 +49,7 @@ export interface RecorderOptions {
   headerNames?: ReadonlySet<string>;
 }
 
+/** One answered request, as the pipeline tells it (src/serve/pipeline.ts). */
 export interface Observed {
   request: SimRequest;
   response: SimResponse;

@@ -20,9 +20,19 @@ export interface SimOptions {
   maxAccountBytes: number;
 }
 
+/** What a simulator keeps beside its state, in this process: never stored, never another simulator's. */
+export interface ProcessLocal {
+  /** `events/wait` requests held now, per account id (by id: a store may hand each run its own copy of an account). */
+  readonly heldWaits: Map<string, number>;
+  /** The subscription a `webhook.ping` goes to, per account id, while it is emitted. */
+  readonly pingInFlight: Map<string, string>;
+}
+
 export interface RuleContext {
   contract: SimContract;
   state: SimState;
+  /** This simulator's own, beside the state. */
+  local: ProcessLocal;
   ids: IdGenerator;
   options: SimOptions;
   /** Simulated now, in ms and as ISO 8601. */

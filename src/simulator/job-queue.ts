@@ -9,7 +9,7 @@ import type { Job, SimState } from './state.js';
 /** A step as a module plans it; its place among steps due at the same time is given here. */
 export type PlannedJob = Omit<Job, 'seq'>;
 
-/** Told of every step planned and taken in one state (a store's view: src/simulator/change-set.ts). */
+/** Told of every step planned and taken in one state (a store's view: src/store/change-set.ts). */
 export interface JobObserver {
   planned(job: Job): void;
   removed(job: Job): void;

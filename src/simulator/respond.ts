@@ -1,16 +1,7 @@
-// Answers every way in composes the same way: `OPTIONS`, the documented 401 (part 5.1) and the
-// answer to a path no operation has (the documented 400 is field-errors.ts).
+// Answers the simulator and every way in compose the same way: the documented 401 (part 5.1) and
+// the answer to a path no operation has (the documented 400 is field-errors.ts).
 import type { SimContract } from './contract.js';
 import type { SimRequest, SimResponse } from './types.js';
-
-/**
- * `OPTIONS` (not a browser's preflight, which the HTTP transport answers): what the path allows, in
- * `Allow`; a path the contract does not have is the 404 of `routeNotFound`.
- */
-export function optionsAnswer(request: Pick<SimRequest, 'method' | 'pathname'>, methods: readonly string[]): SimResponse {
-  if (methods.length === 0) return routeNotFound(request);
-  return { status: 204, headers: { Allow: [...methods, 'OPTIONS'].join(', ') } };
-}
 
 /**
  * The documented 401 (part 5.1): a request with no `Authorization` at all is told its key is

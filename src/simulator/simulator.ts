@@ -1,12 +1,12 @@
-// The simulator core: one behaviour for every transport. The pipeline (pipeline.ts) hands it each
-// request a transport (src/mock/ over HTTP, src/msw/ in-process) turned into a SimRequest, with
-// its route and key, and `handle` answers it; the runner (runner.ts) calls `tick` when the next
-// simulated step is due (`nextDueAt`), and the events `onEvent` hands out go to waiters and
-// webhooks. State is plain data (`state`), time and ids
-// are injected, and each rule lives in the module of its resource (resources/).
+// The simulator core: one behaviour for every door. The pipeline (src/serve/pipeline.ts) hands it
+// each request a door (src/mock/ over HTTP, src/msw/ in-process) turned into a SimRequest, with
+// its route and key, and `handle` answers it; the runner (src/serve/runner.ts) calls `tick` when
+// the next simulated step is due (`nextDueAt`), and the events `onEvent` hands out go to waiters
+// and webhooks. State is plain data (`state`), time and ids are injected, and each rule lives in
+// the module of its resource (resources/).
 import { defaultStatus, type MatchedOperation } from '../contract/operations.js';
 import { randomIds, systemClock, type IdGenerator, type SimClock } from './clock.js';
-import type { AnyAnswers, Handler, Precheck, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
+import type { AnyAnswers, Handler, Precheck, ProcessLocal, RequestContext, RequestFacts, ResourceModule, RuleContext, SimOptions } from './context.js';
 import type { OperationId } from './records.js';
 import { simContract, type SimContract } from './contract.js';
 import { acceptedKey, createAccountState, openAccount } from './accounts.js';
@@ -18,7 +18,7 @@ import { RESOURCE_MODULES } from './resources/index.js';
 import { demoSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
 import { accountBounds, DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS, type Eviction } from './account-bounds.js';
-import { activeWaits, webhookTargets } from './resources/events.js';
+import { webhookTargets } from './resources/events.js';
 import type { JsonObject, SimEvent, SimRequest, SimResponse } from './types.js';
 
 export interface SimulatorOptions {
@@ -37,7 +37,7 @@ export interface SimulatorOptions {
 /** An event as its listeners get it: once the change that emitted it is committed, with the subscriptions it goes to (webhookTargets, asked when it was emitted). */
 export type EventListener = (event: SimEvent, account: AccountState, seq: number, hooks: JsonObject[]) => void;
 
-/** An event emitted by a run, held until the store has committed the run (src/simulator/store.ts). */
+/** An event emitted by a run, held until the store has committed the run (src/store/store.ts). */
 export interface Emitted {
   event: SimEvent;
   account: AccountState;
@@ -46,11 +46,10 @@ export interface Emitted {
   hooks: JsonObject[];
 }
 
-export interface Simulator {
+/** What a run of the store hands its work (src/store/store.ts): the responder, the control surface, a held long poll and a delivery's outcome act through it, only in a run. */
+export interface SimRules {
   readonly contract: SimContract;
-  readonly clock: SimClock;
-  readonly options: SimOptions;
-  /** The current state (replaced by `reset` and `load`). */
+  /** The state the run sees (the store's view of it). */
   readonly state: SimState;
   /**
    * The answer to a request the gate has judged (its `violations`). `route` is the operation the
@@ -58,51 +57,62 @@ export interface Simulator {
    * accepted for it (`acceptedKey`), so the key is checked once. Each is worked out here when not given.
    */
   handle(request: SimRequest, route?: MatchedOperation | null, key?: string): SimResponse;
-  /** Runs every simulated step due by now. */
-  tick(): void;
-  /** When the next simulated step is due (simulated ms), or undefined. */
-  nextDueAt(): number | undefined;
-  /** Moves the simulated clock forward and runs what fell due (control surface). */
-  advance(ms: number): void;
-  /** Back to the seed: every account and key forgotten (control surface). */
-  reset(): void;
-  /** Starts over from `state` (a snapshot brought back); the simulated clock keeps its time. */
-  load(state: SimState): void;
-  /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/mock/store/redis-store.ts). */
-  seedNamedAccounts(): void;
-  /** Called for each event emitted, in order. Returns a function that stops it. */
-  onEvent(listener: EventListener): () => void;
-  /** Called after each change of state (for `--state` persistence). */
-  onChange(listener: () => void): () => void;
-  /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
-  accountForKey(key: string | undefined): AccountState | undefined;
   /** The key of `Authorization` when `handle` would accept it (part 5.1), changing nothing; else undefined. */
   acceptedKey(authorization: string | undefined): string | undefined;
-  /** Called for each account evicted (src/simulator/account-bounds.ts). Returns a function that stops it. */
-  onEvict(listener: (eviction: Eviction) => void): () => void;
-  /**
-   * Lowers the cap on live accounts for good, evicting the least recently used idle ones down to
-   * it (the heap guard, src/mock/heap-guard.ts). Returns the cap now.
-   */
-  lowerAccountCap(limit: number): number;
-  /** How many accounts are live. */
-  liveAccounts(): number;
-  /** Runs a rule outside a request (control surface): `fn` gets a rule context. */
+  /** The account a key opens, as `handle` would (creating it from the seed where allowed), or undefined. */
+  accountForKey(key: string | undefined): AccountState | undefined;
+  /** Runs a rule outside a request (the control surface, a delivery's outcome): `fn` gets a rule context. */
   withContext<T>(fn: (ctx: RuleContext) => T): T;
+}
+
+/** What a store drives (src/store/): runs of the rules over the state it keeps, and the moves of the whole state. */
+export interface SimStorage extends SimRules {
+  readonly clock: SimClock;
   /**
-   * The store seam (src/simulator/store.ts): runs `fn` with every rule seeing `view` as the state,
-   * and returns what it returned with the events it emitted, which are handed to no listener:
-   * the store publishes them (`publish`) once the change is committed, or drops them when it runs
-   * `fn` again. Nothing else of the simulator changes.
+   * Runs `fn` with every rule seeing `view` as the state; returns its result and the events it
+   * emitted, handed to no listener: the store publishes them once it commits, or drops them.
    */
   within<T>(view: SimState, fn: () => T): { result: T; emitted: Emitted[] };
   /** Hands committed events to the listeners (`onEvent`). */
   publish(emitted: readonly Emitted[]): void;
-  /** What new accounts start from (the demo seed, or `--seed`'s). */
-  readonly seed: SeedFile;
-  /** The module list the simulator routes to (for the docs and tests). */
-  readonly modules: readonly ResourceModule[];
+  /** Runs every simulated step due by now. */
+  tick(): void;
+  /** When the next simulated step is due (simulated ms), or undefined. */
+  nextDueAt(): number | undefined;
+  /** Moves the simulated clock forward and runs what fell due. */
+  advance(ms: number): void;
+  /** Back to the seed: every account and key forgotten. */
+  reset(): void;
+  /** Starts over from `state` (a snapshot brought back); the simulated clock keeps its time. */
+  load(state: SimState): void;
+  /** Creates the seed's named accounts that the state lacks (a store that resets itself, src/store/redis-store.ts). */
+  seedNamedAccounts(): void;
 }
+
+/** What the control surface, the runner and the webhook fan-out watch (src/serve/): the options, the clock, what happened. */
+export interface SimWatch {
+  readonly options: SimOptions;
+  readonly clock: SimClock;
+  /** Called for each event, once the change that emitted it is committed, in order. Returns a function that stops it. */
+  onEvent(listener: EventListener): () => void;
+  /** Called after each change of state. Returns a function that stops it. */
+  onChange(listener: () => void): () => void;
+}
+
+/** The bounds (account-bounds.ts) as the heap guard and the eviction log see them (src/mock/). */
+export interface SimBounds {
+  /** Called for each account evicted. Returns a function that stops it. */
+  onEvict(listener: (eviction: Eviction) => void): () => void;
+  /** Lowers the cap on live accounts for good, evicting the least recently used idle ones down to it; the cap now. */
+  lowerAccountCap(limit: number): number;
+  /** How many accounts are live. */
+  liveAccounts(): number;
+  /** How many `events/wait` requests of this account (or account id) this simulator holds now: a held account is never evicted. */
+  heldWaits(account: AccountState | string | undefined): number;
+}
+
+/** The whole simulator, as its assembler (src/serve/mock-core.ts), the doors and the tests hold it; each part is handed one face. */
+export interface Simulator extends SimStorage, SimWatch, SimBounds {}
 
 export const DEFAULT_OPTIONS: Omit<SimOptions, 'signupCode'> = { strictKeys: false, pace: 1, maxAccounts: DEFAULT_MAX_ACCOUNTS, maxAccountBytes: DEFAULT_MAX_ACCOUNT_BYTES };
 
@@ -112,6 +122,14 @@ export function documentedSignupCode(contract: SimContract): string {
   if (!entry) throw new Error('The contract documents no signupCode test value (spec/test-values.yaml).');
   return entry.value;
 }
+
+/** Adds a listener to `listeners`; the function it returns removes it. */
+const subscriber =
+  <L>(listeners: Set<L>) =>
+  (listener: L): (() => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
 
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
 
@@ -130,7 +148,8 @@ function accountFull(held: number, max: number): SimResponse {
 export function createSimulator(init: SimulatorOptions): Simulator {
   const contract = simContract(init.document);
   const modules = init.modules ?? RESOURCE_MODULES;
-  const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract), ...init.options };
+  const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract) };
+  for (const [name, value] of Object.entries(init.options ?? {})) if (value !== undefined) Object.assign(options, { [name]: value });
   // A seed without `default` keeps the demo seed for accounts opened by unknown keys.
   const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoSeed(contract).default };
   let state: SimState = init.state ?? emptyState();
@@ -155,10 +174,12 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const evictListeners = new Set<(eviction: Eviction) => void>();
   // The seed's named accounts are never evicted: their keys are the ones a team relies on.
   const namedKeys = new Set((seed.accounts ?? []).flatMap((named) => named.keys));
+  const local: ProcessLocal = { heldWaits: new Map(), pingInFlight: new Map() };
+  const heldWaits = (account: AccountState | string | undefined): number => (account === undefined ? 0 : (local.heldWaits.get(typeof account === 'string' ? account : account.id) ?? 0));
   const bounds = accountBounds(
     () => state,
     options,
-    (account) => activeWaits(account.id) > 0,
+    (account) => heldWaits(account) > 0,
     (account) => account.keys.some((key) => namedKeys.has(key)),
   );
   const evicted = (evictions: Eviction[]): Eviction[] => {
@@ -189,6 +210,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   // once per simulator, so a request allocates its context object and nothing more.
   class Moment implements RuleContext {
     readonly contract = contract;
+    readonly local = local;
     readonly ids = ids;
     readonly options = options;
     readonly now: number;
@@ -207,7 +229,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       trimOldest(account.events, EVENT_LOG_LIMIT);
       // Where it goes is asked now (a ping's target is known only while it is emitted); the
       // listeners get it once the change is committed (`flush`, or the store's `publish`).
-      const hooks = webhookTargets(account, event).map((hook) => JSON.parse(JSON.stringify(hook)) as JsonObject);
+      const hooks = webhookTargets(local, account, event).map((hook) => JSON.parse(JSON.stringify(hook)) as JsonObject);
       pending.push({ event, account, seq, hooks });
       return event;
     }
@@ -338,8 +360,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     get state() {
       return state;
     },
-    modules,
-    seed,
     handle,
     tick() {
       if (runDue()) changed();
@@ -383,23 +403,15 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       bounds.rebuild(state);
       changed();
     },
-    onEvict(listener) {
-      evictListeners.add(listener);
-      return () => evictListeners.delete(listener);
-    },
+    onEvict: subscriber(evictListeners),
     lowerAccountCap(limit) {
       if (evicted(bounds.lowerCap(limit)).length > 0) changed();
       return bounds.cap();
     },
     liveAccounts: () => bounds.live(),
-    onEvent(listener) {
-      eventListeners.add(listener);
-      return () => eventListeners.delete(listener);
-    },
-    onChange(listener) {
-      changeListeners.add(listener);
-      return () => changeListeners.delete(listener);
-    },
+    heldWaits,
+    onEvent: subscriber(eventListeners),
+    onChange: subscriber(changeListeners),
     acceptedKey: (authorization) => acceptedKey({ contract, state, options }, authorization),
     accountForKey(key) {
       const accepted = acceptedKey({ contract, state, options }, key === undefined ? undefined : `Bearer ${key}`);

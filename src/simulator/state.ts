@@ -6,7 +6,18 @@ import type { AccountRecord, ActivityRecord, CallRecord, DepositRecord, GroupRec
 import type { Dict } from '../contract/dict.js';
 import { dict } from '../contract/dict.js';
 import type { JsonNode } from '../contract/json-pointer.js';
-import type { JsonObject, SimEvent } from './types.js';
+import type { JsonObject } from '../contract/operations.js';
+
+/** An event of part 6, its envelope as the contract gives it. */
+export interface SimEvent {
+  id: string;
+  object: 'event';
+  type: string;
+  version: 1;
+  createdAt: string;
+  relatedObject: { id: string; type: string; url: string | null } | null;
+  data: JsonObject;
+}
 
 /** A step of a simulated process, due at `at` (simulated ms); planned and taken in job-queue.ts. */
 export interface Job {
@@ -107,7 +118,7 @@ export interface SimState {
   eventSeq: number;
   /** How far the simulated clock is ahead of the machine's (the control surface's advance). */
   clockOffsetMs: number;
-  /** How many numbers the service has handed out (numbers.ts): the next one is looked for from there. */
+  /** How many numbers the service has handed out (resources/numbers.ts): the next one is looked for from there. */
   numbersIssued?: number;
 }
 

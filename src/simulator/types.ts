@@ -2,9 +2,9 @@
 // data only: no Node built-in, no Request/Response class, so both transports build the same thing.
 import type { JsonObject } from '../contract/operations.js';
 import type { Verdict } from '../contract/verdict.js';
-import type { SimState } from './state.js';
+import type { SimEvent, SimState } from './state.js';
 
-export type { JsonObject, Verdict };
+export type { JsonObject, SimEvent, Verdict };
 
 export interface SimRequest {
   method: string;
@@ -21,7 +21,7 @@ export interface SimRequest {
   violations: Verdict[];
   /** The parts of a `multipart/form-data` body, parsed by the transport (10DLC submission, part 4.5). */
   form?: Record<string, FormPart>;
-  /** The body as it came (the HTTP transport keeps it), for a responder that passes it on (Prism's). */
+  /** The body as it came, for a responder that passes it on (Prism's, the validating proxy's forwarder). */
   bytes?: Uint8Array;
 }
 
@@ -39,11 +39,15 @@ export interface SimResponse {
   body?: unknown;
   /**
    * The body as a transport sends it: `body` as JSON text, written when the answer was made
-   * (src/simulator/pipeline.ts), so the answer shows the state its own request left, whatever came
+   * (src/serve/pipeline.ts), so the answer shows the state its own request left, whatever came
    * after; or a body passed on as it came (Prism's answer on the example server), with its own
    * `Content-Type` header and no `body`.
    */
   text?: string;
+  /** The body as an upstream sent it, byte for byte (the validating proxy's deployment), with its own `Content-Type`. */
+  bytes?: Uint8Array;
+  /** What the exchange breaks of the contract, as the answer check found it: the door renders them (a log line each). */
+  verdicts?: Verdict[];
   /**
    * An answer that waits (a long poll, `POST /api/v1/events/wait`): the transport holds the
    * request, asks `check` again after each event of the account, and answers `expire()` when
@@ -65,15 +69,4 @@ export interface SimHold {
   expire(): SimResponse;
   /** Called when the request ends without an answer (the client went away). */
   cancel?(): void;
-}
-
-/** An event of part 6, its envelope as the contract gives it. */
-export interface SimEvent {
-  id: string;
-  object: 'event';
-  type: string;
-  version: 1;
-  createdAt: string;
-  relatedObject: { id: string; type: string; url: string | null } | null;
-  data: JsonObject;
 }

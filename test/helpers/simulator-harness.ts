@@ -1,5 +1,5 @@
 // The set-up the simulator tests (test/simulator-*.test.ts) share: the production core in-process
-// (src/simulator/mock-core.ts, as the HTTP mock and MSW build it) on a manual clock with
+// (src/serve/mock-core.ts, as the HTTP mock and MSW build it) on a manual clock with
 // sequential ids, every request through its pipeline (the key, the named answer, the real gate,
 // the simulator) and every composed answer through its answer check, which must find nothing; the
 // real stateful mock started once per `describe`; and the check that every event emitted matches
@@ -10,7 +10,7 @@ import { describeVerdict } from '../../src/contract/verdict.js';
 import { loadOpenApi, readGeneratedJson } from '../../src/contract/generated-files.js';
 import type { MockOptions } from '../../src/mock/start-mock.js';
 import { manualClock, sequentialIds } from '../../src/simulator/clock.js';
-import { createMockCore } from '../../src/simulator/mock-core.js';
+import { createMockCore } from '../../src/serve/mock-core.js';
 import type { Simulator, SimulatorOptions } from '../../src/simulator/simulator.js';
 import type { FormPart, SimRequest, SimResponse } from '../../src/simulator/types.js';
 import { startStatefulMock, type StatefulMock } from './stateful-mock.js';

@@ -1,8 +1,9 @@
 // Events that follow actions (part 6): `POST /api/v1/events/wait` (parts 4.5, 6, 8) and the
-// inferred webhook subscriptions (`/api/v1/webhooks`, part 6). The core only records: a
-// transport subscribes with `simulator.onEvent`, asks `webhookTargets` where an event goes,
-// delivers it (node: src/mock/webhook-delivery.ts; MSW: a callback) and hands the outcome back
-// to `recordWebhookDelivery`.
+// inferred webhook subscriptions (`/api/v1/webhooks`, part 6). The core only records: the
+// simulator asks `webhookTargets` where an event goes as it is emitted; the fan-out
+// (src/serve/webhook-fanout.ts) delivers it (node: src/mock/webhook-delivery.ts; MSW: a callback)
+// and hands the outcome back to `recordWebhookDelivery`. What this module keeps outside the state
+// (the waits held, the target of a ping being emitted) is its simulator's own (`ctx.local`).
 //
 // What the mock does where part 6 leaves it open (docs/guides/events.md says the same):
 // - A key's FIRST wait sees only events that happen after it began: the stream is presence-based,
@@ -14,25 +15,11 @@
 // - Two waits running at the same time start from the same point, so both may receive the same
 //   event: handlers must tolerate duplicates (as part 6 rule 4 asks of fan-out targets).
 // - `webhook.ping` is never answered to a wait (part 6: it goes to its subscription only).
-import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
+import type { ProcessLocal, RequestContext, ResourceModule, RuleContext } from '../context.js';
 import { dict, type AccountState } from '../state.js';
 import type { JsonObject, SimEvent, SimResponse } from '../types.js';
 import type { WebhookRecord } from '../records.js';
 import { CONTROL_PREFIX, reachesControlSurface } from '../../delivery/control-paths.js';
-
-/** The ping fired right now, per account id: read by `webhookTargets` while `emit` runs (synchronous). */
-const pingInFlight = new Map<string, string>();
-/**
- * Waits being held in this process, per account id (for the bounds, tests and the bench: "is the
- * wait in place yet?"). By id, not by object: a store may hand each run its own copy of an account.
- */
-const heldWaits = new Map<string, number>();
-
-/** How many `events/wait` requests of this account (an account or its id) are being held by this process right now. */
-export function activeWaits(account: AccountState | string | undefined): number {
-  if (account === undefined) return 0;
-  return heldWaits.get(typeof account === 'string' ? account : account.id) ?? 0;
-}
 
 const PING = 'webhook.ping';
 /** Webhook subscriptions one account may hold (inferred: part 6 shows no management operations, and no limit). */
@@ -95,18 +82,21 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const accountId = account.id;
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
+  const { heldWaits } = ctx.local;
   const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`);
   // The first wait of a key starts now; later ones resume after the last event handed out.
   const from = cursors(account)[cursorName] ?? ctx.state.eventSeq;
   saveCursor(account, cursorName, from);
   let held = false;
-  const release = (): void => {
-    if (!held) return;
-    held = false;
-    const left = (heldWaits.get(accountId) ?? 1) - 1;
-    if (left > 0) heldWaits.set(accountId, left);
+  /** Counts this wait among the account's held ones, or no longer. */
+  const holding = (on: boolean): void => {
+    if (held === on) return;
+    held = on;
+    const count = (heldWaits.get(accountId) ?? 0) + (on ? 1 : -1);
+    if (count > 0) heldWaits.set(accountId, count);
     else heldWaits.delete(accountId);
   };
+  const release = (): void => holding(false);
   // The 408 text is the documented one, with this wait's own number of seconds.
   const expired = ctx.documented(408, 'waitTimedOut');
   const expiredBody = expired.body as { error: string };
@@ -121,10 +111,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
         const account = state.accounts[accountId];
         const found = account?.events.find(({ seq, event }) => seq > from && event.type !== PING && matchesFilters(event, filters));
         if (!account || !found) {
-          if (!held) {
-            held = true;
-            heldWaits.set(accountId, (heldWaits.get(accountId) ?? 0) + 1);
-          }
+          holding(true);
           return undefined;
         }
         release();
@@ -150,10 +137,10 @@ function pointsAtControl(url: string): boolean {
 }
 
 /** The subscriptions `event` goes to: the pinged one for `webhook.ping`, else those whose `eventTypes` name its type. */
-export function webhookTargets(account: AccountState, event: SimEvent): JsonObject[] {
+export function webhookTargets(local: ProcessLocal, account: AccountState, event: SimEvent): JsonObject[] {
   if (event.type === PING) {
-    // Asked while `emit` runs (transports call this from their `onEvent` listener, synchronously).
-    const id = pingInFlight.get(account.id);
+    // Asked while `emit` runs: the ping's target is known only then.
+    const id = local.pingInFlight.get(account.id);
     return account.webhooks.filter((hook) => hook.id === id);
   }
   return account.webhooks.filter((hook) => Array.isArray(hook.eventTypes) && hook.eventTypes.includes(event.type));
@@ -235,11 +222,11 @@ export const eventsModule: ResourceModule = {
       const hook = account.webhooks.find((candidate) => candidate.id === ctx.params.id);
       if (!hook) return ctx.documented(404);
       // relatedObject null and data {} (part 6); it reaches this subscription only, whatever its eventTypes.
-      pingInFlight.set(account.id, String(hook.id));
+      ctx.local.pingInFlight.set(account.id, String(hook.id));
       try {
         ctx.emit(account, PING, {}, null);
       } finally {
-        pingInFlight.delete(account.id);
+        ctx.local.pingInFlight.delete(account.id);
       }
       return ctx.documented(200);
     },

@@ -11,7 +11,6 @@
 import { getResponse } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { createHandlers, manualClock, type MockHandlers } from '../../../../src/msw/index.js';
-import { activeWaits } from '../../../../src/simulator/resources/events.js';
 
 const STORE = 'numbers-api-docs:mock';
 
@@ -121,7 +120,7 @@ async function start(): Promise<InPageMock> {
       return result;
     },
     now: () => new Date(clock.now()).toISOString(),
-    waitsHeld: (key) => activeWaits(handlers.simulator.accountForKey(key)),
+    waitsHeld: (key) => handlers.simulator.heldWaits(handlers.simulator.accountForKey(key)),
   };
   // For a reader's devtools (and the docs' own browser test): the mock of this page.
   (window as unknown as { numbersApiMock?: InPageMock }).numbersApiMock = mock;

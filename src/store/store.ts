@@ -1,21 +1,35 @@
-// The store seam (issue 32): where the simulator's state lives, and how a request's changes land.
-// The rules (resources/) stay synchronous plain functions of (state, request, clock); a store
-// hands them a state to run on and commits what they changed:
+// The store seam (issues 32 and 37): where the simulator's state lives, and how a request's changes
+// land; the floor of src/store/, above the simulator and below the pipeline (src/serve/).
+// The rules (src/simulator/resources/) stay synchronous plain functions of (state, request,
+// clock); a store hands them a state to run on and commits what they changed:
 //
 // - memory (default, and the MSW transport's): the state is the simulator's own object; a run
-//   changes it in place and is committed as it ends (this file);
-// - the file (`--state`, src/mock/store/file-store.ts): the same, and each run's changes
-//   (src/simulator/store/change-set.ts) are appended to a journal, group-committed, compacted;
-// - Valkey/Redis (`--store redis://...`, src/mock/store/redis-store.ts): a run sees a view holding
-//   what it touches, loaded on demand, and its changes are committed atomically if nothing it read
+//   changes it in place and is committed as it ends (memory-store.ts);
+// - the file (`--state`, file-store.ts): the same, and each run's changes (change-set.ts) are
+//   appended to a journal, group-committed, compacted; the file itself is state-file.ts;
+// - Valkey/Redis (`--store redis://...`, redis-store.ts): a run sees a view holding what it
+//   touches, loaded on demand, and its changes are committed atomically if nothing it read
 //   changed meanwhile (optimistic, retried), so any number of processes serve one mock.
 //
 // Everything above the seam (the pipeline's responder, the control surface, the runner of due
-// steps and long polls, webhook deliveries) calls `run`, never the state.
-import type { Durability } from './pipeline.js';
-import type { Simulator } from './simulator.js';
+// steps and long polls, webhook deliveries) calls `run`, never the state, and asks what a store
+// does (`shared` between processes, `durability`), never which store it is.
+import type { SimRules } from '../simulator/simulator.js';
 
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * Where the state is kept across restarts (`--state`, the file store): a request is answered only
+ * once every change made before its answer is durable, its own and any other it could show, so
+ * nothing acknowledged or shown is lost.
+ */
+export interface Durability {
+  /**
+   * Resolves once every change made so far is durable (at once when all are); rejects when the
+   * write that was to hold them failed (the error's message says why, for the 503).
+   */
+  durable(): Promise<void>;
+}
 
 /**
  * A change the store could not keep or a read it could not make (a store that cannot be reached,
@@ -50,14 +64,13 @@ export interface SnapshotInfo {
 }
 
 export interface SimStore {
-  readonly kind: 'memory' | 'file' | 'redis';
   /**
    * Runs `work` with the simulator's rules over this store's state and commits what it changed,
-   * atomically; the events it emitted are published (`Simulator.onEvent`) once committed. `work`
+   * atomically; the events it emitted are published (`SimWatch.onEvent`) once committed. `work`
    * is synchronous and may be run more than once (a view that lacked something, a conflict with
    * another process), so it changes nothing but the state the simulator shows it.
    */
-  run<T>(scope: StoreScope, work: (simulator: Simulator) => T): MaybePromise<T>;
+  run<T>(scope: StoreScope, work: (rules: SimRules) => T): MaybePromise<T>;
   /** Runs every simulated step due by now, whoever's it is. */
   runDue(): MaybePromise<void>;
   /** When the next step falls due (simulated ms) as far as this process knows, or undefined. */
@@ -70,22 +83,28 @@ export interface SimStore {
   clock(): MaybePromise<{ now: number; offsetMs: number }>;
   /** Named snapshots (`/__mock/snapshots`). */
   readonly snapshots: SnapshotShelf;
-  /**
-   * With a store shared by several processes: called with the id of an account another process
-   * committed events of (long polls held here ask again). Returns a function that stops it.
-   */
-  onOtherEvents?(listener: (accountId: string) => void): () => void;
-  /**
-   * With a store shared by several processes: takes the lease of an `Idempotency-Key` of `key`
-   * (part 7.2) before its request runs, waiting while another process's original runs. Resolves
-   * with the release, or undefined when the original still runs as the wait window closes (409).
-   * A store of one process needs none: its runs never overlap.
-   */
-  claimIdempotency?(key: string, idempotencyKey: string): Promise<(() => Promise<void>) | undefined>;
+  /** With a state other processes share (Valkey/Redis), what such a store does besides; none: this process's runs are the only ones. */
+  readonly shared?: SharedStore;
   /** What the pipeline waits for before it answers (the file store: the journal on disk). */
   readonly durability?: Durability;
   /** Stops its timers and connections (the state stays where it is kept). */
   close(): Promise<void>;
+}
+
+/** What a store shared by several processes does besides runs: its callers ask for it, never which store it is. */
+export interface SharedStore {
+  /**
+   * Called with the id of an account another process committed events of (long polls held here
+   * ask again). Returns a function that stops it.
+   */
+  onOtherCommits(listener: (accountId: string) => void): () => void;
+  /**
+   * Takes the lease of an `Idempotency-Key` of `key` (part 7.2) before its request runs, waiting
+   * while another process's original runs. Resolves with the release, or undefined when the
+   * original still runs as the wait window closes (409). A store of one process needs none: its
+   * runs never overlap.
+   */
+  claimIdempotency(key: string, idempotencyKey: string): Promise<(() => Promise<void>) | undefined>;
 }
 
 /** A snapshot as a file holds it (`GET /__mock/snapshots/{name}`, `--snapshot <file>`). */
@@ -94,7 +113,7 @@ export interface SnapshotFile {
   scope: 'all' | 'account';
   createdAt: string;
   /** The state: whole (`all`), or one account with the index entries that name it (`account`). */
-  state: import('./state.js').SimState;
+  state: import('../simulator/state.js').SimState;
 }
 
 export interface SnapshotShelf {

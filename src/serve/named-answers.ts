@@ -7,9 +7,9 @@
 // checks the key, refuses such a `Prefer` and runs the gate before (pipeline.ts), for both
 // transports and the example server (where Prism answers the named example itself).
 import { defaultStatus, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
-import type { SimContract } from './contract.js';
-import { readableFieldErrors } from './field-errors.js';
-import type { SimRequest, SimResponse } from './types.js';
+import type { SimContract } from '../simulator/contract.js';
+import { readableFieldErrors } from '../simulator/field-errors.js';
+import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 const NAMES_ITS_ANSWER = /\b(?:code|example)=/;
 const NAMES_ITS_STATUS = /\bcode=/;

@@ -4,14 +4,26 @@
 // `bodyNotJson`, `bodyNotMultipart`), so it gets the documented 400 (part 7) on the HTTP mock and
 // in-process alike. Browser-safe (Fetch's Response parses the form).
 import { ruleVerdict } from '../contract/verdict.js';
-import { withoutPrototype } from './state.js';
-import type { FormPart, SimRequest } from './types.js';
+import { withoutPrototype } from '../simulator/state.js';
+import type { FormPart, SimRequest } from '../simulator/types.js';
 
 /** Requests larger than this are refused with the documented 400 (Prism reads up to 10 MB too). */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export function isJsonType(contentType: string | undefined): boolean {
   return contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
+}
+
+/** The request as the pipeline reads it, for every door: `head`, and its body read from `bytes` when it has one. */
+export async function readRequest(head: Pick<SimRequest, 'method' | 'pathname' | 'query' | 'headers'>, bytes?: Uint8Array, tooLarge = false): Promise<SimRequest> {
+  // One shape for every request (a spread of `head` made the simulator's reads of it slower).
+  const request: SimRequest = { method: head.method.toUpperCase(), pathname: head.pathname, query: head.query, headers: head.headers, body: undefined, violations: [] };
+  if (bytes) {
+    request.bytes = bytes;
+    request.size = bytes.length;
+    await readBody(request, bytes, head.headers['content-type'], tooLarge);
+  }
+  return request;
 }
 
 /**

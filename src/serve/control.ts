@@ -1,20 +1,20 @@
 // The mock's control surface (spec/mock-control.yaml, bundled to generated/mock-control.json):
 // what no operation of the service can drive. Both transports route `/__mock/...` here, after
 // validating the request against that description. Everything it does goes through the store
-// (store.ts), so with a store shared by several processes a reset, a clock move, a wallet or a
+// (src/store/store.ts), so with a store shared by several processes a reset, a clock move, a wallet or a
 // snapshot acts on the whole mock, whichever process is asked.
 import { bearerKey } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import { operationMatcher, type JsonObject } from '../contract/operations.js';
-import { simContract, type SimContract } from './contract.js';
-import { SnapshotLimit } from './memory-store.js';
-import { SNAPSHOT_NAME } from './snapshots.js';
-import { completeCheckout } from './resources/billing.js';
-import { readableFieldErrors } from './field-errors.js';
-import { unauthorized } from './respond.js';
-import type { Simulator } from './simulator.js';
-import type { MaybePromise, SimStore } from './store.js';
-import type { SimRequest, SimResponse } from './types.js';
+import { simContract, type SimContract } from '../simulator/contract.js';
+import { SnapshotLimit } from '../store/memory-store.js';
+import { SNAPSHOT_NAME } from '../store/snapshots.js';
+import { completeCheckout } from '../simulator/resources/billing.js';
+import { readableFieldErrors } from '../simulator/field-errors.js';
+import { unauthorized } from '../simulator/respond.js';
+import type { SimRules, SimWatch } from '../simulator/simulator.js';
+import type { MaybePromise, SimStore } from '../store/store.js';
+import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 export interface ControlSurface {
   readonly contract: SimContract;
@@ -37,7 +37,11 @@ function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>
   return value instanceof Promise ? value.then(then) : then(value);
 }
 
-export function controlSurface(simulator: Simulator, store: SimStore, document: JsonObject, recordings?: RecordingSwitch): ControlSurface {
+/**
+ * `descriptions`: what `GET /__mock/descriptions/{file}` serves, by file name (the contract and
+ * this control description), so a recording names them at the mock that made it.
+ */
+export function controlSurface(simulator: SimWatch, store: SimStore, document: JsonObject, descriptions: Readonly<Record<string, JsonObject>>, recordings?: RecordingSwitch): ControlSurface {
   const contract = simContract(document);
   const match = operationMatcher(document);
   let validator: ContractValidator | undefined;
@@ -47,7 +51,7 @@ export function controlSurface(simulator: Simulator, store: SimStore, document: 
   const noSnapshot = (name: string): SimResponse => ({ status: 404, body: { error: `No snapshot named ${name}.` } });
 
   /** Runs `fn` on the account the request's key opens; 401 (the documented one) when it opens none. */
-  function onAccount(request: SimRequest, operationId: string, violations: readonly unknown[], fn: (sim: Simulator, account: NonNullable<ReturnType<Simulator['accountForKey']>>) => SimResponse): MaybePromise<SimResponse> {
+  function onAccount(request: SimRequest, operationId: string, violations: readonly unknown[], fn: (sim: SimRules, account: NonNullable<ReturnType<SimRules['accountForKey']>>) => SimResponse): MaybePromise<SimResponse> {
     const key = bearerKey(request.headers.authorization);
     return store.run({ ...(key ? { key } : {}) }, (sim) => {
       const account = sim.accountForKey(key);
@@ -106,9 +110,8 @@ export function controlSurface(simulator: Simulator, store: SimStore, document: 
           return clock();
         case 'mockGetDescription':
           // Where a recording names the descriptions, so Respect reads them from any folder (src/recording/recording-files.ts).
-          if (matched.params.file === 'openapi.json') return { status: 200, body: simulator.contract.document };
-          if (matched.params.file === 'mock-control.json') return { status: 200, body: document };
-          return { status: 404, body: { error: `No description named ${matched.params.file}: openapi.json or mock-control.json.` } };
+          if (Object.hasOwn(descriptions, matched.params.file ?? '')) return { status: 200, body: descriptions[matched.params.file!] };
+          return { status: 404, body: { error: `No description named ${matched.params.file}: ${Object.keys(descriptions).join(' or ')}.` } };
         case 'mockAdvanceClock':
           return after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock);
         case 'mockCompleteCheckout':

@@ -6,7 +6,7 @@
 // request: a parameter sent empty (`?limit=`, `Idempotency-Key:`) counts as not sent.
 import type { ContractValidator } from '../contract/contract-validator.js';
 import { dict } from '../contract/dict.js';
-import type { SimRequest, Verdict } from './types.js';
+import type { SimRequest, Verdict } from '../simulator/types.js';
 
 /** The contract gate of the pipeline (a named seam: the ajv gate here, Prism's validator in src/mock/prism-gate.ts). */
 export interface Gate {

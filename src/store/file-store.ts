@@ -1,7 +1,7 @@
 // The file store (`--state <file>`, issue 32): the state in memory, as the memory store keeps it,
 // and every change on disk before the request that made it is answered.
 //
-// Each run of the rules is tracked (src/simulator/change-set.ts) and its changes become one line
+// Each run of the rules is tracked (src/store/change-set.ts) and its changes become one line
 // of the journal (`<file>.journal`): a send appends its message, its event and a step, never the
 // account. Lines are written by group commit: one write and one fdatasync cover every request
 // waiting when it starts; requests that come during it wait for the next. A request is answered
@@ -16,13 +16,13 @@
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync, fsyncSync, ftruncateSync, statSync } from 'node:fs';
 import { open, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { trackChanges } from '../../simulator/change-set.js';
-import { localSnapshots } from '../../simulator/memory-store.js';
-import type { Simulator } from '../../simulator/simulator.js';
-import type { SnapshotFile } from '../../simulator/store.js';
-import type { SimStore } from '../../simulator/store.js';
-import type { SimState } from '../../simulator/state.js';
-import { journalOf, StateNotSaved, stateChunks, writeFileAtomic, writeFileAtomicAsync, describeWriteError } from '../state-file.js';
+import { trackChanges } from './change-set.js';
+import { localSnapshots, type SnapshotKeeping } from './memory-store.js';
+import type { Emitted, SimStorage } from '../simulator/simulator.js';
+import type { SnapshotFile } from './store.js';
+import type { SimStore } from './store.js';
+import type { SimState } from '../simulator/state.js';
+import { journalOf, StateNotSaved, stateChunks, writeFileAtomic, writeFileAtomicAsync, describeWriteError } from './state-file.js';
 
 export interface FileStoreOptions {
   /** The last change number already in the journal (read at start). */
@@ -37,8 +37,8 @@ export interface FileStoreOptions {
   preallocate?: boolean;
   /** Snapshots kept beside the file (`<file>.snapshots/`), read at start. */
   snapshots?: SnapshotFile[];
-  /** Where snapshots are kept: called to save one (atomic write) or remove one. */
-  keepSnapshot?: { save(file: SnapshotFile, text: string): void; remove(name: string): void };
+  /** Where snapshots are kept besides (snapshot-files.ts). */
+  keepSnapshot?: SnapshotKeeping;
 }
 
 export interface FileStore extends SimStore {
@@ -60,7 +60,7 @@ function zerosAfter(fd: number, at: number): boolean {
   return readSync(fd, first, 0, 1, at) === 0 || first[0] === 0;
 }
 
-export function fileStore(simulator: Simulator, file: string, options: FileStoreOptions = {}): FileStore {
+export function fileStore(simulator: SimStorage, file: string, options: FileStoreOptions = {}): FileStore {
   const log = options.log ?? (() => undefined);
   const journalFile = journalOf(file);
   let seq = options.lastSeq ?? 0;
@@ -115,7 +115,7 @@ export function fileStore(simulator: Simulator, file: string, options: FileStore
   function tracked<T>(work: () => T): T {
     const before = simulator.state;
     const tracker = trackChanges(before);
-    let outcome: { result: T; emitted: ReturnType<Simulator['within']>['emitted'] } | undefined;
+    let outcome: { result: T; emitted: Emitted[] } | undefined;
     try {
       outcome = simulator.within(tracker.view, work) as typeof outcome;
     } finally {
@@ -319,14 +319,9 @@ export function fileStore(simulator: Simulator, file: string, options: FileStore
     }
   }
 
-  const snapshots = localSnapshots(
-    simulator,
-    { saved: (snapshot, text) => options.keepSnapshot?.save(snapshot, text), removed: (name) => options.keepSnapshot?.remove(name) },
-    options.snapshots,
-  );
+  const snapshots = localSnapshots(simulator, options.keepSnapshot, options.snapshots);
 
   return {
-    kind: 'file',
     run: (_scope, work) => tracked(() => work(simulator)),
     runDue: () => tracked(() => simulator.tick()),
     nextDueAt: () => simulator.nextDueAt(),

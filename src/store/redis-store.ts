@@ -17,13 +17,13 @@
 // store, read by every load. A commit with events publishes the account's id: a long poll held by
 // any process asks again. A reset starts a new generation of keys (the old one is removed after).
 import { Redis } from 'ioredis';
-import { applyChanges, INDEXES, Missing, trackChanges, type Change } from '../../simulator/change-set.js';
-import { addJobs, orderJobs } from '../../simulator/job-queue.js';
-import { restoreAccountInto, snapshotInfo, takeSnapshot, MAX_SNAPSHOTS } from '../../simulator/snapshots.js';
-import type { Emitted, Simulator } from '../../simulator/simulator.js';
-import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../../simulator/state.js';
-import { StoreFailure, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from '../../simulator/store.js';
-import { SnapshotLimit } from '../../simulator/memory-store.js';
+import { applyChanges, INDEXES, Missing, trackChanges, type Change } from './change-set.js';
+import { addJobs, orderJobs } from '../simulator/job-queue.js';
+import { restoreAccountInto, snapshotInfo, takeSnapshot, MAX_SNAPSHOTS } from './snapshots.js';
+import type { Emitted, SimRules, SimStorage } from '../simulator/simulator.js';
+import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../simulator/state.js';
+import { StoreFailure, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from './store.js';
+import { SnapshotLimit } from './memory-store.js';
 import { CLAIM, COMMIT, DUMP, LOAD, REDUE, REPLACE } from './redis-scripts.js';
 
 /** The store could not be reached or refused a command: the pipeline answers 503 (the mock never invents success). */
@@ -158,7 +158,7 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
   if (map.size > limit) map.delete(map.keys().next().value as K);
 }
 
-export function redisStore(simulator: Simulator, connection: RedisConnection, options: { warn?: (line: string) => void } = {}): SimStore {
+export function redisStore(simulator: SimStorage, connection: RedisConnection, options: { warn?: (line: string) => void } = {}): SimStore {
   const { redis, subscriber, prefix: P, url } = connection;
   const replica = Math.random().toString(36).slice(2, 10);
   for (const [name, lua] of Object.entries({ load: LOAD, commit: COMMIT, claim: CLAIM, redue: REDUE, dump: DUMP, replace: REPLACE })) redis.defineCommand(name, { numberOfKeys: 0, lua });
@@ -273,7 +273,7 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
    * One run: load what it needs, run the rules on a view of it, commit what changed if nothing it
    * read changed meanwhile; otherwise (or when it reached an entry it lacked) start over.
    */
-  async function attempt<T>(scope: StoreScope, work: (sim: Simulator) => T): Promise<{ result: T; emitted: Emitted[] }> {
+  async function attempt<T>(scope: StoreScope, work: (rules: SimRules) => T): Promise<{ result: T; emitted: Emitted[] }> {
     const known = scope.key ? owners.get(scope.key) : undefined;
     const wanted: Wanted = { accounts: new Set([scope.accountId, known].filter((id): id is string => id !== undefined)), entries: scope.key ? [['keys', scope.key]] : [] };
     // The run may change in place only the cached copy of the account its lock covers; any other
@@ -432,7 +432,7 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
     return copy;
   };
 
-  async function run<T>(scope: StoreScope, work: (sim: Simulator) => T): Promise<T> {
+  async function run<T>(scope: StoreScope, work: (rules: SimRules) => T): Promise<T> {
     if (closed) throw new StoreUnavailable(url, new Error('the mock is stopping'));
     // Runs about one account run one after another in this process (they change its cached copy).
     const lockName = scope.accountId ?? (scope.key ? owners.get(scope.key) : undefined) ?? (scope.key ? `key:${scope.key}` : '*');
@@ -456,7 +456,7 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
       await Promise.all(
         ids.map(async (id) => {
           try {
-            await run({ accountId: id }, (sim) => sim.tick());
+            await run({ accountId: id }, () => simulator.tick());
           } finally {
             await scripts.redue(P, gen, id).catch(() => undefined);
           }
@@ -572,25 +572,30 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
   };
 
   return {
-    kind: 'redis',
     run,
     runDue,
-    async claimIdempotency(key, idempotencyKey) {
-      const name = `${P}:g${gen || '0'}:idem:${key}:${idempotencyKey}`;
-      const token = `${replica}:${Math.random().toString(36).slice(2)}`;
-      const until = Date.now() + IDEMPOTENCY_WAIT_MS;
-      try {
-        // SET NX with a lease: atomic, so two processes never both run as the original.
-        while ((await redis.set(name, token, 'PX', IDEMPOTENCY_LEASE_MS, 'NX')) !== 'OK') {
-          if (Date.now() >= until) return undefined;
-          await new Promise((resolve) => setTimeout(resolve, 25));
+    shared: {
+      async claimIdempotency(key, idempotencyKey) {
+        const name = `${P}:g${gen || '0'}:idem:${key}:${idempotencyKey}`;
+        const token = `${replica}:${Math.random().toString(36).slice(2)}`;
+        const until = Date.now() + IDEMPOTENCY_WAIT_MS;
+        try {
+          // SET NX with a lease: atomic, so two processes never both run as the original.
+          while ((await redis.set(name, token, 'PX', IDEMPOTENCY_LEASE_MS, 'NX')) !== 'OK') {
+            if (Date.now() >= until) return undefined;
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
+        } catch (error) {
+          throw unavailable(error);
         }
-      } catch (error) {
-        throw unavailable(error);
-      }
-      return async () => {
-        await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, name, token).catch(() => undefined);
-      };
+        return async () => {
+          await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, name, token).catch(() => undefined);
+        };
+      },
+      onOtherCommits(listener) {
+        otherEvents.add(listener);
+        return () => otherEvents.delete(listener);
+      },
     },
     nextDueAt: () => Math.min(nextDue ?? Infinity, simulator.clock.now() + POLL_MS),
     async advance(ms) {
@@ -617,10 +622,6 @@ export function redisStore(simulator: Simulator, connection: RedisConnection, op
       return { now: simulator.clock.now(), offsetMs: simulator.clock.offset() };
     },
     snapshots,
-    onOtherEvents(listener) {
-      otherEvents.add(listener);
-      return () => otherEvents.delete(listener);
-    },
     async close() {
       closed = true;
       subscriber.disconnect();

@@ -1,12 +1,12 @@
 // Runs a simulator in real time for a transport: a timer wakes it when the next simulated step
 // falls due (a message delivered, a call ringing ...), and long polls are held until the event
-// they wait for or their timeout. Every look at the state goes through the store (store.ts), so
+// they wait for or their timeout. Every look at the state goes through the store (src/store/store.ts), so
 // with a store shared by several processes a due step runs once, in whichever process claims it,
 // and a long poll held here is answered by an event any process committed. Used by both
 // transports; browser-safe (only setTimeout).
-import type { Simulator } from './simulator.js';
-import type { SimStore } from './store.js';
-import type { SimHold, SimResponse } from './types.js';
+import type { SimWatch } from '../simulator/simulator.js';
+import type { SimStore } from '../store/store.js';
+import type { SimHold, SimResponse } from '../simulator/types.js';
 
 export interface SimRunner {
   /** Reconsiders when to wake (after a request, a reset, a clock move). */
@@ -30,7 +30,7 @@ interface Waiting {
   again?: boolean;
 }
 
-export function startRunner(simulator: Simulator, store: SimStore, options: { maxDelayMs?: number } = {}): SimRunner {
+export function startRunner(simulator: SimWatch, store: SimStore, options: { maxDelayMs?: number } = {}): SimRunner {
   const maxDelay = options.maxDelayMs ?? MAX_DELAY_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wakeAt = Infinity;
@@ -58,11 +58,10 @@ export function startRunner(simulator: Simulator, store: SimStore, options: { ma
 
   function reschedule(): void {
     if (stopped) return;
+    // A shared store always names a time (it looks for steps other processes planned).
     const due = store.nextDueAt();
-    if (due === undefined) {
-      if (store.kind !== 'redis') return;
-    }
-    const delay = Math.min(maxDelay, Math.max(MIN_DELAY_MS, (due ?? Infinity) - simulator.clock.now()));
+    if (due === undefined) return;
+    const delay = Math.min(maxDelay, Math.max(MIN_DELAY_MS, due - simulator.clock.now()));
     const at = Date.now() + delay;
     if (timer !== undefined && wakeAt <= at) return;
     if (timer !== undefined) clearTimeout(timer);
@@ -103,7 +102,7 @@ export function startRunner(simulator: Simulator, store: SimStore, options: { ma
   };
   const unsubscribeChange = simulator.onChange(() => reschedule());
   const unsubscribeEvent = simulator.onEvent((_event, account) => eventsOf(account.id));
-  const unsubscribeOthers = store.onOtherEvents?.((accountId) => {
+  const unsubscribeOthers = store.shared?.onOtherCommits((accountId) => {
     eventsOf(accountId);
     reschedule();
   });

@@ -2,9 +2,9 @@
 // header parameters the recorder keeps, read from the contract. Browser-safe.
 import { resolveRef, type JsonObject } from '../contract/json-pointer.js';
 import { HTTP_METHODS } from '../contract/operations.js';
-import type { RecordingSwitch } from '../simulator/control.js';
-import { isRecordingName, type Recorder } from './recorder.js';
-import { recordingToArazzo, type ArazzoTarget } from './to-arazzo.js';
+import type { RecordingSwitch } from './control.js';
+import { isRecordingName, type Recorder } from '../recording/recorder.js';
+import { recordingToArazzo, type ArazzoTarget } from '../recording/to-arazzo.js';
 
 /** Every header parameter name any operation of `document` declares (lower case), Authorization aside. */
 export function headerParameterNames(document: JsonObject): Set<string> {

@@ -2,27 +2,27 @@
 // object, a run changes it in place and is committed as it ends; snapshots are kept beside it.
 // Synchronous, so the in-process transports answer at once. Browser-safe.
 import { MAX_SNAPSHOTS, restoreAccountInto, snapshotInfo, takeSnapshot } from './snapshots.js';
-import type { Simulator } from './simulator.js';
+import type { SimStorage } from '../simulator/simulator.js';
 import type { SimStore, SnapshotFile, SnapshotInfo, SnapshotShelf } from './store.js';
 
 /** Where a store of one process keeps its snapshots: in memory, or also on disk (the file store). */
 export interface SnapshotKeeping {
   /** Called after a snapshot is saved or added, with its JSON text. */
-  saved?(file: SnapshotFile, text: string): void;
-  removed?(name: string): void;
+  save?(file: SnapshotFile, text: string): void;
+  remove?(name: string): void;
 }
 
 export class SnapshotLimit extends Error {}
 
 /** The snapshot shelf of a store whose state is `simulator.state` (memory and file). */
-export function localSnapshots(simulator: Simulator, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = []): SnapshotShelf {
+export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = []): SnapshotShelf {
   const shelf = new Map<string, { file: SnapshotFile; bytes: number }>();
   const add = (file: SnapshotFile, text = JSON.stringify(file)): SnapshotInfo => {
     if (!shelf.has(file.snapshot) && shelf.size >= MAX_SNAPSHOTS) throw new SnapshotLimit(`The mock keeps at most ${MAX_SNAPSHOTS} snapshots; delete one first (DELETE /__mock/snapshots/{name}).`);
     // Kept as its text's own copy: later changes of the state never reach it.
     const kept = JSON.parse(text) as SnapshotFile;
     shelf.set(file.snapshot, { file: kept, bytes: text.length });
-    keeping.saved?.(kept, text);
+    keeping.save?.(kept, text);
     return snapshotInfo(kept, text.length);
   };
   for (const file of initial) {
@@ -48,15 +48,14 @@ export function localSnapshots(simulator: Simulator, keeping: SnapshotKeeping = 
     get: (name) => shelf.get(name)?.file,
     remove(name) {
       const had = shelf.delete(name);
-      if (had) keeping.removed?.(name);
+      if (had) keeping.remove?.(name);
       return had;
     },
   };
 }
 
-export function memoryStore(simulator: Simulator): SimStore {
+export function memoryStore(simulator: SimStorage): SimStore {
   return {
-    kind: 'memory',
     // The simulator's entry points commit (and publish their events) as they end.
     run: (_scope, work) => work(simulator),
     runDue: () => simulator.tick(),

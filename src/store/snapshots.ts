@@ -1,9 +1,9 @@
 // Named snapshots of the mock's state (issue 32): the whole state, or one key's account with the
 // index entries that name it, as plain data a team can commit (`GET /__mock/snapshots/{name}`) and
-// load at start (`--snapshot <file>`). Every store keeps them its own way (src/simulator/store.ts);
+// load at start (`--snapshot <file>`). Every store keeps them its own way (src/store/store.ts);
 // what a snapshot holds and how one account is put back is decided here, once. Browser-safe.
-import { dropJobs, planJob } from './job-queue.js';
-import { copyWithoutPrototypes, dict, emptyState, type AccountState, type SimState } from './state.js';
+import { dropJobs, planJob } from '../simulator/job-queue.js';
+import { copyWithoutPrototypes, dict, emptyState, type AccountState, type SimState } from '../simulator/state.js';
 import type { SnapshotFile, SnapshotInfo } from './store.js';
 
 /** A snapshot's name: what a path segment and a file name can carry as they are. */

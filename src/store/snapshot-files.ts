@@ -3,10 +3,11 @@
 // 600: a snapshot holds full API keys).
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { snapshotFileProblem } from '../../simulator/snapshots.js';
-import type { SnapshotFile } from '../../simulator/store.js';
-import { withoutPrototype } from '../../simulator/state.js';
-import { writeFileAtomic } from '../state-file.js';
+import { snapshotFileProblem } from './snapshots.js';
+import type { SnapshotFile } from './store.js';
+import { withoutPrototype } from '../simulator/state.js';
+import type { SnapshotKeeping } from './memory-store.js';
+import { writeFileAtomic } from './state-file.js';
 
 /** The directory of the snapshots kept beside a state file. */
 export const snapshotsDirOf = (stateFile: string): string => `${stateFile}.snapshots`;
@@ -48,7 +49,7 @@ export function readSnapshotsBeside(stateFile: string, warn: (line: string) => v
 }
 
 /** Where the file store keeps its snapshots: one file each beside the state file. */
-export function snapshotsBeside(stateFile: string): { save(file: SnapshotFile, text: string): void; remove(name: string): void } {
+export function snapshotsBeside(stateFile: string): Required<SnapshotKeeping> {
   const dir = snapshotsDirOf(stateFile);
   return {
     save(file, text) {

@@ -2,8 +2,8 @@
 //
 // The file holds the state as it was at its last compaction, one account per line (so no single
 // string holds the whole state, and it is read back the same way when it is too large for one
-// string); each change since is in the journal beside it (`<file>.journal`, src/mock/store/
-// file-store.ts), appended and flushed before the request that made it is answered. A new file
+// string); each change since is in the journal beside it (`<file>.journal`, file-store.ts),
+// appended and flushed before the request that made it is answered. A new file
 // is written to a temporary file in the same directory (mode 600: the state holds full API keys),
 // every byte of it checked written, flushed to disk, its size checked, then renamed over the state
 // file: a rename is atomic, so a kill at any moment leaves the last complete state, and a write cut
@@ -13,7 +13,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, readdirSync, readFileSync, r
 import { open, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { emptyState, withoutPrototype, type SimState } from '../simulator/state.js';
-import { applyChanges, type Change } from '../simulator/change-set.js';
+import { applyChanges, type Change } from './change-set.js';
 import { addJobs, orderJobs } from '../simulator/job-queue.js';
 
 /** The state file holds full API keys: only its owner reads it. */
@@ -81,7 +81,7 @@ export interface JournalSeqs {
 }
 
 /**
- * The state in `file` with every change of its journal applied (src/mock/store/journal.ts), or
+ * The state in `file` with every change of its journal applied (file-store.ts), or
  * undefined when there is neither yet. A file that is not JSON, or not a state of this mock
  * (`check` names what is wrong with it), is an error saying so; the file is left as it is.
  */
@@ -114,15 +114,20 @@ export function readStateWithJournal(file: string, check: (state: SimState) => s
   return { state: replayed, lastSeq: Math.max(seqs.head, journal?.lastSeq ?? 0), tornBytes: journal?.tornBytes ?? 0, journalBytes: journal?.goodBytes ?? 0 };
 }
 
-/** The state file itself (no journal): the state and how far the journal was folded into it. */
-function readBase(file: string, wholeParseLimit: number): { state: SimState; seqs: JournalSeqs } | undefined {
-  let bytes: Buffer;
+/** The bytes of `file` (`what` it is, for the error), or undefined when there is none. */
+function readIfThere(file: string, what: string): Buffer | undefined {
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`Cannot read the state file ${file}: ${(error as Error).message}`);
+    throw new Error(`Cannot read ${what} ${file}: ${(error as Error).message}`);
   }
+}
+
+/** The state file itself (no journal): the state and how far the journal was folded into it. */
+function readBase(file: string, wholeParseLimit: number): { state: SimState; seqs: JournalSeqs } | undefined {
+  const bytes = readIfThere(file, 'the state file');
+  if (!bytes) return undefined;
   let state: SimState & { journalSeq?: number; journalSeqs?: Record<string, number> };
   try {
     state = bytes.length < wholeParseLimit ? (JSON.parse(bytes.toString('utf8'), withoutPrototype) as SimState) : parseByLines(bytes);
@@ -288,13 +293,8 @@ interface Journal {
 
 /** The journal's whole lines; a last line a kill cut short is left out (it was never acknowledged). */
 export function readJournal(file: string): Journal | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`Cannot read the journal ${file}: ${(error as Error).message}`);
-  }
+  const bytes = readIfThere(file, 'the journal');
+  if (!bytes) return undefined;
   const entries: JournalEntry[] = [];
   let start = 0;
   let lastSeq = 0;
@@ -313,7 +313,7 @@ export function readJournal(file: string): Journal | undefined {
     lastSeq = entry.n;
     start = end + 1;
   }
-  // Zeros after the last line are space written ahead (src/mock/store/file-store.ts), not a torn write.
+  // Zeros after the last line are space written ahead (src/store/file-store.ts), not a torn write.
   return { entries, lastSeq, goodBytes: start, tornBytes: bytes[start] === 0 ? 0 : bytes.length - start };
 }
 

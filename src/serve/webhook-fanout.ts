@@ -6,10 +6,10 @@
 // has been answered. How one attempt is made is the transport's, injected as `deliver`: the HTTP
 // mock POSTs to loopback URLs only (src/mock/webhook-delivery.ts), the in-process mock calls the
 // page's callback (src/msw/handlers.ts). Browser-safe (timers only).
-import { recordWebhookDelivery, type WebhookDeliveryReport } from './resources/events.js';
-import type { Simulator } from './simulator.js';
-import type { SimStore } from './store.js';
-import type { JsonObject, SimEvent } from './types.js';
+import { recordWebhookDelivery, type WebhookDeliveryReport } from '../simulator/resources/events.js';
+import type { SimWatch } from '../simulator/simulator.js';
+import type { SimStore } from '../store/store.js';
+import type { JsonObject, SimEvent } from '../simulator/types.js';
 
 /** What one attempt came to. */
 export interface DeliveryAttempt {
@@ -39,9 +39,9 @@ export interface FanoutSettings {
 }
 
 export interface WebhookFanoutOptions extends Partial<FanoutSettings> {
-  simulator: Simulator;
-  /** Where outcomes are recorded (the simulator's own state when none). */
-  store?: SimStore;
+  simulator: SimWatch;
+  /** Where outcomes are recorded. */
+  store: SimStore;
   deliver: Deliver;
   /** One line per delivery. */
   log?: (line: string) => void;
@@ -108,8 +108,7 @@ export function startWebhookFanout(options: WebhookFanoutOptions): WebhookFanout
     }
     options.log?.(`webhook ${String(subscription.id)} ${event.type} ${event.id}: ${report.outcome}${report.attempts ? ` after ${report.attempts} attempt(s)` : ''}${report.detail ? ` (${report.detail})` : ''}`);
     if (stopped) return;
-    const record = (sim: Simulator): void => sim.withContext((ctx) => recordWebhookDelivery(ctx, accountId, String(subscription.id), report));
-    await (options.store ? options.store.run({ accountId }, record) : record(simulator));
+    await options.store.run({ accountId }, (sim) => sim.withContext((ctx) => recordWebhookDelivery(ctx, accountId, String(subscription.id), report)));
   }
 
   const unsubscribe = simulator.onEvent((event, account, _seq, hooks) => {

@@ -8,16 +8,16 @@
 // - an entry of a map (an account's meta, idempotency keys, days, 10DLC registrations, module
 //   state; the state's keys, emails, numbers, sign-ups; the accounts themselves);
 // - any other field, whole (an account's numbers, balance, webhooks ...);
-// - the planned steps (job-queue.ts reports each one planned or taken).
+// - the planned steps (src/simulator/job-queue.ts reports each one planned or taken).
 //
 // `applyChanges` replays the operations on another copy of the state (a journal read back at
 // start, a process catching up with what another committed). A view that holds only part of the
 // state (a shared store's) is tracked the same way, with `lazy` saying which entries it holds:
 // reading one it lacks throws `Missing`, and the store loads it and runs the rules again.
 // Browser-safe (it is not part of the MSW bundle: only node's stores use it).
-import { observeJobs } from './job-queue.js';
-import { RAW, rawOf } from './raw.js';
-import type { Job, SimState } from './state.js';
+import { observeJobs } from '../simulator/job-queue.js';
+import { RAW, rawOf } from '../simulator/raw.js';
+import type { Job, SimState } from '../simulator/state.js';
 
 export type Path = string[];
 
@@ -34,7 +34,7 @@ export type Change =
 type Shape = 'unit' | 'list' | 'jobs' | { dict: Shape } | { struct: Record<string, Shape>; other: Shape };
 
 const ENTRIES: Shape = { dict: 'unit' };
-/** An account (state.ts `AccountState`): where its writes are noted. */
+/** An account (src/simulator/state.ts `AccountState`): where its writes are noted. */
 const ACCOUNT: Shape = {
   struct: {
     messages: 'list',
@@ -202,7 +202,7 @@ class UnitHandler implements ProxyHandler<object> {
     readonly mark: Mark,
   ) {}
   get(t: object, key: PropertyKey): unknown {
-    if (key === RAW) return t; // raw.ts
+    if (key === RAW) return t; // src/simulator/raw.ts
     const value = (t as Record<PropertyKey, unknown>)[key];
     if (!isObject(value) || typeof key === 'symbol') return value;
     return this.notes.proxies.get(value) ?? this.notes.proxy(value, new UnitHandler(this.notes, this.mark));
