@@ -25,17 +25,12 @@ import { type Change, type Classification, sortChanges } from './changes.js';
 import { compareOpenApi } from './openapi.js';
 import { compareWorkflows } from './workflows.js';
 import type { Json } from './resolve.js';
+import type { ContractDocuments } from './documents.js';
 
 export type { Change, Classification, Direction } from './changes.js';
 export { INFERRED_NOTE } from './changes.js';
 
-export interface ContractDocuments {
-  openapi?: Json;
-  asyncapi?: Json;
-  /** The workflows (workflows.arazzo.json) and the mock control surface they also name (mock-control.json). */
-  workflows?: Json;
-  mockControl?: Json;
-}
+export type { ContractDocuments } from './documents.js';
 
 export interface DiffResult {
   changes: Change[];

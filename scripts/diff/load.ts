@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../src/cli/usage-error.js';
-import type { ContractDocuments } from './index.js';
+import type { ContractDocuments } from './documents.js';
 import type { Json } from './resolve.js';
 
 /** Read beside the descriptions when present: the workflows, and the mock control surface they name. */

@@ -9,7 +9,7 @@ import type { RecordingFile } from '../../src/recording/recording-files-read.js'
 import { stepOperation } from '../../src/workflows/arazzo-runner.js';
 import type { JsonObject } from '../../src/contract/json-pointer.js';
 import type { Change } from './changes.js';
-import type { ContractDocuments } from './index.js';
+import type { ContractDocuments } from './documents.js';
 
 const key = (p: WorkflowProblem): string => `${p.stepId ?? ''}\u0000${p.where}\u0000${p.message}`;
 

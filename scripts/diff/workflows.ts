@@ -7,7 +7,7 @@
 
 import { checkWorkflows, type WorkflowProblem } from '../../src/contract/workflows.js';
 import type { Change } from './changes.js';
-import type { ContractDocuments } from './index.js';
+import type { ContractDocuments } from './documents.js';
 
 const key = (p: WorkflowProblem): string => `${p.workflowId}\u0000${p.stepId ?? ''}\u0000${p.where}\u0000${p.message}`;
 
