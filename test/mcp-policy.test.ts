@@ -20,7 +20,7 @@ const byId = new Map(every.map((entry) => [entry.id, entry]));
 
 describe('x-effects says what the interface specification says', () => {
   it('is on every operation of the service and of the control surface, and the accessor reads each', () => {
-    expect(every.length).toBe(51);
+    expect(every.length).toBe(52);
     for (const entry of every) expect(() => effectsOf(entry.operation), entry.id).not.toThrow();
     expect(() => effectsOf({ operationId: 'bare' })).toThrow(/bare: x-effects.changesState must be a boolean/);
     expect(() => effectsOf({ operationId: 'noReason', 'x-effects': { changesState: true, charges: false, deletes: false, reachesPerson: false } })).toThrow(/reason must be a string/);

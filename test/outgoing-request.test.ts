@@ -40,7 +40,6 @@ const ELSEWHERE: Record<string, string> = {
   'src/delivery/deliver.ts': "an event's raw body POSTed to a local fan-out target (part 6): no request of the API, its address pinned to loopback at the DNS lookup, which fetch cannot do",
   'src/mock/prism-responder.ts': "the mock hands a request it received to its Prism child, over a kept-alive loopback connection: the client's request, not one of ours",
   'conformance/validating-proxy.ts': "the validating proxy forwards a client's own request as it came",
-  'conformance/proxy-guard.ts': "the validating proxy's forwarder to the deployment (redirects returned, answers capped)",
 };
 
 function builders(source: string): string[] {
