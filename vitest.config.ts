@@ -1,16 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/** Each slow matrix: the variable its script sets, and the files only it runs. */
+const MATRICES: Record<string, string[]> = {
+  RENDERED_DOCS: ['test/browser/rendered-docs.test.ts'],
+  CONSUMER_TYPES: ['test/packaging-types.test.ts', 'test/packaging.test.ts'],
+  GENERATORS: ['test/generators.test.ts'],
+  NODE_VERSIONS: ['test/node-versions.test.ts'],
+};
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Two matrices take minutes, so each is its own script, which .ci/run calls after `npm test`:
-    // every operation in three renderers (`npm run test:renderers`) and the consumer projects'
-    // type checks (`npm run test:consumers`: sixteen tsc runs, half with skipLibCheck off).
-    exclude: [
-      ...(process.env.RENDERED_DOCS === '1' ? [] : ['test/browser/rendered-docs.test.ts']),
-      ...(process.env.CONSUMER_TYPES === '1' ? [] : ['test/packaging-types.test.ts']),
-    ],
+    // The slow matrices take minutes each, so each is its own script, which .ci/run calls once
+    // after `npm test` on every Node line: every operation in three renderers (`npm run
+    // test:renderers`), the packed tarballs in an empty project and the consumer projects' type
+    // checks (`npm run test:consumers`: sixteen tsc runs, half with skipLibCheck off), the code
+    // generators (`npm run test:generators`) and a binary of every supported Node line fetched from
+    // the registry (`npm run test:node-versions`).
+    exclude: Object.entries(MATRICES).flatMap(([variable, files]) => (process.env[variable] === '1' ? [] : files)),
     // The generators, validators, docs libraries (and renderers) live in folders with their own
     // install, kept out of `npm ci`'s (scripts/tools-install.mjs): installed here when missing.
     globalSetup: ['test/helpers/tools-setup.ts'],
