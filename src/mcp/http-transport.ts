@@ -77,6 +77,9 @@ export async function startHttpServer(service: McpService, options: HttpServerOp
         if (!res.headersSent) refuse(res, 500, 'The request could not be handled.');
       });
   });
+  // Past an idle client's own timeout: Node's 5 s lets a loaded client reuse a socket the server
+  // is closing ("fetch failed"), as the mock's door (src/mock/http-transport.ts) says too.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
