@@ -78,18 +78,23 @@ describe('doc-comment examples of src/', () => {
     for (const file of ['src/client/index.ts', 'src/client/api-error.ts', 'src/events/verify-signature.ts']) expect(where).toContain(file);
   });
 
-  it('each compiles under strict, as pasted', async () => {
-    const diagnostics = await compile(examples);
-    expect(examples.map((e, i) => [e.where, diagnostics[i]]).filter(([, d]) => d !== '')).toEqual([]);
-  }, 120_000);
-
-  it("would fail on verifySignature's former example (process.env.X is string | undefined under strict)", async () => {
-    const former = `import { verifySignature } from 'numbers-api-contract/events';
+  // verifySignature's former example (process.env.X is string | undefined under strict), in the
+  // same program: the check it shows failing is the one the examples pass.
+  const former = `import { verifySignature } from 'numbers-api-contract/events';
 declare const rawBody: string;
 declare const req: { headers: Record<string, string | string[] | undefined> };
 if (!(await verifySignature(rawBody, process.env.FANOUT_SECRET, req.headers['x-service-signature']))) throw new Error('bad signature');
 `;
-    const [diagnostic] = await compile([{ where: 'former', code: former }]);
-    expect(diagnostic).toMatch(/TS2345: Argument of type 'string \| undefined' is not assignable to parameter of type 'string'/);
+  let diagnostics: Promise<string[]> | undefined;
+  const compiled = () => (diagnostics ??= compile([...examples, { where: 'former', code: former }]));
+
+  it('each compiles under strict, as pasted', async () => {
+    const found = await compiled();
+    expect(examples.map((e, i) => [e.where, found[i]]).filter(([, d]) => d !== '')).toEqual([]);
+  }, 120_000);
+
+  it("would fail on verifySignature's former example (process.env.X is string | undefined under strict)", async () => {
+    const found = await compiled();
+    expect(found[examples.length]).toMatch(/TS2345: Argument of type 'string \| undefined' is not assignable to parameter of type 'string'/);
   }, 120_000);
 });
