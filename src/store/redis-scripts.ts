@@ -52,7 +52,7 @@ return {gen, clock, counters, idx, accounts}
 /**
  * Commits one run if nothing it read changed since it loaded it: the generation, each account's
  * version, each index entry. ARGV: prefix, generation, the plan (JSON), then the texts it names.
- * The plan's \`lease\` ([name, token], an Idempotency-Key the run held) ends with the commit: what
+ * The plan's `lease` ([name, token], an Idempotency-Key the run held) ends with the commit: what
  * the run stored and the end of its lease land together, or neither.
  */
 export const COMMIT = `
@@ -104,7 +104,7 @@ for _, id in ipairs(plan.events) do redis.call('PUBLISH', P .. ':events', gen ..
 return 'OK'
 `;
 
-/** Ends a lease of an Idempotency-Key (KEYS[1]) if it is still the holder's (ARGV[1]): the run held it committed nothing. */
+/** Ends a lease of an Idempotency-Key (KEYS[1]) if it is still the holder's (ARGV[1]): the run that held it committed nothing. */
 export const RELEASE_LEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /** Claims up to ARGV[4] accounts with a step due by ARGV[2] for a lease of ARGV[3] ms; returns them and the next due time. */
