@@ -97,7 +97,7 @@ describe('Valkey/Redis: kill -9 of redis-server right after acknowledged calls',
       }
     };
     const senders = Array.from({ length: 8 }, sender);
-    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (acknowledged.length < 40 && n < 400) await new Promise((resolve) => setTimeout(resolve, 2));
     await redis.stop('SIGKILL');
     stop = true;
     await Promise.all(senders);
