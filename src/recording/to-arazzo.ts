@@ -11,7 +11,9 @@
 // 4. The key is the input `apiKey` (`Bearer {$inputs.apiKey}`), or, after a recorded sign-up, the
 //    key its verify step answered (`Bearer {$steps.verifyPhoneNumber.outputs.apiKey}`); a sign-up
 //    code is an input whose default is the contract's documented test value when it was that;
-//    nothing secret is written.
+//    nothing secret is written. The key sent inside a value (a webhook URL's query, a message's
+//    text, a path) is that same input inside it (`…?token={$inputs.apiKey}`); any other string
+//    of the key's form is masked as the account shows keys (part 5.3), wherever it is.
 // 5. Success is the recorded status (a long poll that timed out also passes when an event came);
 //    Respect also checks every answer against the contract's schema, and the suite's replay does.
 // 6. The mock's control surface (a clock move, a checkout completed, the wallet) is a mock-only
@@ -28,6 +30,7 @@ import { formatExpression } from '../contract/runtime-expression.js';
 import { findOperation, type ResolvedOperation } from '../contract/workflows.js';
 import { parseJsonText, type RecordedExchange, type Recording } from './recorder.js';
 import { freshValue, requestExpression, uniqueAt, type RequestPlace } from './unique-values.js';
+import { redactor } from '../request/redact.js';
 
 export interface ArazzoTarget {
   /** The service's description (generated/openapi.json), parsed. */
@@ -60,6 +63,8 @@ const ISSUED_FIELD = /^(?:id|.*Id|.*Ids|clientSecret|.*[Cc]ursor|number|apiKey|u
 const ISSUED_ID = /^[a-z]{1,12}_[A-Za-z0-9]{4,}$/;
 /** Request fields that carry a code a person read (email or SMS): an input, never written. */
 const SECRET_FIELD = /^(?:code|password|secret|token|cardNumber|cvc)$/;
+/** A text with every key of the key's form masked (part 5.3's preview). */
+const otherKeysMasked = redactor([]);
 /** Equality checks kept per step at most, so a long list does not make a long step. */
 const MAX_EQUALITIES = 20;
 
@@ -173,6 +178,14 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     return formatExpression({ root: '$inputs', name });
   };
 
+  /**
+   * A text sent with a key inside it (a webhook URL's query, a message's body): the request's key
+   * as the value it replays with (`{$inputs.apiKey}`, or the sign-up's step output), any other key
+   * masked, by the one redactor of every door (src/request/redact.ts).
+   */
+  const keyless = (text: string, key: string | undefined): string =>
+    key !== undefined && text.includes(key) ? redactor([key], { mark: `{${carry(key) ?? input('apiKey', ARAZZO_KEY_INPUT)}}` })(text) : otherKeysMasked(text);
+
   const sent = (value: unknown, key: string | undefined, place: Place): unknown => {
     const { field, at } = place;
     if (typeof value === 'string') {
@@ -187,7 +200,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       const expression = carry(value);
       if (expression) return expression;
       sentLiterals.add(value);
-      return value;
+      return keyless(value, key);
     }
     // Inside a body, each value's place is its pointer (`$request.body#/a/0/b`).
     const below = (segment: string | number, name: string): Place => {
@@ -283,7 +296,12 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     ...(Object.keys(inputs).length > 0 ? { inputs: { type: 'object', ...(required.length > 0 ? { required } : {}), properties: inputs } } : {}),
     steps,
   };
-  return {
+  // The promise "the key is never written", kept here for every door that gives a recording out
+  // (`--record` files, `/__mock/recording`, MSW's `recordings()`, the docs' Record toggle): any
+  // key left anywhere in the document (a property name, a parameter's name, a recording's name)
+  // is masked as the account shows its keys (part 5.3), the keys the recording saw first.
+  const seen = [...new Set(recording.exchanges.map((exchange) => exchange.key))];
+  return redactor(seen)({
     arazzo: '1.0.1',
     info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
     sourceDescriptions: [
@@ -291,7 +309,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       { name: 'mockControl', url: urls.mockControl, type: 'openapi' },
     ],
     workflows: [workflow],
-  };
+  });
 }
 
 /** The document as the text a recording file holds (stable: the same recording gives the same bytes). */

@@ -27,12 +27,12 @@ export function simulatorResponder(contract: SimContract, store: SimStore, runne
         // replays it (the run sees its call); past the wait window it is told to retry (409).
         return store.shared
           .claimIdempotency(key, idempotencyKey)
-          .then(async (release) => {
-            if (!release) return { status: 409, body: contract.example(route.operationId, 409) };
+          .then(async (lease) => {
+            if (!lease) return { status: 409, body: contract.example(route.operationId, 409) };
             try {
-              return await store.run({ key }, (sim) => sim.handle(request, route, undefined));
+              return await store.run({ key, lease }, (sim) => sim.handle(request, route, undefined));
             } finally {
-              await release();
+              await lease.release();
             }
           })
           .finally(() => runner.reschedule());

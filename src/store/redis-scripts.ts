@@ -12,7 +12,7 @@
 //   P:g<gen>:c            counters (eventSeq, jobSeq, numbersIssued), only ever raised
 //   P:g<gen>:due          account id -> when its next step is due (or its claim's lease ends)
 //   P:g<gen>:accts        every account id
-//   P:g<gen>:idem:<key>   an Idempotency-Key in flight (a lease)
+//   P:g<gen>:idem:<key>   an Idempotency-Key in flight (a lease, ended by the commit of its run)
 //   P:snap:<name>, P:snaps   named snapshots and their list
 //   channel P:events      "<gen> <replica> <account id>" after a commit with events
 
@@ -52,6 +52,8 @@ return {gen, clock, counters, idx, accounts}
 /**
  * Commits one run if nothing it read changed since it loaded it: the generation, each account's
  * version, each index entry. ARGV: prefix, generation, the plan (JSON), then the texts it names.
+ * The plan's `lease` ([name, token], an Idempotency-Key the run held) ends with the commit: what
+ * the run stored and the end of its lease land together, or neither.
  */
 export const COMMIT = `
 local P = ARGV[1]
@@ -97,9 +99,13 @@ for _, w in ipairs(plan.a) do
     if first[2] then redis.call('ZADD', G .. ':due', first[2], id) else redis.call('ZREM', G .. ':due', id) end
   end
 end
+if plan.lease and redis.call('GET', plan.lease[1]) == plan.lease[2] then redis.call('DEL', plan.lease[1]) end
 for _, id in ipairs(plan.events) do redis.call('PUBLISH', P .. ':events', gen .. ' ' .. plan.replica .. ' ' .. id) end
 return 'OK'
 `;
+
+/** Ends a lease of an Idempotency-Key (KEYS[1]) if it is still the holder's (ARGV[1]): the run that held it committed nothing. */
+export const RELEASE_LEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /** Claims up to ARGV[4] accounts with a step due by ARGV[2] for a lease of ARGV[3] ms; returns them and the next due time. */
 export const CLAIM = `

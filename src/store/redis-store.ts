@@ -22,9 +22,9 @@ import { addJobs, orderJobs } from '../simulator/job-queue.js';
 import { restoreAccountInto, snapshotInfo, takeSnapshot, MAX_SNAPSHOTS } from './snapshots.js';
 import type { Emitted, SimRules, SimStorage } from '../simulator/simulator.js';
 import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../simulator/state.js';
-import { StoreFailure, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from './store.js';
+import { StoreFailure, type IdempotencyLease, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from './store.js';
 import { SnapshotLimit } from './memory-store.js';
-import { CLAIM, COMMIT, DUMP, LOAD, REDUE, REPLACE } from './redis-scripts.js';
+import { CLAIM, COMMIT, DUMP, LOAD, RELEASE_LEASE, REDUE, REPLACE } from './redis-scripts.js';
 
 /** The store could not be reached or refused a command: the pipeline answers 503 (the mock never invents success). */
 export class StoreUnavailable extends StoreFailure {
@@ -144,6 +144,26 @@ class Locks {
       release();
       if (this.tails.get(name) === tail) this.tails.delete(name);
     }
+  }
+}
+
+/**
+ * The lease of an Idempotency-Key in the store (its key, this holder's token), given to the run of
+ * its request: that run's commit ends it in the same script (COMMIT), so no crash of the store or
+ * of this process between the two can leave an acknowledged call looking "still running".
+ */
+class RedisLease implements IdempotencyLease {
+  ended = false;
+  constructor(
+    readonly name: string,
+    readonly token: string,
+    private readonly redis: Redis,
+  ) {}
+  /** Ends it when its run committed nothing (a refusal, a failure); a lease past its time ends by itself. */
+  async release(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    await this.redis.eval(RELEASE_LEASE, 1, this.name, this.token).catch(() => undefined);
   }
 }
 
@@ -334,7 +354,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
         throw error;
       }
       if (!tracker.changed()) return outcome;
-      const committed = await commit(tracker.changes(), tracker.touchedAccounts(), loaded, jobsBefore, outcome.emitted, view);
+      const committed = await commit(tracker.changes(), tracker.touchedAccounts(), loaded, jobsBefore, outcome.emitted, view, scope.lease instanceof RedisLease ? scope.lease : undefined);
       if (committed) return outcome;
       for (const id of tracker.touchedAccounts()) cache.delete(id);
     }
@@ -342,7 +362,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
   }
 
   /** Commits a run's changes; false when something it read changed meanwhile. */
-  async function commit(changes: Change[], touched: Set<string>, loaded: Loaded, jobsBefore: Map<number, string>, emitted: Emitted[], view: SimState): Promise<boolean> {
+  async function commit(changes: Change[], touched: Set<string>, loaded: Loaded, jobsBefore: Map<number, string>, emitted: Emitted[], view: SimState, lease?: RedisLease): Promise<boolean> {
     const texts: string[] = [];
     const text = (value: string): number => texts.push(value) + 3; // ARGV index (1-based; 3 are taken)
     const perAccount = new Map<string, Change[]>();
@@ -381,6 +401,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       c: counters,
       events,
       a: [] as Array<Record<string, unknown>>,
+      ...(lease && !lease.ended ? { lease: [lease.name, lease.token] } : {}),
     };
     for (const id of accounts) {
       const account = view.accounts[id];
@@ -408,6 +429,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       throw unavailable(error);
     }
     if (reply !== 'OK') return false;
+    if (lease) lease.ended = true;
     // The accounts as the run left them are now the store's, at their next version.
     for (const id of accounts) {
       const account = view.accounts[id];
@@ -588,9 +610,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
         } catch (error) {
           throw unavailable(error);
         }
-        return async () => {
-          await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, name, token).catch(() => undefined);
-        };
+        return new RedisLease(name, token, redis);
       },
       onOtherCommits(listener) {
         otherEvents.add(listener);

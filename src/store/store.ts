@@ -51,6 +51,18 @@ export interface StoreScope {
   key?: string;
   /** An account by id (a due step, a long poll, a webhook delivery's outcome). */
   accountId?: string;
+  /** The lease of the request's `Idempotency-Key` (SharedStore.claimIdempotency): the run's commit ends it, in the same atomic write. */
+  lease?: IdempotencyLease;
+}
+
+/**
+ * An `Idempotency-Key` held while its original runs (part 7.2). The commit of the run it is given
+ * to (`StoreScope.lease`) ends it together with what the run stored (the call, the answer to
+ * replay), so a call acknowledged before the store went down replays as soon as the store is back,
+ * never "still running"; `release` ends it when the run committed nothing (a refusal, a failure).
+ */
+export interface IdempotencyLease {
+  release(): Promise<void>;
 }
 
 /** What `GET /__mock/snapshots` lists of one snapshot. */
@@ -100,11 +112,11 @@ export interface SharedStore {
   onOtherCommits(listener: (accountId: string) => void): () => void;
   /**
    * Takes the lease of an `Idempotency-Key` of `key` (part 7.2) before its request runs, waiting
-   * while another process's original runs. Resolves with the release, or undefined when the
-   * original still runs as the wait window closes (409). A store of one process needs none: its
-   * runs never overlap.
+   * while another process's original runs. Resolves with the lease (give it to the run, then
+   * release it), or undefined when the original still runs as the wait window closes (409). A
+   * store of one process needs none: its runs never overlap, and a run's changes land whole.
    */
-  claimIdempotency(key: string, idempotencyKey: string): Promise<(() => Promise<void>) | undefined>;
+  claimIdempotency(key: string, idempotencyKey: string): Promise<IdempotencyLease | undefined>;
 }
 
 /** A snapshot as a file holds it (`GET /__mock/snapshots/{name}`, `--snapshot <file>`). */

@@ -2,7 +2,8 @@
 // reader turns Record on, creates a webhook subscription and pings it (the ping's path carries the
 // id the first answer gave, filled in by the console), turns Record off and downloads the
 // recording. The file is the in-page mock's Arazzo workflow: the id is a runtime expression from
-// the step that issued it, the reader's key appears nowhere, and the package's runner replays it
+// the step that issued it, the reader's key appears nowhere (not even in the URL the reader wrote
+// it into), and the package's runner replays it
 // on a fresh mock. The site is the one built for the run (test/helpers/docs-site.ts).
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -63,6 +64,11 @@ describe.skipIf(SKIP)('the try-it Record toggle in headless Chromium', () => {
     const key = await create.locator('.try-it-key').inputValue();
     expect(key).toMatch(/^sk_live_/);
 
+    // A reader who writes the key into the webhook's URL too (issue 39): the recording sends the
+    // replayer's key there, never the reader's.
+    const body = create.locator('.try-it-body');
+    await body.fill(JSON.stringify({ ...JSON.parse(await body.inputValue()), url: `https://hooks.example.org/in?token=${key}` }));
+
     await create.locator('.try-it-record-toggle').check();
     await expect(create.locator('.try-it-record').textContent()).resolves.toContain('recording try-it-1');
     const created = await send(create);
@@ -88,6 +94,8 @@ describe.skipIf(SKIP)('the try-it Record toggle in headless Chromium', () => {
     const [first, second] = recording.workflows[0].steps;
     expect([first.stepId, second.stepId]).toEqual(['createWebhookSubscription', 'pingWebhook']);
     expect(first.outputs).toEqual({ id: '$response.body#/id' });
+    expect(first.requestBody.payload.url).toBe('https://hooks.example.org/in?token={$inputs.apiKey}');
+    expect(text).not.toMatch(/sk_live_[A-Za-z0-9_-]/);
     expect(second.parameters).toContainEqual({ name: 'id', in: 'path', value: '$steps.createWebhookSubscription.outputs.id' });
     expect(second.parameters).toContainEqual({ name: 'Authorization', in: 'header', value: 'Bearer {$inputs.apiKey}' });
 
