@@ -66,6 +66,9 @@ export interface ConformanceConfig {
  */
 export const DEFAULT_MAX_SENDS = 16;
 
+/** What each fixture option adds at the writes level (scenarios/fixture-accounts.ts): the empty wallet's two refused requests and its FIXED line's message; the free account's refused call. */
+const FIXTURE_SENDS = { 'empty-wallet': 3, 'free-account': 1 } as const;
+
 /** Where the reports go unless --report-dir says otherwise, under the directory the command runs from. */
 export const DEFAULT_REPORT_DIR = 'conformance-report';
 
@@ -79,7 +82,7 @@ export const OPTIONS = {
   'free-account-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_FREE_ACCOUNT_KEY', help: "a key of a free account set aside (never topped up, never subscribed): its `limits`, and a call cap above the free ceiling refused with 400 on the account and a number (restored if accepted), and at --level writes on a call to --to (parts 2, 8)" },
   'control-token': { ...SHARED['control-token'], was: ['mock-control-token'], wasEnv: ['CONFORMANCE_MOCK_CONTROL_TOKEN'], help: "against the package's mock under --strict-keys or beyond loopback: its control token, so that --level writes can complete checkouts on the accounts it signs up there" },
   rerun: { type: 'string', value: '<finding-id>', help: "judge a finding of the last run again (its id is in the console and the reports): runs again the scenarios that showed it, with the run's base URL and --to from its report in --report-dir; exit 1 still there, 0 gone, 2 what it needs" },
-  'max-sends': { type: 'string', value: '<n>', env: 'CONFORMANCE_MAX_SENDS', help: `most requests --level writes may send that create or change something (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})` },
+  'max-sends': { type: 'string', value: '<n>', env: 'CONFORMANCE_MAX_SENDS', help: `most requests --level writes may send that create or change something (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS}, plus ${FIXTURE_SENDS['empty-wallet']} with --empty-wallet-key and ${FIXTURE_SENDS['free-account']} with --free-account-key)` },
   'event-window': { type: 'string', value: '<sec>', env: 'CONFORMANCE_EVENT_WINDOW', help: 'how long --level writes waits for the events it caused (default 20)' },
   concurrency: { type: 'string', value: '<n>', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at once (default 4)' },
   timeout: { type: 'string', value: '<seconds>', env: 'CONFORMANCE_TIMEOUT', help: 'per request (default 30)' },
@@ -119,6 +122,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
   const number = (name: 'timeout' | 'retry-budget' | 'event-window', fallback: number): number => (read(name) ? seconds(read(name)!, `--${name}`) : fallback);
   const second = read('second-key');
   const mock = env.CONFORMANCE_MOCK;
+  const fixtures = {
+    ...(read('empty-wallet-key') ? { emptyWalletKey: apiKey(read('empty-wallet-key'), '--empty-wallet-key', document) } : {}),
+    ...(read('free-account-key') ? { freeAccountKey: apiKey(read('free-account-key'), '--free-account-key', document) } : {}),
+  };
   return {
     baseUrl,
     apiKey: key,
@@ -131,11 +138,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     reportDir: read('report-dir') || DEFAULT_REPORT_DIR,
     anyKeyValid: read('any-key-valid') === '1' || read('any-key-valid') === 'true',
     anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
-    maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : DEFAULT_MAX_SENDS,
+    maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : defaultMaxSends(fixtures),
     eventWindowMs: number('event-window', 20) * 1000,
     ...(second ? { secondKey: secondKey(apiKey(second, '--second-key', document), key) } : {}),
-    ...(read('empty-wallet-key') ? { emptyWalletKey: apiKey(read('empty-wallet-key'), '--empty-wallet-key', document) } : {}),
-    ...(read('free-account-key') ? { freeAccountKey: apiKey(read('free-account-key'), '--free-account-key', document) } : {}),
+    ...fixtures,
     ...(mock === 'any' || mock === 'strict' ? { mock } : {}),
     ...(read('control-token') ? { mockControlToken: read('control-token') } : {}),
   };
@@ -147,9 +153,17 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
  * first: an account that is not so is said about the fixture, never judged as the deployment's).
  */
 export const FIXTURE_ACCOUNTS = {
-  'empty-wallet': { option: '--empty-wallet-key', field: 'emptyWalletKey', account: 'an account on an empty wallet' },
-  'free-account': { option: '--free-account-key', field: 'freeAccountKey', account: 'a free account' },
-} as const satisfies Record<string, { option: `--${keyof typeof OPTIONS}`; field: keyof ConformanceConfig; account: string }>;
+  'empty-wallet': { option: '--empty-wallet-key', field: 'emptyWalletKey', account: 'an account on an empty wallet', sends: FIXTURE_SENDS['empty-wallet'] },
+  'free-account': { option: '--free-account-key', field: 'freeAccountKey', account: 'a free account', sends: FIXTURE_SENDS['free-account'] },
+} as const satisfies Record<string, { option: `--${keyof typeof OPTIONS}`; field: keyof ConformanceConfig; account: string; sends: number }>;
+
+/**
+ * --max-sends unless given: DEFAULT_MAX_SENDS, plus what each fixture option given adds at the
+ * writes level (`sends`), so that giving one leaves the level's own checks their room.
+ */
+export function defaultMaxSends(config: Pick<ConformanceConfig, 'emptyWalletKey' | 'freeAccountKey'>): number {
+  return DEFAULT_MAX_SENDS + Object.values(FIXTURE_ACCOUNTS).reduce((n, f) => n + (config[f.field] ? f.sends : 0), 0);
+}
 
 export type FixtureAccount = keyof typeof FIXTURE_ACCOUNTS;
 

@@ -6,7 +6,7 @@
 // breaking proxy that hides /__mock/, one break per row, the row's scenarios run in-process; the
 // finding must name the row. And the faithful stand-in, with harmless variations, fails nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceConfig } from '../conformance/config.js';
+import { defaultMaxSends, type ConformanceConfig } from '../conformance/config.js';
 import { loadDescription, type Json } from '../conformance/description.js';
 import { createEnvironment } from '../conformance/environment.js';
 import type { Finding, ScenarioOutcome } from '../conformance/findings.js';
@@ -28,8 +28,9 @@ import { TEST_KEY, testConfig } from './helpers/conformance-harness.js';
 
 const document = loadDescription();
 const GENERIC_CHECKS = [NOT_A_SERVER_ERROR, STATUS_CODE_CONFORMANCE, CONTENT_TYPE_CONFORMANCE, RESPONSE_SCHEMA_CONFORMANCE, RESPONSE_HEADERS_CONFORMANCE, KEY_EXPOSURE_CHECK];
-/** What a deployment's run plans (a second key, no mock), and what a run on the announced mock does. */
-const onDeployment = planScenarios(document, 'writes', { secondKey: true }).scenarios;
+/** What a deployment's run plans (a second key and both fixture accounts, no mock), and what a run on the announced mock does. */
+const DEPLOYMENT_OPTIONS = { secondKey: true, emptyWallet: true, freeAccount: true };
+const onDeployment = planScenarios(document, 'writes', DEPLOYMENT_OPTIONS).scenarios;
 const onMock = planScenarios(document, 'writes', { mock: true }).scenarios.filter((s) => s.mockOnly);
 const rulesOf = (s: Scenario) => s.rules ?? [s.check];
 
@@ -116,6 +117,14 @@ const SECOND_SEED = {
   invoices: {},
   tenDlc: {},
 };
+// The fixture accounts a team sets aside (issue 38): one on an empty wallet holding a pay-as-you-go
+// line not yet registered for 10DLC and a FIXED line, and a free account (never paid) with a line.
+const EMPTY_WALLET_KEY = 'sk_live_CONFORMANCEemptyWALLETkey5a4b3c2d';
+const FREE_ACCOUNT_KEY = 'sk_live_CONFORMANCEfreeACCOUNTkey1f2e3d4c';
+const line = (id: string, number: string, billingMode: 'PAYG' | 'FIXED') => ({ id, number, nickname: id, createdAt: '2026-11-21T09:30:00Z', capabilities: ['sms', 'voice'], maxCallDurationSeconds: null, billingMode, tenDlc: { status: 'not_registered', reason: null }, inboundPrompt: 'Hello.' });
+const NOTHING = { messages: [], calls: [], groups: [], webhooks: [], paymentMethods: [], deposits: [], activity: [], invoices: {}, tenDlc: {}, subscription: null };
+const EMPTY_WALLET_SEED = { ...NOTHING, keys: [EMPTY_WALLET_KEY], paid: true, balance: 0, numbers: [line('pn_emptywallet0payg', '+13125550121', 'PAYG'), line('pn_emptywalletfixed', '+13125550122', 'FIXED')] };
+const FREE_ACCOUNT_SEED = { ...NOTHING, keys: [FREE_ACCOUNT_KEY], paid: false, balance: 0, account: { maxCallDurationSeconds: null }, numbers: [line('pn_freeaccount0line', '+13125550131', 'PAYG')] };
 const SUBSCRIBED_SEED = { keys: [SUBSCRIBED_KEY], subscription: { cancelAtPeriodEnd: false, periodEnd: '2027-12-02T15:04:05Z', invoiceId: 'in_subscribedaccount01', interval: 'monthly' } };
 
 let mock: RunningMock;
@@ -124,7 +133,7 @@ let proxy: BreakingProxy;
 const HIDE_MOCK: BreakRule = { on: 'GET /__mock/.*', answer: () => ({ status: 404, headers: { 'content-type': 'application/json' }, body: { error: 'Not found' } }) };
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }, SECOND_SEED as never, SUBSCRIBED_SEED as never] } });
+  mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }, SECOND_SEED as never, SUBSCRIBED_SEED as never, EMPTY_WALLET_SEED as never, FREE_ACCOUNT_SEED as never] } });
   await mock.ready;
   proxy = await startBreakingProxy(mock.url);
   proxy.rules.push(HIDE_MOCK);
@@ -138,13 +147,14 @@ afterEach(() => {
 });
 
 function config(overrides: Partial<ConformanceConfig> = {}): ConformanceConfig {
-  return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };
+  const fixtures = { emptyWalletKey: EMPTY_WALLET_KEY, freeAccountKey: FREE_ACCOUNT_KEY };
+  return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, ...fixtures, maxSends: defaultMaxSends(fixtures), timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };
 }
 
 /** Runs the scenarios named, one after another in one environment, as a run has them. */
 async function run(ids: string[], overrides: Partial<ConformanceConfig> = {}): Promise<ScenarioOutcome[]> {
   const env = createEnvironment(config(overrides), document);
-  const plan = planScenarios(env.document, 'writes', { secondKey: true }).scenarios;
+  const plan = planScenarios(env.document, 'writes', DEPLOYMENT_OPTIONS).scenarios;
   const outcomes: ScenarioOutcome[] = [];
   for (const id of ids) {
     const scenario = plan.find((s) => s.id === id);
@@ -239,6 +249,13 @@ const BREAKS: Record<string, Case> = {
   'cross-account-404': { breaks: [{ on: 'GET /api/v1/numbers/[^/]+/10dlc', answer: (a) => (a.status === 404 ? json(a, 200, { status: 'not_registered', reason: null, optInImageUrl: null }) : undefined) }] },
   'cross-account-ping-404': { breaks: [{ on: 'POST /api/v1/webhooks/[^/]+/ping', answer: (a) => (a.status === 404 ? json(a, 200, { delivered: true }) : undefined) }] },
   // A deployment that adds another account's message to GET /api/v1/messages (issue 38).
+  // The fixture accounts' rows (issue 38): a 500 for the empty wallet's 402, a FIXED line gated, a
+  // fee not asked for, a free account shown as paid, and a cap above the free ceiling accepted.
+  'wallet-gating-402': { breaks: [{ on: 'POST /api/v1/messages', answer: (a) => (a.status === 402 ? json(a, 500, { error: 'Internal error.' }) : undefined) }] },
+  'wallet-fixed-not-gated': { breaks: [{ on: 'POST /api/v1/messages', answer: (a, r) => (key(r).includes(EMPTY_WALLET_KEY) && a.status === 201 ? json(a, 402, { error: 'Insufficient credit.' }) : undefined) }] },
+  'ten-dlc-fee-402': { breaks: [{ on: 'POST /api/v1/numbers/[^/]+/10dlc', answer: (a) => (a.status === 402 ? json(a, 200, { status: 'pending', reason: null, brand: { brandId: 'BRD_conformance', status: 'pending' } }) : undefined) }] },
+  'free-account-limits-object': { breaks: [{ on: 'GET /api/v1/account', answer: (a, r) => (key(r).includes(FREE_ACCOUNT_KEY) ? json(a, 200, { ...(a.body as Json), limits: null }) : undefined) }] },
+  'free-call-cap-400': { breaks: [{ on: 'PATCH /api/v1/account', answer: (a, r) => (key(r).includes(FREE_ACCOUNT_KEY) && a.status === 400 ? json(a, 200, { maxCallDurationSeconds: 301, limits: null, apiKeys: [] }) : undefined) }] },
   'cross-account-lists': {
     breaks: [remembering('GET /api/v1/messages', (r) => key(r).includes(TEST_KEY), (theirs, a) => json(a, 200, [...records(theirs), ...records(a)]))],
   },
