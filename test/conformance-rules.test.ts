@@ -25,6 +25,7 @@ import { otherRegionSources } from '../scripts/guides.mjs';
 import { startMock, type RunningMock } from '../src/mock/start-mock.js';
 import { startBreakingProxy, type BreakingProxy, type BreakRule, type ProxiedAnswer, type ProxiedRequest } from './helpers/breaking-proxy.js';
 import { TEST_KEY, testConfig } from './helpers/conformance-harness.js';
+import { EMPTY_WALLET_KEY, EMPTY_WALLET_SEED, FIXTURE_KEYS, FREE_ACCOUNT_KEY, FREE_ACCOUNT_SEED } from './helpers/conformance-fixture-accounts.js';
 
 const document = loadDescription();
 const GENERIC_CHECKS = [NOT_A_SERVER_ERROR, STATUS_CODE_CONFORMANCE, CONTENT_TYPE_CONFORMANCE, RESPONSE_SCHEMA_CONFORMANCE, RESPONSE_HEADERS_CONFORMANCE, KEY_EXPOSURE_CHECK];
@@ -100,8 +101,9 @@ describe('the rule table and the suite, held to each other', () => {
   });
 });
 
-// The stand-in: the mock refuses unknown keys and holds three accounts: the run's (the demo seed),
-// a second account with records of its own (a number, a webhook subscription), and a subscribed one.
+// The stand-in: the mock refuses unknown keys and holds five accounts: the run's (the demo seed),
+// a second account with records of its own (a number, a webhook subscription), a subscribed one,
+// and the two fixture accounts (an empty wallet, a free account).
 const SECOND_KEY = 'sk_live_CONFORMANCEsecondKEY0b1c2d3e4f5a';
 const SUBSCRIBED_KEY = 'sk_live_CONFORMANCEsubscribedKEY9e8d7c6b';
 const SECOND_SEED = {
@@ -117,14 +119,6 @@ const SECOND_SEED = {
   invoices: {},
   tenDlc: {},
 };
-// The fixture accounts a team sets aside (issue 38): one on an empty wallet holding a pay-as-you-go
-// line not yet registered for 10DLC and a FIXED line, and a free account (never paid) with a line.
-const EMPTY_WALLET_KEY = 'sk_live_CONFORMANCEemptyWALLETkey5a4b3c2d';
-const FREE_ACCOUNT_KEY = 'sk_live_CONFORMANCEfreeACCOUNTkey1f2e3d4c';
-const line = (id: string, number: string, billingMode: 'PAYG' | 'FIXED') => ({ id, number, nickname: id, createdAt: '2026-11-21T09:30:00Z', capabilities: ['sms', 'voice'], maxCallDurationSeconds: null, billingMode, tenDlc: { status: 'not_registered', reason: null }, inboundPrompt: 'Hello.' });
-const NOTHING = { messages: [], calls: [], groups: [], webhooks: [], paymentMethods: [], deposits: [], activity: [], invoices: {}, tenDlc: {}, subscription: null };
-const EMPTY_WALLET_SEED = { ...NOTHING, keys: [EMPTY_WALLET_KEY], paid: true, balance: 0, numbers: [line('pn_emptywallet0payg', '+13125550121', 'PAYG'), line('pn_emptywalletfixed', '+13125550122', 'FIXED')] };
-const FREE_ACCOUNT_SEED = { ...NOTHING, keys: [FREE_ACCOUNT_KEY], paid: false, balance: 0, account: { maxCallDurationSeconds: null }, numbers: [line('pn_freeaccount0line', '+13125550131', 'PAYG')] };
 const SUBSCRIBED_SEED = { keys: [SUBSCRIBED_KEY], subscription: { cancelAtPeriodEnd: false, periodEnd: '2027-12-02T15:04:05Z', invoiceId: 'in_subscribedaccount01', interval: 'monthly' } };
 
 let mock: RunningMock;
@@ -147,8 +141,7 @@ afterEach(() => {
 });
 
 function config(overrides: Partial<ConformanceConfig> = {}): ConformanceConfig {
-  const fixtures = { emptyWalletKey: EMPTY_WALLET_KEY, freeAccountKey: FREE_ACCOUNT_KEY };
-  return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, ...fixtures, maxSends: defaultMaxSends(fixtures), timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };
+  return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, ...FIXTURE_KEYS, maxSends: defaultMaxSends(FIXTURE_KEYS), timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };
 }
 
 /** Runs the scenarios named, one after another in one environment, as a run has them. */
