@@ -194,6 +194,24 @@ describe('the conformance command with the fixture options', () => {
     expect(files).toBe('');
   });
 
+  it("conformance/README.md's fixture line passes as written (its keys and base URL given) on the faithful stand-in", async () => {
+    const readme = readFileSync(path.join(repoRoot, 'conformance/README.md'), 'utf8');
+    const line = /^NUMBERS_API_KEY=sk_live_\.\.\. NUMBERS_API_EMPTY_WALLET_KEY=sk_live_\.\.\. NUMBERS_API_FREE_ACCOUNT_KEY=sk_live_\.\.\. npx numbers-api conformance .*$/m.exec(readme)?.[0];
+    expect(line, 'the README gives the fixture line').toBeDefined();
+    const keys = [TEST_KEY, EMPTY_WALLET_KEY, FREE_ACCOUNT_KEY];
+    const reportDir = mkdtempSync(path.join(reportRoot, 'readme-'));
+    const command = `${line!.replace(/sk_live_\.\.\./g, () => keys.shift()!).replace('https://api.example.com', proxy.url)} --report-dir ${reportDir}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' };
+    for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key.startsWith('CONFORMANCE_') || key.startsWith('NUMBERS_API_') || key === 'TEST' || key === 'NODE_ENV') delete env[key];
+    const { code, out } = await new Promise<{ code: number; out: string }>((resolve) =>
+      execFile('sh', ['-c', command], { cwd: repoRoot, env, maxBuffer: 32 * 1024 * 1024, timeout: 180_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` })),
+    );
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/matches 5 scenario\(s\) of 4 operation\(s\)/);
+    expect(out).toMatch(/^Scenarios: 5 passed, 0 failed/m);
+    expect(out).toMatch(/^Sends \(creating or changing something\): 4 of at most 20 \(--max-sends\)/m);
+  }, 200_000);
+
   it('neither key in any report nor on the console, even where the deployment echoes them; an unfit fixture stops with exit 2', async () => {
     // A deployment that puts each fixture's key in its answers: part 5.3 fails, and the evidence of the failure is redacted.
     const echo: BreakRule = { on: 'GET /api/v1/account', answer: (a, r) => (keyOf(r) === FREE_ACCOUNT_KEY ? { ...a, body: { ...(a.body as Json), note: FREE_ACCOUNT_KEY } } : undefined) };
