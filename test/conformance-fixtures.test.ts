@@ -122,6 +122,9 @@ describe('what the fixture options send, as the proxy saw it', () => {
     const { outcomes, seen } = await runFixtures('writes');
     expect(fails(outcomes)).toEqual([]);
     expect(outcomes.map((o) => [o.scenarioId, o.verdict])).toEqual(expect.arrayContaining([['sendMessage/wallet-gating-402', 'pass'], ['sendMessage/wallet-fixed-not-gated', 'pass'], ['submitTenDlcRegistration/ten-dlc-fee-402', 'pass'], ['updateAccount/free-call-cap-400', 'pass']]));
+    // Besides these four, only the free account's two cap changes (refused): no DELETE, checkout, provisioning nor restore.
+    expect(writesOf(seen).filter((r) => r.method !== 'POST').map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['PATCH /api/v1/account', 'PATCH /api/v1/numbers/pn_freeaccount0line']));
+    expect(writesOf(seen)).toHaveLength(6);
     const sent = writesOf(seen).filter((r) => r.method === 'POST');
     const described = sent.map((r) => `${r.url} ${keyOf(r) === EMPTY_WALLET_KEY ? 'empty-wallet' : keyOf(r) === FREE_ACCOUNT_KEY ? 'free-account' : keyOf(r)}`).sort();
     expect(described).toEqual(['/api/v1/calls free-account', '/api/v1/messages empty-wallet', '/api/v1/messages empty-wallet', '/api/v1/numbers/pn_emptywallet0payg/10dlc empty-wallet']);

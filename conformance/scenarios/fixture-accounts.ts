@@ -17,7 +17,6 @@ import { FIXTURE_ACCOUNTS, type FixtureAccount } from '../config.js';
 import { documentedResponse, findOperation, type Json, type Operation } from '../description.js';
 import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Exchange, RequestSpec } from '../http.js';
-import type { PlanOptions } from '../plan.js';
 import { listRecords } from '../records.js';
 import type { Scenario, ScenarioContext } from '../scenario.js';
 import { MESSAGE_BODY } from './write-helpers.js';
@@ -102,7 +101,7 @@ async function capRefused(ctx: ScenarioContext, op: Operation, spec: RequestSpec
   );
 }
 
-export function fixtureAccountScenarios(operations: Operation[], options: PlanOptions): Scenario[] {
+export function fixtureAccountScenarios(operations: Operation[], options: { emptyWallet?: boolean; freeAccount?: boolean }): Scenario[] {
   const has = (...ids: string[]) => ids.every((id) => findOperation(operations, id));
   const scenarios: Scenario[] = [];
   if (options.emptyWallet && has('getBilling', 'listNumbers', 'sendMessage')) {
