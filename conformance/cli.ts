@@ -11,7 +11,7 @@ import { anyKeyNotApplicable, readAnnouncement, type Announcement } from './anno
 import { configFromEnv, DEFAULT_REPORT_DIR, OPTIONS, setting, type ConformanceConfig } from './config.js';
 import { loadDescription, type Json } from './description.js';
 import { suiteRedactor } from './http.js';
-import { fullPlan, planScenarios, scenariosMatching, type Plan } from './plan.js';
+import { fullPlan, planOptions, planScenarios, scenariosMatching, type Plan } from './plan.js';
 import { checkWritesPreconditions, preconditionLine } from './preconditions.js';
 import { probeDeployment, TargetError } from './probe.js';
 import { runWorkflowsCommand, workflowsMatching } from './workflows.js';
@@ -67,7 +67,7 @@ export async function runConformanceCli(argv: string[]): Promise<number> {
   if (argv.some((a) => a === '--replay' || a.startsWith('--replay='))) return (await import('./replay.js')).runReplayCli(argv);
   // `--proxy` is the old name of `numbers-api proxy`, kept for a release.
   if (argv.includes('--proxy')) return (await import('./proxy.js')).runProxyCli(argv.filter((a) => a !== '--proxy'), processIo);
-  const secrets = (['api-key', 'second-key', 'control-token'] as const).map((name) => rawValue(name, OPTIONS[name], argv) ?? '');
+  const secrets = (['api-key', 'second-key', 'empty-wallet-key', 'free-account-key', 'control-token'] as const).map((name) => rawValue(name, OPTIONS[name], argv) ?? '');
   const secret = secrets[0]!;
   let parsed: Parsed<typeof OPTIONS>;
   try {
@@ -181,9 +181,9 @@ async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
   if (values.workflows && values.shard !== undefined) throw new UsageError('--shard splits the scenarios; it does not apply to --workflows (select workflows with -t).');
   // Under --workflows, -t selects workflows by id; else scenarios by name.
   const onlyWorkflows = values.workflows && typeof values.filter === 'string' ? workflowsMatching(values.filter) : undefined;
-  const filter = typeof values.filter === 'string' && !values.workflows ? parseFilter(values.filter, planScenarios(document, settings.level, { mock: true, secondKey: true }), fullPlan(document)) : undefined;
+  const filter = typeof values.filter === 'string' && !values.workflows ? parseFilter(values.filter, planScenarios(document, settings.level, { mock: true, secondKey: true, emptyWallet: true, freeAccount: true }), fullPlan(document)) : undefined;
   const { config, announced } = await reachDeployment(document);
-  const plan = planScenarios(document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined });
+  const plan = planScenarios(document, config.level, planOptions(config));
   if (values.workflows) {
     return runWorkflowsCommand(config, document, (text) => process.stdout.write(text), { only: onlyWorkflows, notSent: plan.notSent, verbose: values.verbose === true, isMock: announced !== undefined });
   }
@@ -195,8 +195,7 @@ async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
     level: config.level,
     ...(config.level === 'writes' && config.to ? { to: config.to } : {}),
     maxSends: config.level === 'writes' ? config.maxSends : undefined,
-    mock: config.mock !== undefined,
-    secondKey: config.secondKey !== undefined,
+    ...planOptions(config),
     verbose: values.verbose === true,
     reportDir,
     progress: (mark) => process.stdout.write(mark),
@@ -229,9 +228,11 @@ async function suiteMode({ values }: Parsed<typeof OPTIONS>): Promise<number> {
   const ran = Object.values(report.totals).reduce((a, b) => a + b, 0);
   // A flow that met an account without credit or without a line: what the account needs, not a finding.
   const precondition = report.operations.flatMap((o) => o.scenarios).find((s) => s.precondition)?.precondition;
+  // A fixture account that is not what its option says: said about the fixture, and the run cannot judge its rules.
+  const fixture = report.operations.flatMap((o) => o.scenarios).find((s) => s.fixture)?.fixture;
   let code = failed ? 1 : 0;
-  if (precondition) {
-    report.stopped = { exitCode: 2, message: preconditionLine(precondition) };
+  if (precondition || fixture) {
+    report.stopped = { exitCode: 2, message: precondition ? preconditionLine(precondition) : fixture! };
     process.stderr.write(`${report.stopped.message}\n`);
     code = 2;
   } else if (ran === 0 && !failed) {

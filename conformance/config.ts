@@ -44,6 +44,13 @@ export interface ConformanceConfig {
    */
   secondKey?: string;
   /**
+   * A key of an account the team set aside on an empty wallet (`--empty-wallet-key`): the 402 gate
+   * of part 3 is asked there, and a FIXED line's send (FIXTURE_ACCOUNTS). Kept out of every output.
+   */
+  emptyWalletKey?: string;
+  /** A key of a free account the team set aside (`--free-account-key`): part 8's free limits. Kept out of every output. */
+  freeAccountKey?: string;
+  /**
    * The deployment announced itself as the package's mock (GET /__mock/about: `any` or `strict`
    * keys): the `writes` level then also provokes, on accounts it signs up there, what only the mock
    * can show (its documented test values, its sign-up code, its control surface).
@@ -59,6 +66,9 @@ export interface ConformanceConfig {
  */
 export const DEFAULT_MAX_SENDS = 16;
 
+/** What each fixture option adds at the writes level (scenarios/fixture-accounts.ts): the empty wallet's two refused requests and its FIXED line's message; the free account's refused call. */
+const FIXTURE_SENDS = { 'empty-wallet': 3, 'free-account': 1 } as const;
+
 /** Where the reports go unless --report-dir says otherwise, under the directory the command runs from. */
 export const DEFAULT_REPORT_DIR = 'conformance-report';
 
@@ -68,9 +78,11 @@ export const OPTIONS = {
   level: { type: 'string', value: '<level>', env: 'CONFORMANCE_LEVEL', help: 'contract (default): reads and requests that must be rejected only; writes: also judges flows across requests, creating a few things (test messages, one message and one call to --to, an account change it restores; needs --to). A call is never sent without an Idempotency-Key.' },
   to: { type: 'string', value: '<E.164>', env: 'CONFORMANCE_TO', help: 'the test number that --level writes messages and calls' },
   'second-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_SECOND_KEY', wasEnv: ['CONFORMANCE_SECOND_KEY'], help: 'a key of a second account: every record id one account reads must answer 404 to the other (part 7)' },
+  'empty-wallet-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_EMPTY_WALLET_KEY', help: 'a key of an account set aside on an empty wallet (balance at or below zero) with a pay-as-you-go line, and a FIXED one for its last rule: at --level writes the suite asks it a message to --to and a 10DLC submission, each to be refused with 402, and sends one message to --to from the FIXED line (part 3)' },
+  'free-account-key': { type: 'string', value: '<key>', env: 'NUMBERS_API_FREE_ACCOUNT_KEY', help: "a key of a free account set aside (never topped up, never subscribed): its `limits`, and a call cap above the free ceiling refused with 400 on the account and a number (restored if accepted), and at --level writes on a call to --to (parts 2, 8)" },
   'control-token': { ...SHARED['control-token'], was: ['mock-control-token'], wasEnv: ['CONFORMANCE_MOCK_CONTROL_TOKEN'], help: "against the package's mock under --strict-keys or beyond loopback: its control token, so that --level writes can complete checkouts on the accounts it signs up there" },
   rerun: { type: 'string', value: '<finding-id>', help: "judge a finding of the last run again (its id is in the console and the reports): runs again the scenarios that showed it, with the run's base URL and --to from its report in --report-dir; exit 1 still there, 0 gone, 2 what it needs" },
-  'max-sends': { type: 'string', value: '<n>', env: 'CONFORMANCE_MAX_SENDS', help: `most requests --level writes may send that create or change something (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS})` },
+  'max-sends': { type: 'string', value: '<n>', env: 'CONFORMANCE_MAX_SENDS', help: `most requests --level writes may send that create or change something (messages, call attempts, account changes; default ${DEFAULT_MAX_SENDS}, plus ${FIXTURE_SENDS['empty-wallet']} with --empty-wallet-key and ${FIXTURE_SENDS['free-account']} with --free-account-key)` },
   'event-window': { type: 'string', value: '<sec>', env: 'CONFORMANCE_EVENT_WINDOW', help: 'how long --level writes waits for the events it caused (default 20)' },
   concurrency: { type: 'string', value: '<n>', env: 'CONFORMANCE_CONCURRENCY', help: 'requests in flight at once (default 4)' },
   timeout: { type: 'string', value: '<seconds>', env: 'CONFORMANCE_TIMEOUT', help: 'per request (default 30)' },
@@ -110,6 +122,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
   const number = (name: 'timeout' | 'retry-budget' | 'event-window', fallback: number): number => (read(name) ? seconds(read(name)!, `--${name}`) : fallback);
   const second = read('second-key');
   const mock = env.CONFORMANCE_MOCK;
+  const fixtures = {
+    ...(read('empty-wallet-key') ? { emptyWalletKey: apiKey(read('empty-wallet-key'), '--empty-wallet-key', document) } : {}),
+    ...(read('free-account-key') ? { freeAccountKey: apiKey(read('free-account-key'), '--free-account-key', document) } : {}),
+  };
   return {
     baseUrl,
     apiKey: key,
@@ -122,13 +138,34 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Conformance
     reportDir: read('report-dir') || DEFAULT_REPORT_DIR,
     anyKeyValid: read('any-key-valid') === '1' || read('any-key-valid') === 'true',
     anyKeyValidReason: env.CONFORMANCE_ANY_KEY_REASON || undefined,
-    maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : DEFAULT_MAX_SENDS,
+    maxSends: read('max-sends') ? wholeNumber(read('max-sends')!, '--max-sends') : defaultMaxSends(fixtures),
     eventWindowMs: number('event-window', 20) * 1000,
     ...(second ? { secondKey: secondKey(apiKey(second, '--second-key', document), key) } : {}),
+    ...fixtures,
     ...(mock === 'any' || mock === 'strict' ? { mock } : {}),
     ...(read('control-token') ? { mockControlToken: read('control-token') } : {}),
   };
 }
+
+/**
+ * The accounts a team sets aside for what the run's own account cannot show (issue 38): the
+ * option that names each, its setting, and what the account must be (each scenario checks it
+ * first: an account that is not so is said about the fixture, never judged as the deployment's).
+ */
+export const FIXTURE_ACCOUNTS = {
+  'empty-wallet': { option: '--empty-wallet-key', field: 'emptyWalletKey', account: 'an account on an empty wallet', sends: FIXTURE_SENDS['empty-wallet'] },
+  'free-account': { option: '--free-account-key', field: 'freeAccountKey', account: 'a free account', sends: FIXTURE_SENDS['free-account'] },
+} as const satisfies Record<string, { option: `--${keyof typeof OPTIONS}`; field: keyof ConformanceConfig; account: string; sends: number }>;
+
+/**
+ * --max-sends unless given: DEFAULT_MAX_SENDS, plus what each fixture option given adds at the
+ * writes level (`sends`), so that giving one leaves the level's own checks their room.
+ */
+export function defaultMaxSends(config: Pick<ConformanceConfig, 'emptyWalletKey' | 'freeAccountKey'>): number {
+  return DEFAULT_MAX_SENDS + Object.values(FIXTURE_ACCOUNTS).reduce((n, f) => n + (config[f.field] ? f.sends : 0), 0);
+}
+
+export type FixtureAccount = keyof typeof FIXTURE_ACCOUNTS;
 
 function secondKey(value: string, apiKey: string): string {
   if (value === apiKey) throw new UsageError('--second-key must be the key of another account, not the run\'s own key.');

@@ -107,6 +107,8 @@ export interface ScenarioOutcome {
    * deployment; the run stops with exit 2 and says it (preconditions.ts).
    */
   precondition?: string;
+  /** A fixture account that is not what its option says, in a line naming the option (FixtureUnfit): the run stops with exit 2. */
+  fixture?: string;
   findings: Finding[];
   exchanges: ExchangeRecord[];
   /** State the suite changed and put back (PATCH /account read first, restored after). */

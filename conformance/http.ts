@@ -4,7 +4,7 @@
 // out (Retry-After honoured within a budget) and the exchange returned with the keys kept out of
 // everything it records.
 import { randomUUID } from 'node:crypto';
-import type { ConformanceConfig } from './config.js';
+import type { ConformanceConfig, FixtureAccount } from './config.js';
 import type { Operation } from './description.js';
 import { Limiter } from './limiter.js';
 import { createRequester, NoAnswer, type Requester } from '../src/request/index.js';
@@ -14,9 +14,10 @@ import { backoffDelay, parseRetryAfter } from '../src/request/retry.js';
 /**
  * Which Authorization header a request carries (part 5.1): the run's key, none, a malformed or a
  * well-formed unknown one, the second key (`--second-key`, cross-account checks), or the key of
- * an account the suite signed up on the package's mock (`scratch`, given in `RequestSpec.key`).
+ * an account the suite signed up on the package's mock (`scratch`, given in `RequestSpec.key`), or
+ * the key of a fixture account the team set aside (`empty-wallet`, `free-account`: config.ts).
  */
-export type AuthMode = 'valid' | 'none' | 'malformed' | 'unknown-key' | 'second' | 'scratch';
+export type AuthMode = 'valid' | 'none' | 'malformed' | 'unknown-key' | 'second' | 'scratch' | FixtureAccount;
 
 export interface RequestSpec {
   pathParams?: Record<string, string>;
@@ -71,6 +72,8 @@ export function describeAuth(auth: AuthMode): string {
     'unknown-key': 'with a well-formed unknown key (Bearer sk_live_conformance0000invalid…)',
     second: 'with the second key (--second-key)',
     scratch: 'with the key of an account the suite signed up on the mock',
+    'empty-wallet': 'with the empty-wallet key (--empty-wallet-key)',
+    'free-account': 'with the free-account key (--free-account-key)',
   }[auth];
 }
 
@@ -83,6 +86,8 @@ export function curlAuthorization(auth: AuthMode): string | undefined {
     'unknown-key': `Bearer ${UNKNOWN_KEY_PREFIX}0000`,
     second: 'Bearer $NUMBERS_API_SECOND_KEY',
     scratch: 'Bearer $SCRATCH_KEY',
+    'empty-wallet': 'Bearer $NUMBERS_API_EMPTY_WALLET_KEY',
+    'free-account': 'Bearer $NUMBERS_API_FREE_ACCOUNT_KEY',
   }[auth];
 }
 
@@ -129,14 +134,17 @@ export class ConformanceHttp {
   /** The suite's requests, the key given per request (its auth mode); the mock's control token on control requests. */
   readonly requests: Requester;
 
-  constructor(private readonly config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs' | 'mockControlToken'> & { secondKey?: string }, limiter?: Limiter) {
+  constructor(
+    private readonly config: Pick<ConformanceConfig, 'baseUrl' | 'apiKey' | 'concurrency' | 'timeoutMs' | 'retryBudgetMs' | 'mockControlToken'> & Partial<Pick<ConformanceConfig, 'secondKey' | 'emptyWalletKey' | 'freeAccountKey'>>,
+    limiter?: Limiter,
+  ) {
     this.limiter = limiter ?? new Limiter(config.concurrency);
     this.requests = createRequester({ baseUrl: config.baseUrl, apiKey: null, controlToken: config.mockControlToken, timeoutMs: config.timeoutMs });
   }
 
   /** Every key this run holds: kept out of every message it makes. */
   secrets(): string[] {
-    return [this.config.apiKey, this.config.secondKey, ...this.scratchKeys].filter((k): k is string => Boolean(k));
+    return [this.config.apiKey, this.config.secondKey, this.config.emptyWalletKey, this.config.freeAccountKey, ...this.scratchKeys].filter((k): k is string => Boolean(k));
   }
 
   /** A key the suite was issued (an account it signed up on the mock): redacted like the run's own. */
@@ -152,6 +160,10 @@ export class ConformanceHttp {
         return this.config.secondKey ? `Bearer ${this.config.secondKey}` : null;
       case 'scratch':
         return key ? `Bearer ${key}` : null;
+      case 'empty-wallet':
+        return this.config.emptyWalletKey ? `Bearer ${this.config.emptyWalletKey}` : null;
+      case 'free-account':
+        return this.config.freeAccountKey ? `Bearer ${this.config.freeAccountKey}` : null;
       case 'malformed':
         return `Bearer ${MALFORMED_KEY}`;
       case 'unknown-key':

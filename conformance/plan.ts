@@ -1,7 +1,7 @@
 // The whole suite, derived from the description at run time: for every operation the generic
 // scenarios (reads, 401s, negative data, unknown ids, missing headers) and the named checks of the
 // interface specification; minus the operations the safety policy never sends.
-import type { Level } from './config.js';
+import type { ConformanceConfig, Level } from './config.js';
 import { listOperations, type Json } from './description.js';
 import { neverSentReason } from './policy.js';
 import type { Scenario } from './scenario.js';
@@ -10,6 +10,7 @@ import { billingActivityScenarios } from './scenarios/billing-activity.js';
 import { callDurationScenarios } from './scenarios/call-duration.js';
 import { eventsWaitScenarios } from './scenarios/events-wait.js';
 import { historyListScenarios } from './scenarios/history-lists.js';
+import { fixtureAccountScenarios } from './scenarios/fixture-accounts.js';
 import { isolationScenarios } from './scenarios/isolation.js';
 import { mockJourneyScenarios } from './scenarios/mock-journeys.js';
 import { mockSignUpScenarios } from './scenarios/mock-sign-up.js';
@@ -37,11 +38,20 @@ export interface Plan {
   notSent: NotSent[];
 }
 
-/** What the run has besides the level: the mock announced itself, a second key was given. */
+/** What the run has besides the level: the mock announced itself, a second key or a fixture account's key was given. */
 export interface PlanOptions {
   /** The package's mock announced itself (GET /__mock/about): the `writes` level also provokes what only it can show, on accounts it signs up there. */
   mock?: boolean;
   secondKey?: boolean;
+  /** `--empty-wallet-key`: an account the team set aside on an empty wallet. */
+  emptyWallet?: boolean;
+  /** `--free-account-key`: a free account the team set aside. */
+  freeAccount?: boolean;
+}
+
+/** The plan options a run's settings give. */
+export function planOptions(config: Pick<ConformanceConfig, 'mock' | 'secondKey' | 'emptyWalletKey' | 'freeAccountKey'>): Required<PlanOptions> {
+  return { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined, emptyWallet: config.emptyWalletKey !== undefined, freeAccount: config.freeAccountKey !== undefined };
 }
 
 export function planScenarios(document: Json, level: Level, options: PlanOptions = {}): Plan {
@@ -79,6 +89,7 @@ export function planScenarios(document: Json, level: Level, options: PlanOptions
     ...writeScenarios(sendable),
     ...writesProvocationScenarios(sendable),
     ...isolationScenarios(operations, options),
+    ...fixtureAccountScenarios(sendable, options),
   );
   if (options.mock) scenarios.push(...mockSignUpScenarios(operations), ...mockJourneyScenarios(operations));
   return { scenarios: scenarios.filter((s) => level === 'writes' || s.level === 'contract'), notSent };
@@ -86,7 +97,7 @@ export function planScenarios(document: Json, level: Level, options: PlanOptions
 
 /** Every scenario the suite has, whatever the run: to say of a documented answer not provoked which scenario would, and what it needs. */
 export function fullPlan(document: Json): Plan {
-  return planScenarios(document, 'writes', { mock: true, secondKey: true });
+  return planScenarios(document, 'writes', { mock: true, secondKey: true, emptyWallet: true, freeAccount: true });
 }
 
 /** The vitest test name of a scenario (define.ts): the check in brackets lets `-t` select by check. */

@@ -22,11 +22,11 @@ import { NOT_A_SERVER_ERROR } from './checks/not-a-server-error.js';
 import { RESPONSE_HEADERS_CONFORMANCE } from './checks/response-headers-conformance.js';
 import { RESPONSE_SCHEMA_CONFORMANCE } from './checks/response-schema-conformance.js';
 import { STATUS_CODE_CONFORMANCE } from './checks/status-code-conformance.js';
-import type { ConformanceConfig, Level } from './config.js';
+import { FIXTURE_ACCOUNTS, OPTIONS, type ConformanceConfig, type Level } from './config.js';
 import { findOperation, listOperations, loadDescription, type Json } from './description.js';
 import { createEnvironment } from './environment.js';
 import type { ScenarioOutcome } from './findings.js';
-import { planScenarios, type PlanOptions } from './plan.js';
+import { planOptions, planScenarios, type PlanOptions } from './plan.js';
 import { preconditionLine } from './preconditions.js';
 import { groupFindings, type FindingGroup } from './reporters/finding-groups.js';
 import { reportFiles, rerunReportFile } from './reporters/files.js';
@@ -52,6 +52,8 @@ type Rerunnable = Runnable | { scenarioId: string; needs: string };
 const SETTINGS: Array<{ give(options: Required<PlanOptions> & { level: Level }): void; words(config: ConformanceConfig, scenario: Scenario): string }> = [
   { give: (o) => (o.level = 'writes'), words: (config) => `--level writes${config.to ? '' : ' --to <test number>'}` },
   { give: (o) => (o.secondKey = true), words: () => '--second-key <a key of a second account> (or NUMBERS_API_SECOND_KEY)' },
+  { give: (o) => (o.emptyWallet = true), words: () => `--empty-wallet-key <a key of ${FIXTURE_ACCOUNTS['empty-wallet'].account}> (or ${OPTIONS['empty-wallet-key'].env})` },
+  { give: (o) => (o.freeAccount = true), words: () => `--free-account-key <a key of ${FIXTURE_ACCOUNTS['free-account'].account}> (or ${OPTIONS['free-account-key'].env})` },
   { give: (o) => (o.mock = true), words: (_config, scenario) => `the package's mock as the base URL: it runs only there (${scenario.mockOnly ?? 'on accounts it signs up'})` },
 ];
 
@@ -59,7 +61,7 @@ const SETTINGS: Array<{ give(options: Required<PlanOptions> & { level: Level }):
 function whatItNeeds(document: Json, scenarioId: string, config: ConformanceConfig): string | undefined {
   const subsets = Array.from({ length: 1 << SETTINGS.length }, (_, bits) => SETTINGS.filter((_, i) => bits & (1 << i))).sort((a, b) => a.length - b.length);
   for (const subset of subsets) {
-    const options = { level: config.level, mock: config.mock !== undefined, secondKey: config.secondKey !== undefined };
+    const options = { level: config.level, ...planOptions(config) };
     for (const setting of subset) setting.give(options);
     const scenario = planScenarios(document, options.level, options).scenarios.find((s) => s.id === scenarioId);
     if (scenario) return subset.map((setting) => setting.words(config, scenario)).join(' and ');
@@ -99,7 +101,7 @@ function replayedRequest(document: Json, group: FindingGroup, scenarioId: string
 
 /** Each scenario that showed the finding, as it runs again at these settings. */
 function rerunnables(document: Json, group: FindingGroup, config: ConformanceConfig): Rerunnable[] {
-  const plan = planScenarios(document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined });
+  const plan = planScenarios(document, config.level, planOptions(config));
   // A replay's steps share one example request: it goes again once.
   const ids = group.scenarioIds.filter((id, i) => !id.startsWith('replay ') || !group.scenarioIds.slice(0, i).some((other) => other.startsWith('replay ')));
   return ids.map((scenarioId): Rerunnable => {

@@ -6,9 +6,11 @@
 // the suite's scenarios to each other (a scenario names its rows in `Scenario.rules`, a finding
 // the row it judged in `Finding.rule`) and shows every checked row failing against a deployment
 // stand-in that breaks it.
-import type { Level } from './config.js';
+import type { FIXTURE_ACCOUNTS, FixtureAccount, Level } from './config.js';
 
-/** Why a rule is not judged on a deployment: a stable key (the fixture-account options flip `needs-fixture-account`). */
+type FixtureOption = (typeof FIXTURE_ACCOUNTS)[FixtureAccount]['option'];
+
+/** Why a rule is not judged on a deployment: a stable key. */
 export type NotCheckedReason = 'needs-fixture-account' | 'unsafe' | 'unpublished' | 'not-shown' | 'not-observable' | 'cannot-provoke' | 'takes-time' | 'another-address' | 'not-yet';
 
 /** Each reason in words, as the table says it. */
@@ -34,9 +36,10 @@ export interface Rule {
    * Judged on any deployment at `level` (and above): by these scenarios (ids; `*\/<name>` is
    * every `<operationId>/<name>[/<variant>]`), or by the generic check `everyAnswer` on every answer.
    * `when`: what the account must hold for it to be judged (`where ...`, `with ...`). `advisory`: why a break is only ever
-   * reported as advisory.
+   * reported as advisory. `fixture`: judged only on a fixture account the team sets aside, named by
+   * this option (config.ts, FIXTURE_ACCOUNTS); without it the run cannot judge it (`needs-fixture-account`).
    */
-  checked?: { level: Level; by?: readonly string[]; everyAnswer?: string; when?: string; advisory?: string };
+  checked?: { level: Level; by?: readonly string[]; everyAnswer?: string; when?: string; advisory?: string; fixture?: FixtureOption };
   /** Why it is not judged on a deployment, and what would let it be. */
   notChecked?: { reason: NotCheckedReason; why: string; unlock?: string };
   /** Judged on the package's mock, on accounts the suite signs up there, by these scenarios. */
@@ -45,6 +48,8 @@ export interface Rule {
 
 const contract = (by: string[], extra: { when?: string; advisory?: string } = {}) => ({ level: 'contract' as const, by, ...extra });
 const writes = (by: string[], extra: { when?: string; advisory?: string } = {}) => ({ level: 'writes' as const, by, ...extra });
+/** Judged only with a fixture account's option (`--empty-wallet-key`, `--free-account-key`). */
+const withFixture = (level: Level, by: string[], fixture: FixtureOption, when: string) => ({ level, by, fixture, when: `with \`${fixture}\`${when}` });
 const everyAnswer = (check: string) => ({ level: 'contract' as const, everyAnswer: check });
 const SIGN_UP_REACHES_A_PERSON = 'a sign-up emails and texts its codes to a person, and the codes cannot be read on a deployment';
 
@@ -63,7 +68,7 @@ export const RULES: readonly Rule[] = [
   { id: 'ten-dlc-null-not-payg', part: '2', rule: "`tenDlc` is null on an account that is not pay-as-you-go and has no registration yet.", notChecked: { reason: 'not-shown', why: 'what makes an account "not pay-as-you-go" and whether a number ever had a registration are not shown' } },
   { id: 'billing-modes-match-numbers', part: '2', rule: "The billing status's mode of each number is the number's own billing mode.", notChecked: { reason: 'not-shown', why: 'both field names are inferred, so a difference could only be advisory' } },
   { id: 'inbound-media-original-url-null', part: '2', rule: 'An inbound message\'s media carry `originalUrl` null.', notChecked: { reason: 'not-shown', why: "the suite cannot cause an inbound message with media: the test helper's fields are not shown" } },
-  { id: 'free-account-limits-object', part: '2, 8', rule: "A free account (never topped up, never subscribed) shows `limits` as an object with its call ceiling and concurrency.", notChecked: { reason: 'needs-fixture-account', why: "the run's account may have paid", unlock: '--free-account-key' }, onMock: ['createSubscriptionCheckout/mock-billing-answers'] },
+  { id: 'free-account-limits-object', part: '2, 8', rule: "A free account (never topped up, never subscribed) shows `limits` as an object with its call ceiling and concurrency.", checked: withFixture('contract', ['getAccount/free-account-limits-object'], '--free-account-key', ' (an account that never topped up nor subscribed)'), onMock: ['createSubscriptionCheckout/mock-billing-answers'] },
   { id: 'free-limits-lift', part: '2, 3, 8', rule: 'The first top-up or subscription lifts the free-account limits for good: `limits` is null once the account has paid.', notChecked: { reason: 'unsafe', why: 'it takes a payment' }, onMock: ['createSubscriptionCheckout/mock-billing-answers'] },
 
   // Part 3: states and transitions.
@@ -82,8 +87,8 @@ export const RULES: readonly Rule[] = [
   { id: 'imessage-account-cannot-subscribe', part: '3, 4.4', rule: 'An account holding an iMessage number cannot start a subscription: the checkout answers 403.', notChecked: { reason: 'unsafe', why: 'a checkout wrongly accepted would start a subscription' }, onMock: ['submitTenDlcRegistration/mock-imessage-refusals'] },
   { id: 'call-status-events', part: '3, 6', rule: 'Each move of a call emits `call.status_changed` with the state entered and the one before; the move to Terminated carries `terminationType`.', notChecked: { reason: 'not-yet', why: 'the writes level places one call but does not follow its events (on a deployment its progress depends on the test phone; part 6 gives no timing)' } },
   { id: 'call-duration-warning', part: '3, 8', rule: 'About 30 to 40 seconds before a cap cuts a call, a warning is spoken or sent as a protocol frame.', notChecked: { reason: 'not-observable', why: 'the warning is in the call audio, not in any answer' } },
-  { id: 'wallet-gating-402', part: '3, 7', rule: 'While a pay-as-you-go number\'s wallet is at or below zero, a call, an SMS or a number provisioning answers 402.', notChecked: { reason: 'needs-fixture-account', why: "the run's account has credit (the writes level needs it)", unlock: '--empty-wallet-key' }, onMock: ['submitTenDlcRegistration/mock-ten-dlc-answers'] },
-  { id: 'wallet-fixed-not-gated', part: '3', rule: 'A FIXED number is never gated by the wallet: it sends on an empty wallet.', notChecked: { reason: 'needs-fixture-account', why: 'it needs an account on an empty wallet holding a FIXED line, and the send goes through', unlock: '--empty-wallet-key' } },
+  { id: 'wallet-gating-402', part: '3, 7', rule: 'While a pay-as-you-go number\'s wallet is at or below zero, a call, an SMS or a number provisioning answers 402.', checked: withFixture('writes', ['sendMessage/wallet-gating-402'], '--empty-wallet-key', ' (an account on an empty wallet, with a pay-as-you-go line): one message to --to, to be refused; a call and a number provisioned are not asked'), onMock: ['submitTenDlcRegistration/mock-ten-dlc-answers'] },
+  { id: 'wallet-fixed-not-gated', part: '3', rule: 'A FIXED number is never gated by the wallet: it sends on an empty wallet.', checked: withFixture('writes', ['sendMessage/wallet-fixed-not-gated'], '--empty-wallet-key', ', where that account holds a FIXED line: one message to --to, sent') },
   { id: 'wallet-inbound-declined', part: '3', rule: 'On an empty wallet, inbound calls to a pay-as-you-go number are declined.', notChecked: { reason: 'cannot-provoke', why: 'the suite cannot place an inbound call' } },
   { id: 'whatsapp-warm-up', part: '3, 8', rule: 'A customer-connected WhatsApp channel is `warming_up` for about 6 hours, then `ready`.', notChecked: { reason: 'takes-time', why: 'about 6 hours' } },
   { id: 'ten-dlc-submission-answers', part: '3, 4.5, 7', rule: 'A 10DLC submission meets its documented answers: 400 `tendlc_validation_failed`, 403 `tendlc_brand_not_reusable`, 404 `tendlc_brand_not_found`, 409 `tendlc_brand_not_approved`, 402 when the balance cannot pay the fee.', notChecked: { reason: 'unsafe', why: 'a submission charges the one-time fee' }, onMock: ['submitTenDlcRegistration/mock-ten-dlc-answers'] },
@@ -106,7 +111,7 @@ export const RULES: readonly Rule[] = [
   { id: 'call-duration-range', part: '4.2, 4.5, 8', rule: '`maxCallDurationSeconds` outside 60..3600 answers 400 on the account and on a number (read first, restored if accepted).', checked: contract(['updateAccount/call-duration-range', 'updateNumber/call-duration-range']) },
   { id: 'account-cap-read-your-write', part: '4.2', rule: "The account's call cap written is answered by the PATCH and read back, then restored.", checked: writes(['updateAccount/account-cap-read-your-write']) },
   { id: 'account-cap-null-clears', part: '4.2', rule: "`maxCallDurationSeconds` null clears the account's cap.", notChecked: { reason: 'not-yet', why: 'read your write sets a value and restores the original; it writes null only where the original was null' } },
-  { id: 'free-call-cap-400', part: '4.2, 8', rule: 'On a free account, an explicit call cap above 300 s answers 400 on call create, number update and account update.', notChecked: { reason: 'needs-fixture-account', why: "the run's account may have paid", unlock: '--free-account-key' } },
+  { id: 'free-call-cap-400', part: '4.2, 8', rule: 'On a free account, an explicit call cap above 300 s answers 400 on call create, number update and account update.', checked: withFixture('contract', ['updateAccount/free-call-cap-400'], '--free-account-key', ': on the account and on a number (read first, restored if accepted); on a call to --to only at `writes`') },
   { id: 'free-call-cap-clamped', part: '8', rule: "On a free account, a cap inherited from the number or account is clamped to 300 s.", notChecked: { reason: 'not-observable', why: 'no answer shows a call\'s effective cap' } },
   { id: 'call-cap-priority', part: '4.2', rule: 'The effective call cap is the call\'s, else the number\'s, else the account\'s, else the global default.', notChecked: { reason: 'not-observable', why: 'no answer shows a call\'s effective cap' } },
   { id: 'account-delete', part: '4.2', rule: 'Deleting the account is for good: its key answers 401 afterwards.', notChecked: { reason: 'unsafe', why: 'it deletes the account' }, onMock: ['verifyPhoneNumber/sign-up-flow'] },
@@ -173,7 +178,7 @@ export const RULES: readonly Rule[] = [
   { id: 'whatsapp-unanswered', part: '8', rule: 'A fourth consecutive WhatsApp message to one recipient with no reply answers 429 `rate_limited`.', notChecked: { reason: 'unsafe', why: 'it sends three messages to a person' } },
   { id: 'imessage-new-conversations', part: '8', rule: 'Past 50 new iMessage conversations a day per number, a send answers 429 `rate_limited`.', notChecked: { reason: 'unsafe', why: 'it sends 50 messages to new recipients' } },
   { id: 'free-concurrency-429', part: '8', rule: "A free account's third call in progress answers 429 `call_limit_reached`.", notChecked: { reason: 'unsafe', why: 'it places two real calls' }, onMock: ['createCall/mock-call-answers'] },
-  { id: 'ten-dlc-fee-402', part: '7, 8', rule: 'A 10DLC submission the balance cannot pay answers 402.', notChecked: { reason: 'needs-fixture-account', why: 'a submission on an account that can pay charges the fee', unlock: '--empty-wallet-key' }, onMock: ['submitTenDlcRegistration/mock-ten-dlc-answers'] },
+  { id: 'ten-dlc-fee-402', part: '7, 8', rule: 'A 10DLC submission the balance cannot pay answers 402.', checked: withFixture('writes', ['submitTenDlcRegistration/ten-dlc-fee-402'], '--empty-wallet-key', ', where that account holds a pay-as-you-go number not yet registered: one submission, to be refused'), onMock: ['submitTenDlcRegistration/mock-ten-dlc-answers'] },
 ];
 
 /** The rule of `id`. */

@@ -2,7 +2,7 @@
 // prove). runScenario gives it a context that sends requests through ConformanceHttp, runs the
 // generic checks on every answer, and collects findings into an outcome for the reporters.
 import { checkResponse } from './checks/response.js';
-import type { ConformanceConfig, Level } from './config.js';
+import type { ConformanceConfig, FixtureAccount, Level } from './config.js';
 import { findOperation, type Json, type Operation } from './description.js';
 import { Fixtures } from './fixtures.js';
 import { overallVerdict, type AnswerExcerpt, type Finding, type NotProvoked, type ScenarioOutcome, type SendRecord, type SentRequest, type Verdict } from './findings.js';
@@ -45,6 +45,8 @@ export interface Scenario {
   mockOnlyBecause?: Readonly<Record<string, string>>;
   /** Needs a second account: `--second-key`, or on the mock an account the suite signs up. */
   secondAccount?: boolean;
+  /** Runs only on a fixture account the team set aside, named by its option (config.ts, FIXTURE_ACCOUNTS). */
+  fixture?: FixtureAccount;
   /**
    * The rows of the rule table (conformance/rules.ts) it judges; `[check]` when not given. A
    * finding names the one being judged: the first, until ScenarioContext.judging names another.
@@ -58,6 +60,12 @@ export class Skip extends Error {}
 export class NotApplicable extends Skip {}
 /** The account lacks what the flow needs (credit, a line to send from): not a finding, exit 2. */
 export class PreconditionUnmet extends Skip {}
+/**
+ * A fixture account that is not what its option says (a wallet not empty, an account that has
+ * paid): said about the fixture, in a line that names the option, never judged as the
+ * deployment's. The run stops with exit 2, as for an account the level cannot run on.
+ */
+export class FixtureUnfit extends Skip {}
 
 /** Everything a run shares: the description, the validator, the HTTP client, discovered fixtures. */
 export interface Environment {
@@ -139,8 +147,12 @@ export class ScenarioContext {
     this.reserved += count;
   }
 
-  /** Sends a request that creates or changes something, from the sends reserved (or one more taken). */
-  async write(op: Operation, spec: RequestSpec = {}): Promise<Exchange> {
+  /**
+   * Sends a request that creates or changes something, from the sends reserved (or one more taken).
+   * `refusedWith402`: the 402 is the answer the request asks for (an empty wallet's gate), not a
+   * precondition of the account.
+   */
+  async write(op: Operation, spec: RequestSpec = {}, options: { refusedWith402?: boolean } = {}): Promise<Exchange> {
     if (this.reserved === 0) this.reserveSends(1, `a further ${op.operationId}`);
     this.reserved--;
     const sent: SendRecord = { operationId: op.operationId, request: describeRequest({ method: op.method, target: targetOf(op.path, { path: spec.pathParams, query: spec.query }), auth: spec.auth ?? 'valid', requestBody: spec.body }) };
@@ -148,7 +160,7 @@ export class ScenarioContext {
     const ex = await this.send(op, spec);
     sent.status = ex.status;
     // Part 7: 402 is insufficient credit. The account cannot run this flow; that is no finding.
-    if (ex.status === 402) throw new PreconditionUnmet(creditNeeded(ex));
+    if (ex.status === 402 && !options.refusedWith402) throw new PreconditionUnmet(creditNeeded(ex));
     return ex;
   }
 
@@ -230,6 +242,11 @@ export class ScenarioContext {
   precondition(reason: string): never {
     throw new PreconditionUnmet(reason);
   }
+
+  /** The fixture account is not what its option says: `line` names the option and what the account showed. */
+  fixtureUnfit(line: string): never {
+    throw new FixtureUnfit(line);
+  }
 }
 
 /** The machine code of an error answer (part 7: a string `code` beside `error`), when it carries one. */
@@ -265,6 +282,7 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
   const started = Date.now();
   let skipReason: string | undefined;
   let precondition: string | undefined;
+  let fixture: string | undefined;
   let notApplicable = false;
   try {
     await (scenario.exclusive ? env.locks.run(scenario.exclusive, () => scenario.run(ctx)) : scenario.run(ctx));
@@ -273,6 +291,7 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
     else if (error instanceof NoResponse) ctx.record('fail', error.message, undefined, 'response-received');
     else throw error;
     if (error instanceof PreconditionUnmet) precondition = error.message;
+    if (error instanceof FixtureUnfit) fixture = error.message;
     notApplicable = error instanceof NotApplicable;
   }
   // A failure or an advisory carries its request and answer, so a person can act on it alone.
@@ -298,10 +317,11 @@ export async function runScenario(env: Environment, scenario: Scenario): Promise
     verdict: overallVerdict(ctx.findings, skipReason, notApplicable),
     skipReason,
     ...(precondition ? { precondition } : {}),
+    ...(fixture ? { fixture } : {}),
     findings,
     exchanges: ctx.exchanges.map((ex) => {
       const code = answerCode(ex);
-      return { ...(ex.seq !== undefined ? { seq: ex.seq } : {}), operationId: ex.operationId, status: ex.status, ...(code ? { code } : {}), request: describeRequest(ex), ...(ex.auth === 'second' || ex.auth === 'scratch' ? { auth: ex.auth } : {}) };
+      return { ...(ex.seq !== undefined ? { seq: ex.seq } : {}), operationId: ex.operationId, status: ex.status, ...(code ? { code } : {}), request: describeRequest(ex), ...(ex.auth !== 'valid' && ex.auth !== 'none' && ex.auth !== 'malformed' && ex.auth !== 'unknown-key' ? { auth: ex.auth } : {}) };
     }),
     notes: ctx.notes,
     level: scenario.level,

@@ -6,7 +6,7 @@
 // breaking proxy that hides /__mock/, one break per row, the row's scenarios run in-process; the
 // finding must name the row. And the faithful stand-in, with harmless variations, fails nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceConfig } from '../conformance/config.js';
+import { defaultMaxSends, type ConformanceConfig } from '../conformance/config.js';
 import { loadDescription, type Json } from '../conformance/description.js';
 import { createEnvironment } from '../conformance/environment.js';
 import type { Finding, ScenarioOutcome } from '../conformance/findings.js';
@@ -25,11 +25,13 @@ import { otherRegionSources } from '../scripts/guides.mjs';
 import { startMock, type RunningMock } from '../src/mock/start-mock.js';
 import { startBreakingProxy, type BreakingProxy, type BreakRule, type ProxiedAnswer, type ProxiedRequest } from './helpers/breaking-proxy.js';
 import { TEST_KEY, testConfig } from './helpers/conformance-harness.js';
+import { EMPTY_WALLET_KEY, EMPTY_WALLET_SEED, FIXTURE_KEYS, FREE_ACCOUNT_KEY, FREE_ACCOUNT_SEED } from './helpers/conformance-fixture-accounts.js';
 
 const document = loadDescription();
 const GENERIC_CHECKS = [NOT_A_SERVER_ERROR, STATUS_CODE_CONFORMANCE, CONTENT_TYPE_CONFORMANCE, RESPONSE_SCHEMA_CONFORMANCE, RESPONSE_HEADERS_CONFORMANCE, KEY_EXPOSURE_CHECK];
-/** What a deployment's run plans (a second key, no mock), and what a run on the announced mock does. */
-const onDeployment = planScenarios(document, 'writes', { secondKey: true }).scenarios;
+/** What a deployment's run plans (a second key and both fixture accounts, no mock), and what a run on the announced mock does. */
+const DEPLOYMENT_OPTIONS = { secondKey: true, emptyWallet: true, freeAccount: true };
+const onDeployment = planScenarios(document, 'writes', DEPLOYMENT_OPTIONS).scenarios;
 const onMock = planScenarios(document, 'writes', { mock: true }).scenarios.filter((s) => s.mockOnly);
 const rulesOf = (s: Scenario) => s.rules ?? [s.check];
 
@@ -99,8 +101,9 @@ describe('the rule table and the suite, held to each other', () => {
   });
 });
 
-// The stand-in: the mock refuses unknown keys and holds three accounts: the run's (the demo seed),
-// a second account with records of its own (a number, a webhook subscription), and a subscribed one.
+// The stand-in: the mock refuses unknown keys and holds five accounts: the run's (the demo seed),
+// a second account with records of its own (a number, a webhook subscription), a subscribed one,
+// and the two fixture accounts (an empty wallet, a free account).
 const SECOND_KEY = 'sk_live_CONFORMANCEsecondKEY0b1c2d3e4f5a';
 const SUBSCRIBED_KEY = 'sk_live_CONFORMANCEsubscribedKEY9e8d7c6b';
 const SECOND_SEED = {
@@ -124,7 +127,7 @@ let proxy: BreakingProxy;
 const HIDE_MOCK: BreakRule = { on: 'GET /__mock/.*', answer: () => ({ status: 404, headers: { 'content-type': 'application/json' }, body: { error: 'Not found' } }) };
 
 beforeAll(async () => {
-  mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }, SECOND_SEED as never, SUBSCRIBED_SEED as never] } });
+  mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }, SECOND_SEED as never, SUBSCRIBED_SEED as never, EMPTY_WALLET_SEED as never, FREE_ACCOUNT_SEED as never] } });
   await mock.ready;
   proxy = await startBreakingProxy(mock.url);
   proxy.rules.push(HIDE_MOCK);
@@ -138,13 +141,13 @@ afterEach(() => {
 });
 
 function config(overrides: Partial<ConformanceConfig> = {}): ConformanceConfig {
-  return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };
+  return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, ...FIXTURE_KEYS, maxSends: defaultMaxSends(FIXTURE_KEYS), timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };
 }
 
 /** Runs the scenarios named, one after another in one environment, as a run has them. */
 async function run(ids: string[], overrides: Partial<ConformanceConfig> = {}): Promise<ScenarioOutcome[]> {
   const env = createEnvironment(config(overrides), document);
-  const plan = planScenarios(env.document, 'writes', { secondKey: true }).scenarios;
+  const plan = planScenarios(env.document, 'writes', DEPLOYMENT_OPTIONS).scenarios;
   const outcomes: ScenarioOutcome[] = [];
   for (const id of ids) {
     const scenario = plan.find((s) => s.id === id);
@@ -239,6 +242,13 @@ const BREAKS: Record<string, Case> = {
   'cross-account-404': { breaks: [{ on: 'GET /api/v1/numbers/[^/]+/10dlc', answer: (a) => (a.status === 404 ? json(a, 200, { status: 'not_registered', reason: null, optInImageUrl: null }) : undefined) }] },
   'cross-account-ping-404': { breaks: [{ on: 'POST /api/v1/webhooks/[^/]+/ping', answer: (a) => (a.status === 404 ? json(a, 200, { delivered: true }) : undefined) }] },
   // A deployment that adds another account's message to GET /api/v1/messages (issue 38).
+  // The fixture accounts' rows (issue 38): a 500 for the empty wallet's 402, a FIXED line gated, a
+  // fee not asked for, a free account shown as paid, and a cap above the free ceiling accepted.
+  'wallet-gating-402': { breaks: [{ on: 'POST /api/v1/messages', answer: (a) => (a.status === 402 ? json(a, 500, { error: 'Internal error.' }) : undefined) }] },
+  'wallet-fixed-not-gated': { breaks: [{ on: 'POST /api/v1/messages', answer: (a, r) => (key(r).includes(EMPTY_WALLET_KEY) && a.status === 201 ? json(a, 402, { error: 'Insufficient credit.' }) : undefined) }] },
+  'ten-dlc-fee-402': { breaks: [{ on: 'POST /api/v1/numbers/[^/]+/10dlc', answer: (a) => (a.status === 402 ? json(a, 200, { status: 'pending', reason: null, brand: { brandId: 'BRD_conformance', status: 'pending' } }) : undefined) }] },
+  'free-account-limits-object': { breaks: [{ on: 'GET /api/v1/account', answer: (a, r) => (key(r).includes(FREE_ACCOUNT_KEY) ? json(a, 200, { ...(a.body as Json), limits: null }) : undefined) }] },
+  'free-call-cap-400': { breaks: [{ on: 'PATCH /api/v1/account', answer: (a, r) => (key(r).includes(FREE_ACCOUNT_KEY) && a.status === 400 ? json(a, 200, { maxCallDurationSeconds: 301, limits: null, apiKeys: [] }) : undefined) }] },
   'cross-account-lists': {
     breaks: [remembering('GET /api/v1/messages', (r) => key(r).includes(TEST_KEY), (theirs, a) => json(a, 200, [...records(theirs), ...records(a)]))],
   },

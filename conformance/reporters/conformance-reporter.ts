@@ -40,8 +40,8 @@ export class ConformanceReporter implements Reporter {
         else if (test.result().state === 'failed') this.crashed++;
       }
     }
-    const { document, notSent, baseUrl, level, to, maxSends, mock, secondKey } = this.options;
-    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, to, maxSends, mock, secondKey });
+    const { document, notSent, baseUrl, level, to, maxSends, mock, secondKey, emptyWallet, freeAccount } = this.options;
+    this.report = buildReport({ document, outcomes, notSent, baseUrl, level, to, maxSends, mock, secondKey, emptyWallet, freeAccount });
     const write = this.options.write ?? ((text: string) => process.stdout.write(`${text}\n`));
     write(`\n${formatSummary(this.report, { verbose: this.options.verbose, reportDir: this.options.reportDir })}\n\n${formatCoverage(this.report)}\n`);
   }

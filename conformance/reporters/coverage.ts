@@ -10,6 +10,7 @@ import { documentedResponse, documentedStatuses, listOperations, type Json, type
 import type { ExchangeRecord, ScenarioOutcome } from '../findings.js';
 import type { NotSent, Plan } from '../plan.js';
 import type { Scenario } from '../scenario.js';
+import { FIXTURE_ACCOUNTS } from '../config.js';
 
 /**
  * `passed`: provoked, and its answer held; `failed`: provoked, and its answer broke a rule;
@@ -56,6 +57,8 @@ export interface CoverageRun {
   level: string;
   mock: boolean;
   secondKey: boolean;
+  emptyWallet?: boolean;
+  freeAccount?: boolean;
   /** This run's plan (its level and options): a scenario in it that has no outcome was left out by -t or --shard. */
   plan: Plan;
   /**
@@ -107,6 +110,10 @@ function why(scenario: Scenario, run: CoverageRun, target: string): Why {
     return { reason: `its scenario "${scenario.title}" was left out of this run (-t or --shard)`, leftOut: true };
   }
   if (scenario.mockOnly && !run.mock) return { reason: `on the package's mock only: ${scenario.mockOnlyBecause?.[target] ?? scenario.mockOnly}` };
+  if (scenario.fixture && !(scenario.fixture === 'empty-wallet' ? run.emptyWallet : run.freeAccount)) {
+    const { option, account } = FIXTURE_ACCOUNTS[scenario.fixture];
+    return { reason: `needs a fixture account: ${account} the team sets aside for it`, unlock: option };
+  }
   if (scenario.secondAccount && !run.secondKey && !run.mock) return { reason: 'needs a second account (cross-account isolation)', unlock: '--second-key' };
   if (scenario.level === 'writes' && run.level !== 'writes') return { reason: `provoked at --level writes (${scenario.check})`, unlock: WRITES_UNLOCK };
   const notSent: NotSent | undefined = run.plan.notSent.find((n) => n.operationId === scenario.operationId);

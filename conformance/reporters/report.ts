@@ -5,8 +5,9 @@
 import path from 'node:path';
 import { documentedStatuses, listOperations, type Json } from '../description.js';
 import type { Finding, ScenarioOutcome, SendRecord, Verdict } from '../findings.js';
-import { DEFAULT_REPORT_DIR, type Level } from '../config.js';
-import { fullPlan, planScenarios, type NotSent } from '../plan.js';
+import { DEFAULT_REPORT_DIR, FIXTURE_ACCOUNTS, type FixtureAccount, type Level } from '../config.js';
+import { fullPlan, planScenarios, type NotSent, type PlanOptions } from '../plan.js';
+import { RULES } from '../rules.js';
 import { catalogCodes, codeCoverage, coverageCells, provoked, type CodeCoverage, type CoverageCell } from './coverage.js';
 import { authNote } from './explain.js';
 import { groupFindings, type FindingGroup } from './finding-groups.js';
@@ -142,10 +143,13 @@ export interface ReportInput {
   mock?: boolean;
   /** A second key was given (--second-key). */
   secondKey?: boolean;
+  /** A fixture account's key was given (--empty-wallet-key, --free-account-key). */
+  emptyWallet?: boolean;
+  freeAccount?: boolean;
 }
 
 /** What the suite offers a person to provoke more: each option with what it unlocks. */
-function unlocksOf(coverage: CoverageRow[], run: { secondKey: boolean; mock: boolean }): Array<{ unlock: string; what: string[] }> {
+function unlocksOf(coverage: CoverageRow[], run: Required<PlanOptions>): Array<{ unlock: string; what: string[] }> {
   const by = new Map<string, string[]>();
   for (const row of coverage) {
     for (const cell of row.cells) {
@@ -156,6 +160,12 @@ function unlocksOf(coverage: CoverageRow[], run: { secondKey: boolean; mock: boo
   if (!run.secondKey && !run.mock) {
     const byId = coverage.filter((row) => row.path.includes('{')).map((row) => row.operationId);
     by.set('--second-key', [`cross-account isolation (part 7: 404 for another account's record) on ${byId.join(', ')}`, ...(by.get('--second-key') ?? [])]);
+  }
+  // The rules of the table only a fixture account lets the suite judge (rules.ts), before the statuses they provoke.
+  for (const [fixture, { option, account }] of Object.entries(FIXTURE_ACCOUNTS) as Array<[FixtureAccount, (typeof FIXTURE_ACCOUNTS)[FixtureAccount]]>) {
+    if (run.mock || (fixture === 'empty-wallet' ? run.emptyWallet : run.freeAccount)) continue;
+    const rules = RULES.filter((r) => r.checked?.fixture === option).map((r) => r.id);
+    if (rules.length) by.set(option, [`${account} set aside: the rules ${rules.join(', ')}`, ...(by.get(option) ?? [])]);
   }
   return [...by].map(([unlock, what]) => ({ unlock, what }));
 }
@@ -178,7 +188,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
     };
   });
   const full = fullPlan(input.document);
-  const options = { mock: input.mock === true, secondKey: input.secondKey === true };
+  const options: Required<PlanOptions> = { mock: input.mock === true, secondKey: input.secondKey === true, emptyWallet: input.emptyWallet === true, freeAccount: input.freeAccount === true };
   // A run of workflows or of a recording has outcomes of its own, none of a scenario of the suite.
   const suite = new Set(full.scenarios.map((s) => s.id));
   const notTheSuite = input.outcomes.length && !input.outcomes.some((o) => suite.has(o.scenarioId)) ? [...new Set(input.outcomes.map((o) => o.check))] : undefined;

@@ -6,7 +6,7 @@ import { describe, test } from 'vitest';
 import { configFromEnv } from '../config.js';
 import { createEnvironment } from '../environment.js';
 import type { ScenarioOutcome } from '../findings.js';
-import { notSentTestName, planScenarios, scenarioTestName } from '../plan.js';
+import { notSentTestName, planOptions, planScenarios, scenarioTestName } from '../plan.js';
 import { runScenario, type Scenario } from '../scenario.js';
 import { sliceOf } from './slices.js';
 
@@ -38,7 +38,7 @@ function shared(): Shared {
   if (!holder[SHARED]) {
     const config = configFromEnv();
     const env = createEnvironment(config);
-    holder[SHARED] = { env, plan: planScenarios(env.document, config.level, { mock: config.mock !== undefined, secondKey: config.secondKey !== undefined }) };
+    holder[SHARED] = { env, plan: planScenarios(env.document, config.level, planOptions(config)) };
   }
   return holder[SHARED];
 }

@@ -8,7 +8,8 @@ const code = (text) => `\`${text}\``;
 function onDeployment(rule) {
   if (rule.checked) {
     const where = rule.checked.everyAnswer ? 'checked on every answer' : `checked at ${code(rule.checked.level)}`;
-    return `${where}${rule.checked.when ? `, ${rule.checked.when}` : ''}${rule.checked.advisory ? ` (advisory: ${rule.checked.advisory})` : ''}`;
+    const without = rule.checked.fixture ? `; without it not checkable (${code('needs-fixture-account')})` : '';
+    return `${where}${rule.checked.when ? `, ${rule.checked.when}` : ''}${rule.checked.advisory ? ` (advisory: ${rule.checked.advisory})` : ''}${without}`;
   }
   const { reason, why, unlock } = rule.notChecked;
   return `not checkable (${code(reason)}): ${why}${unlock ? `; ${unlock.startsWith('--') ? `unlocked by ${code(unlock)}` : unlock}` : ''}`;
@@ -31,7 +32,9 @@ export function conformanceRulesSummary(rules = RULES) {
     .map(([key, n]) => `${n} ${code(key)}`);
   const onMock = unchecked.filter((r) => r.onMock?.length).length;
   const legend = Object.entries(NOT_CHECKED_REASONS).map(([key, words]) => `- ${code(key)}: ${words}`);
-  return [`${rules.length} rules: ${checked.length} checked on any deployment (${at('contract')} at \`contract\`, ${at('writes')} only at \`writes\`); ${unchecked.length} not checkable on a deployment (${reasons.join(', ')}), ${onMock} of them checked on the package's mock. Why a rule is not checkable:`, '', ...legend].join('\n');
+  const fixtures = [...new Set(checked.map((r) => r.checked.fixture).filter(Boolean))].map((option) => `${checked.filter((r) => r.checked.fixture === option).length} with ${code(option)}`);
+  const withFixtures = fixtures.length ? `; ${fixtures.join(' and ')}: those need a fixture account the team sets aside, ${code('needs-fixture-account')} without it` : '';
+  return [`${rules.length} rules: ${checked.length} checked on any deployment (${at('contract')} at \`contract\`, ${at('writes')} only at \`writes\`${withFixtures}); ${unchecked.length} not checkable on a deployment (${reasons.join(', ')}), ${onMock} of them checked on the package's mock. Why a rule is not checkable:`, '', ...legend].join('\n');
 }
 
 /** The table's head and rows (Markdown cells), for the guides' one table writer. */
