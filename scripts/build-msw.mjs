@@ -12,20 +12,19 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = path.join(root, 'dist/src/msw/index.js');
 
-const result = await build({
+/** The entry as one module in either format: everything inlined but msw. */
+const entryBuild = {
   entryPoints: [path.join(root, 'src/msw/index.ts')],
-  outfile,
   bundle: true,
-  format: 'esm',
   platform: 'neutral',
   mainFields: ['module', 'main'],
   target: 'es2022',
   external: ['msw', 'msw/*'],
   minifySyntax: true,
   legalComments: 'eof',
-  metafile: true,
   logLevel: 'warning',
-});
+};
+const result = await build({ ...entryBuild, outfile, format: 'esm', metafile: true });
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 
 // tsc also wrote a .js for every module the bundle inlined (its declarations stay: the entry's
@@ -60,19 +59,7 @@ for (const input of Object.keys(result.metafile.inputs)) {
 // CommonJS project under `nodenext` met msw's ESM types in `api.handlers` and its CJS types in
 // `setupServer`: "Property 'resolver' is protected" (two declarations of msw's classes).
 const cjsOutfile = outfile.replace(/\.js$/, '.cjs');
-await build({
-  entryPoints: [path.join(root, 'src/msw/index.ts')],
-  outfile: cjsOutfile,
-  bundle: true,
-  format: 'cjs',
-  platform: 'neutral',
-  mainFields: ['module', 'main'],
-  target: 'es2022',
-  external: ['msw', 'msw/*'],
-  minifySyntax: true,
-  legalComments: 'eof',
-  logLevel: 'warning',
-});
+await build({ ...entryBuild, outfile: cjsOutfile, format: 'cjs' });
 // Every declaration of the entry's own folder gets its .d.cts twin, relative imports between them
 // pointing at the twins; those of other folders (the simulator's types) stay shared, and must not
 // name msw, or a CommonJS project would meet msw's ESM declarations again.

@@ -340,20 +340,22 @@ export async function bundleAll({ spec, asyncapi, out }) {
   return written;
 }
 
-async function main() {
-  const options = parseCommandLine(process.argv.slice(2));
-  if (options.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const written = await bundleAll(options);
-  for (const file of written) console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/**
+ * A writer of generated/ (bundle, generate) run as a script (`meta`: its import.meta): its usage
+ * for --help, else each file it wrote named; an error of the `known` kinds is one line, `name: ...`.
+ */
+export function runWriter(meta, { name, usage, parse, write, known }) {
+  if (!process.argv[1] || path.resolve(process.argv[1]) !== fileURLToPath(meta.url)) return;
+  const main = async () => {
+    const options = parse(process.argv.slice(2));
+    if (options.help) return void process.stdout.write(usage);
+    for (const file of await write(options)) console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
+  };
   main().catch((error) => {
-    if (error instanceof BundleError) console.error(`bundle: ${error.message}`);
+    if (known.some((kind) => error instanceof kind)) console.error(`${name}: ${error.message}`);
     else console.error(error);
     process.exitCode = 1;
   });
 }
+
+runWriter(import.meta, { name: 'bundle', usage: USAGE, parse: parseCommandLine, write: bundleAll, known: [BundleError] });

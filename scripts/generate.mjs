@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { bundleAll, BundleError } from './bundle.mjs';
+import { bundleAll, BundleError, runWriter } from './bundle.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -275,20 +275,4 @@ function parseCommandLine(argv) {
   };
 }
 
-async function main() {
-  const options = parseCommandLine(process.argv.slice(2));
-  if (options.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const written = await generateAll(options);
-  for (const file of written) console.log(`wrote ${path.relative(process.cwd(), file) || file}`);
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error) => {
-    if (error instanceof GenerateError || error instanceof BundleError) console.error(`generate: ${error.message}`);
-    else console.error(error);
-    process.exitCode = 1;
-  });
-}
+runWriter(import.meta, { name: 'generate', usage: USAGE, parse: parseCommandLine, write: generateAll, known: [GenerateError, BundleError] });

@@ -1,23 +1,15 @@
 // ApiError (part 7: status first, then `error`, `code`, and the `ref_` reference of bad_request),
 // the bearer key (part 5: sent on every request, never shown), and choosing the base address.
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, createClient, serverUrls } from '../src/client/index.js';
 import { readGenerated } from './helpers/client-description.js';
-import { startScriptedServer, type ScriptedServer } from './helpers/client-server.js';
+import { useScriptedServer } from './helpers/client-server.js';
 
 const apiKey = 'sk_live_n3verShowMe0123456789abcdef';
-let server: ScriptedServer;
+const server = useScriptedServer();
 const client = () => createClient({ apiKey, baseUrl: server.url, retry: false });
 
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  server.script();
-});
 
 describe('ApiError', () => {
   it('carries status, error, code and the ref_ reference of a bad_request', async () => {

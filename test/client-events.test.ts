@@ -1,7 +1,7 @@
 // numbers-api-contract/events: narrowing by `type` (part 6, unknown types pass as the envelope),
 // the long-poll wait (408 is "no event yet", part 7), and fan-out signatures (parts 5.9 and 6).
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '../src/client/index.js';
 import {
   documentedEventTypes,
@@ -16,7 +16,7 @@ import {
   waitForEvent,
 } from '../src/events/index.js';
 import { readGenerated } from './helpers/client-description.js';
-import { startScriptedServer, type ScriptedServer } from './helpers/client-server.js';
+import { useScriptedServer } from './helpers/client-server.js';
 
 const { eventExamples } = readGenerated();
 const example = (type: string) => {
@@ -81,15 +81,8 @@ describe('event guards', () => {
 });
 
 describe('waitForEvent', () => {
-  let server: ScriptedServer;
+  const server = useScriptedServer();
   const client = () => createClient({ apiKey: 'sk_live_wait', baseUrl: server.url });
-  beforeAll(async () => {
-    server = await startScriptedServer();
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
-  });
 
   it('returns the event that arrived, posting timeout and filters', async () => {
     const event = example('message.received');

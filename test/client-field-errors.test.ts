@@ -4,19 +4,14 @@
 // generator sees it; docs/guides/tool-compatibility.md says what each keeps).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { FieldErrors, FieldErrorsError, SendMessageRequest } from '../src/index.js';
 import { ApiError, createClient, isFieldErrors } from '../src/client/index.js';
 import { repoRoot } from './helpers/contract.js';
-import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { newKey } from './helpers/stateful-mock.js';
+import { useStatefulMock } from './helpers/simulator-harness.js';
 
-let mock: StatefulMock;
-beforeAll(async () => {
-  mock = await startStatefulMock();
-});
-afterAll(async () => {
-  await mock?.close();
-});
+const mock = useStatefulMock();
 
 describe('isFieldErrors', () => {
   it.each([
@@ -33,7 +28,7 @@ describe('isFieldErrors', () => {
   });
 
   it("narrows a real 400's ApiError.error to the map of fields (the stateful mock, the client)", async () => {
-    const api = createClient({ apiKey: newKey('field-errors'), baseUrl: mock.url });
+    const api = createClient({ apiKey: newKey('field-errors'), baseUrl: mock().url });
     const error = await api.PATCH('/api/v1/account', { body: { maxCallDurationSeconds: 5 } }).then(
       () => undefined,
       (e: unknown) => e,

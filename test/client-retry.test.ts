@@ -1,9 +1,9 @@
 // Which requests the client tries again, how long it waits, and what it sends each time (part 7:
 // GETs are safe; POST /api/v1/calls is idempotent with its Idempotency-Key; other writes never).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createClient, RETRY_DEFAULTS } from '../src/client/index.js';
 import { idempotencyKeyHeaders } from '../generated/types/constants.js';
-import { recordingSleep, startScriptedServer, type ScriptedServer } from './helpers/client-server.js';
+import { recordingSleep, useScriptedServer } from './helpers/client-server.js';
 import { listOperations, loadOpenApi } from './helpers/contract.js';
 
 const apiKey = 'sk_live_retrytestkey0123456789';
@@ -11,17 +11,11 @@ const callBody = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', outboundIn
 const call = { id: 'call_01', status: { state: 'Queued', label: 'Queued' } };
 const messageBody = { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'Hello' };
 
-let server: ScriptedServer;
+const server = useScriptedServer();
 let clock: ReturnType<typeof recordingSleep>;
 const client = (retry: Record<string, unknown> = {}) => createClient({ apiKey, baseUrl: server.url, retry: { sleep: clock.sleep, ...retry } });
 
-beforeAll(async () => {
-  server = await startScriptedServer();
-});
-afterAll(() => server.close());
 beforeEach(() => {
-  server.requests.length = 0;
-  server.script();
   clock = recordingSleep();
 });
 

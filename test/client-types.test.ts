@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/contract.js';
+import { consumerCompilerOptions } from '../scripts/consumer-tsconfig.mjs';
 
 const fixturesDir = path.join(repoRoot, 'test/types');
 const DIRECTIVE = /^\s*\/\/ @ts-expect-error(?:\s+(TS\d+))?(.*)$/;
@@ -51,18 +52,7 @@ beforeAll(async () => {
   writeFileSync(
     path.join(workDir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        lib: ['ES2023'],
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        skipLibCheck: true,
-        noEmit: true,
-        types: ['node'],
-        typeRoots: [path.join(repoRoot, 'node_modules/@types')],
-      },
+      compilerOptions: consumerCompilerOptions(repoRoot, { noUncheckedIndexedAccess: true }),
       files,
     }),
   );

@@ -7,24 +7,13 @@
 // headers, as the mocks' does.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDeployment, type FakeDeployment } from './helpers/conformance-fake-deployment.js';
 import { TEST_KEY } from './helpers/conformance-harness.js';
+import { freePort } from './helpers/mock-process.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForListening(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/contract.js';
+import { consumerCompilerOptions } from '../scripts/consumer-tsconfig.mjs';
 
 const run = promisify(execFile);
 const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -44,23 +45,15 @@ async function compile(list: Example[]): Promise<string[]> {
   writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
+      compilerOptions: consumerCompilerOptions(repoRoot, {
         lib: ['ES2023', 'DOM'],
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-        typeRoots: [path.join(repoRoot, 'node_modules/@types')],
         paths: {
           'numbers-api-contract': [entry('index.ts')],
           'numbers-api-contract/client': [entry('client/index.ts')],
           'numbers-api-contract/events': [entry('events/index.ts')],
           'numbers-api-contract/msw': [entry('msw/index.ts')],
         },
-      },
+      }),
       files,
     }),
   );

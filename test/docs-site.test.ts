@@ -12,6 +12,7 @@ import { checkSite } from '../docs/build/link-check.mjs';
 import { SITE_PAGES } from '../docs/build/layout.mjs';
 import { listOperations, loadAsyncApi, loadDereferencedOpenApi, loadOpenApi, repoRoot, type JsonObject } from './helpers/contract.js';
 import { builtDocsSite, type BuiltSite } from './helpers/docs-site.js';
+import { consumerCompilerOptions } from '../scripts/consumer-tsconfig.mjs';
 
 const openapi = loadOpenApi();
 const asyncapi = loadAsyncApi();
@@ -176,22 +177,15 @@ describe('API reference', () => {
       writeFileSync(
         path.join(dir, 'tsconfig.json'),
         JSON.stringify({
-          compilerOptions: {
-            target: 'ES2022',
+          compilerOptions: consumerCompilerOptions(repoRoot, {
             lib: ['ES2023', 'DOM'],
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            types: ['node'],
             // The samples import the published names; here they are the package's sources.
             paths: {
               [CLIENT_MODULE]: [path.join(repoRoot, 'src/client/index.ts')],
               'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')],
               'numbers-api-contract/msw': [path.join(repoRoot, 'src/msw/index.ts')],
             },
-          },
+          }),
           include: ['*.mts', '*.ts'],
         }),
       );

@@ -5,23 +5,18 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
 import { readStateFile } from '../src/store/state-file.js';
 import { freePort, startCli } from './helpers/mock-process.js';
-import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { client, newKey } from './helpers/stateful-mock.js';
+import { useStatefulMock } from './helpers/simulator-harness.js';
 
-let mock: StatefulMock;
-beforeAll(async () => {
-  mock = await startStatefulMock();
-});
-afterAll(async () => {
-  await mock?.close();
-});
+const mock = useStatefulMock();
 
 describe('bad input gets the documented 400 Error naming what failed', () => {
   it('malformed JSON', async () => {
-    const answer = await client(mock.url, newKey())('PATCH', '/api/v1/account', '{"maxCallDurationSeconds":');
+    const answer = await client(mock().url, newKey())('PATCH', '/api/v1/account', '{"maxCallDurationSeconds":');
     expect(answer.status).toBe(400);
     expect(answer.headers.get('content-type')).toBe('application/json');
     // The body as a whole: the error sentence, never a `fieldErrors` key (`body` is a field of a message).
@@ -29,19 +24,19 @@ describe('bad input gets the documented 400 Error naming what failed', () => {
   });
 
   it('a value the schema refuses, named by its field (the gate gives Prism’s verdict)', async () => {
-    const answer = await client(mock.url, newKey())('PATCH', '/api/v1/account', { maxCallDurationSeconds: 59 });
+    const answer = await client(mock().url, newKey())('PATCH', '/api/v1/account', { maxCallDurationSeconds: 59 });
     expect(answer.status).toBe(400);
     expect(Object.keys(answer.body.error.fieldErrors)).toEqual(['maxCallDurationSeconds']);
   });
 
   it('an oversized body', async () => {
-    const answer = await client(mock.url, newKey())('PATCH', '/api/v1/account', `{"x":"${'a'.repeat(10 * 1024 * 1024)}"}`);
+    const answer = await client(mock().url, newKey())('PATCH', '/api/v1/account', `{"x":"${'a'.repeat(10 * 1024 * 1024)}"}`);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('The request body is larger than the 10 MB the service reads.');
   });
 
   it('never problem+json, and a wrong key is the documented 401', async () => {
-    const answer = await client(mock.url, 'not_a_key')('GET', '/api/v1/account');
+    const answer = await client(mock().url, 'not_a_key')('GET', '/api/v1/account');
     expect(answer.status).toBe(401);
     expect(answer.headers.get('content-type')).toBe('application/json');
     expect(answer.body).toEqual({ error: expect.any(String) });
@@ -50,7 +45,7 @@ describe('bad input gets the documented 400 Error naming what failed', () => {
 
 describe('Prefer names an answer', () => {
   it('answers exactly that example and changes nothing', async () => {
-    const call = client(mock.url, newKey());
+    const call = client(mock().url, newKey());
     const before = await call('GET', '/api/v1/account');
     const named = await call('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1800 }, { Prefer: 'example=paidAccount' });
     expect(named.status).toBe(200);
@@ -68,12 +63,12 @@ describe('the control surface (generated/mock-control.json)', () => {
   });
 
   it('announces itself and its key mode (GET /__mock/about), without a key', async () => {
-    const about = await client(mock.url, null)('GET', '/__mock/about');
+    const about = await client(mock().url, null)('GET', '/__mock/about');
     expect(about).toMatchObject({ status: 200, body: { mock: 'numbers-api', keys: 'any' } });
   });
 
   it('advances the simulated clock, and validates its own requests', async () => {
-    const call = client(mock.url, null);
+    const call = client(mock().url, null);
     const before = await call('GET', '/__mock/clock');
     const moved = await call('POST', '/__mock/clock/advance', { seconds: 3600 });
     expect(moved.status).toBe(200);
@@ -86,13 +81,13 @@ describe('the control surface (generated/mock-control.json)', () => {
 
   it("sets the key's wallet balance, and only that account's", async () => {
     const key = newKey();
-    const set = await client(mock.url, key)('PUT', '/__mock/wallet', { balance: 0 });
+    const set = await client(mock().url, key)('PUT', '/__mock/wallet', { balance: 0 });
     expect(set).toMatchObject({ status: 200, body: { balance: 0 } });
-    expect(mock.simulator.state.accounts[mock.simulator.state.keys[key]!]!.balance).toBe(0);
+    expect(mock().simulator.state.accounts[mock().simulator.state.keys[key]!]!.balance).toBe(0);
     const other = newKey();
-    await client(mock.url, other)('GET', '/api/v1/account');
-    expect(mock.simulator.state.accounts[mock.simulator.state.keys[other]!]!.balance).toBeGreaterThan(0);
-    expect((await client(mock.url, null)('PUT', '/__mock/wallet', { balance: 1 })).status).toBe(401);
+    await client(mock().url, other)('GET', '/api/v1/account');
+    expect(mock().simulator.state.accounts[mock().simulator.state.keys[other]!]!.balance).toBeGreaterThan(0);
+    expect((await client(mock().url, null)('PUT', '/__mock/wallet', { balance: 1 })).status).toBe(401);
   });
 });
 

@@ -23,6 +23,16 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** GET /api/v1/messages once the store answers again: the client reconnects on its own (bounded wait, no time asserted). */
+async function onceBack(call: ReturnType<typeof client>): ReturnType<ReturnType<typeof client>> {
+  let listed = await call('GET', '/api/v1/messages');
+  for (let i = 0; i < 200 && listed.status === 503; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    listed = await call('GET', '/api/v1/messages');
+  }
+  return listed;
+}
+
 /** Runs CONFIG SET on the store; the append-only file turned on is waited for (its rewrite done). */
 async function configure(settings: Record<string, string>): Promise<void> {
   const admin = new Redis(redis.url);
@@ -132,12 +142,7 @@ describe('the store lost while the mock runs', () => {
       expect((await client(replica.url, null)('POST', '/__mock/clock/advance', { seconds: 1 })).status).toBe(503);
 
       redis = await redis.restart();
-      // The client reconnects on its own: answers come back (bounded wait, no time asserted).
-      let again = await call('GET', '/api/v1/messages');
-      for (let i = 0; i < 200 && again.status === 503; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        again = await call('GET', '/api/v1/messages');
-      }
+      const again = await onceBack(call);
       expect(again.status).toBe(200);
       expect(again.body.map((message: { id: string }) => message.id)).toContain(kept.body.id);
       expect((await call('POST', '/api/v1/messages', SEND)).status).toBe(201);
@@ -170,11 +175,7 @@ describe('the store lost while the mock runs', () => {
       disk.free();
       await full.stop();
       full = await full.restart();
-      let listed = await call('GET', '/api/v1/messages');
-      for (let i = 0; i < 200 && listed.status === 503; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        listed = await call('GET', '/api/v1/messages');
-      }
+      const listed = await onceBack(call);
       expect(listed.status).toBe(200);
       // Every answered write is there; the refused one is not (one more than those answered).
       const ids = (listed.body as Array<{ id: string; body?: string }>).map((message) => message.id);

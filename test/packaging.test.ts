@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createEmptyProject, installTarballs, listInstalled, npmEnv, packPackages } from '../scripts/packages.mjs';
+import { consumerCompilerOptions } from '../scripts/consumer-tsconfig.mjs';
 import { relativeLinks } from '../scripts/readme-links.mjs';
 import { repoRoot } from './helpers/contract.js';
 import { freePort } from './helpers/mock-process.js';
@@ -252,19 +253,8 @@ export const wrongCall = () => api.POST('/api/v1/calls', { body: { to: '+1415555
     writeFileSync(
       path.join(lean, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          resolveJsonModule: true,
-          noEmit: true,
-          // As most projects do; the two @ts-expect-error lines prove the package's types are real.
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [path.join(repoRoot, 'node_modules/@types')],
-        },
+        // skipLibCheck as most projects have it; the two @ts-expect-error lines prove the package's types are real.
+        compilerOptions: consumerCompilerOptions(repoRoot, { resolveJsonModule: true }),
         files: ['consumer.ts', 'readme-example.ts'],
       }),
     );

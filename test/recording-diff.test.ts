@@ -89,13 +89,16 @@ describe('numbers-api recordings summarize', () => {
   });
 });
 
+/** An edit of the release that removes a required field of a schema. */
+const withoutField = (schema: string, field: string) => (openapi: JsonObject) => {
+  const node = openapi.components.schemas[schema];
+  delete node.properties[field];
+  node.required = node.required.filter((name: string) => name !== field);
+};
+
 describe('npm run diff -- <previous> --recordings <dir>', () => {
   it('a removed field the frontend reads breaks the recording, by name and step', async () => {
-    const current = release('no-phone-number-id', (openapi) => {
-      const message = openapi.components.schemas.Message;
-      delete message.properties.phoneNumberId;
-      message.required = message.required.filter((name: string) => name !== 'phoneNumberId');
-    });
+    const current = release('no-phone-number-id', withoutField('Message', 'phoneNumberId'));
     const { code, out } = await run(['generated', '--current', current, '--recordings', recordings], 'diff');
     expect(code).toBe(1);
     expect(out).toMatch(/breaks recording checkout-flow: step sendMessage reads \$response\.body#\/phoneNumberId/);
@@ -103,11 +106,7 @@ describe('npm run diff -- <previous> --recordings <dir>', () => {
   });
 
   it('a breaking change no recording touches is reported as such', async () => {
-    const current = release('no-period-days', (openapi) => {
-      const usage = openapi.components.schemas.Usage;
-      delete usage.properties.periodDays;
-      usage.required = usage.required.filter((name: string) => name !== 'periodDays');
-    });
+    const current = release('no-period-days', withoutField('Usage', 'periodDays'));
     const { code, out } = await run(['generated', '--current', current, '--recordings', recordings], 'diff');
     expect(code).toBe(1);
     expect(out).toContain('Recordings (1): no change breaks any of them');

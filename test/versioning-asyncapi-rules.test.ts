@@ -2,6 +2,7 @@
 // sends is read by consumers (event side); what it receives is written by clients (request side).
 import { describe, expect, it } from 'vitest';
 import { type Change, diffContracts } from '../scripts/diff/index.js';
+import { only } from './helpers/diff-changes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -74,12 +75,6 @@ const schema = (doc: Json) => doc.components.schemas.ThingChangedEvent;
 
 function diff(edit: (doc: Json) => void): Change[] {
   return diffContracts({ asyncapi: events() }, { asyncapi: events(edit) }).changes;
-}
-
-function only(changes: Change[], code: string): Change {
-  const found = changes.filter((c) => c.code === code);
-  expect(found, `${code} in ${JSON.stringify(changes.map((c) => [c.code, c.classification, c.pointer]))}`).toHaveLength(1);
-  return found[0]!;
 }
 
 describe('event payloads (the service sends; consumers read)', () => {

@@ -2,6 +2,7 @@
 // document per rule, built inline so each case shows exactly what changed.
 import { describe, expect, it } from 'vitest';
 import { type Change, INFERRED_NOTE, diffContracts } from '../scripts/diff/index.js';
+import { only } from './helpers/diff-changes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -90,13 +91,6 @@ const schemas = (doc: Json) => doc.components.schemas;
 
 function diff(edit: (doc: Json) => void): Change[] {
   return diffContracts({ openapi: api() }, { openapi: api(edit) }).changes;
-}
-
-/** The one change with this code (fails, listing what was found, when there is not exactly one). */
-function only(changes: Change[], code: string): Change {
-  const found = changes.filter((c) => c.code === code);
-  expect(found, `${code} in ${JSON.stringify(changes.map((c) => [c.code, c.classification, c.pointer]))}`).toHaveLength(1);
-  return found[0]!;
 }
 
 describe('an unchanged description', () => {

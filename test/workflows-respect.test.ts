@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers, type MockHandlers } from '../src/msw/index.js';
 import { generatedDir, repoRoot, type JsonObject } from './helpers/contract.js';
 import { failedSteps, respectLine, runRespectCommand, startMswBridge, startRewritingProxy, workflowResults, type LoopbackServer, type ProxiedExchange, type RespectRun } from './helpers/respect.js';
-import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
+import { newKey, startStatefulMock } from './helpers/stateful-mock.js';
+import { useStatefulMock } from './helpers/simulator-harness.js';
 
 const arazzo = JSON.parse(readFileSync(path.join(generatedDir, 'workflows.arazzo.json'), 'utf8')) as JsonObject;
 const workflowIds = (arazzo.workflows as JsonObject[]).map((w) => String(w.workflowId));
@@ -33,13 +34,7 @@ function expectEveryWorkflowPassed(run: RespectRun): void {
   expect(run.code, run.output.slice(-4000)).toBe(0);
 }
 
-let mock: StatefulMock;
-beforeAll(async () => {
-  mock = await startStatefulMock();
-});
-afterAll(async () => {
-  await mock?.close();
-});
+const mock = useStatefulMock();
 
 describe('Redocly Respect against the stateful mock', () => {
   it('the workflows guide gives the command', () => {
@@ -47,7 +42,7 @@ describe('Redocly Respect against the stateful mock', () => {
   });
 
   it('the guide command, as written, passes every workflow', async () => {
-    const line = GUIDE_LINE!.replaceAll('http://127.0.0.1:4010', mock.url);
+    const line = GUIDE_LINE!.replaceAll('http://127.0.0.1:4010', mock().url);
     const started = Date.now();
     const run = await runRespectCommand(line, { json: true });
     const wall = Date.now() - started;

@@ -17,6 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { consumerCompilerOptions } from '../consumer-tsconfig.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const workDir = mkdtempSync(path.join(tmpdir(), 'numbers-api-bench-'));
@@ -132,17 +133,7 @@ await import(${JSON.stringify(pathToFileURL(tsc).href)});`;
   return { wall, cpu };
 }
 
-const consumerOptions = {
-  target: 'ES2022',
-  lib: ['ES2023'],
-  module: 'NodeNext',
-  moduleResolution: 'NodeNext',
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  types: ['node'],
-  typeRoots: [path.join(repoRoot, 'node_modules/@types')],
-};
+const consumerOptions = consumerCompilerOptions(repoRoot);
 
 /**
  * tsc --noEmit on a consumer file that imports the package's declarations (.d.ts, as an installed

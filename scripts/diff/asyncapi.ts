@@ -106,15 +106,20 @@ function messageDirections(ctx: Ctx): Map<string, Use> {
   return uses;
 }
 
+/** A `kind` (channel, operation) only the previous release has is removed (breaking); one only the current has, added. */
+function addedAndRemoved(ctx: Ctx, kind: string, before: Map<string, Located>, after: Map<string, Located>): void {
+  for (const [id, loc] of before) {
+    if (!after.has(id)) ctx.sink.add({ classification: 'breaking', code: `${kind}-removed`, message: `${kind} ${id} removed`, pointer: loc.ptr, in: 'previous', inferred: loc.inferred }, `${kind} ${id}`);
+  }
+  for (const [id, loc] of after) {
+    if (!before.has(id)) ctx.sink.add({ classification: 'non-breaking', code: `${kind}-added`, message: `${kind} ${id} added`, pointer: loc.ptr, inferred: loc.inferred }, `${kind} ${id}`);
+  }
+}
+
 function compareChannels(ctx: Ctx, uses: Map<string, Use>): void {
   const b = entries(ctx.before, 'channels');
   const a = entries(ctx.after, 'channels');
-  for (const [id, loc] of b) {
-    if (!a.has(id)) ctx.sink.add({ classification: 'breaking', code: 'channel-removed', message: `channel ${id} removed`, pointer: loc.ptr, in: 'previous', inferred: loc.inferred }, `channel ${id}`);
-  }
-  for (const [id, loc] of a) {
-    if (!b.has(id)) ctx.sink.add({ classification: 'non-breaking', code: 'channel-added', message: `channel ${id} added`, pointer: loc.ptr, inferred: loc.inferred }, `channel ${id}`);
-  }
+  addedAndRemoved(ctx, 'channel', b, a);
   for (const [id, bc] of b) {
     const ac = a.get(id);
     if (!ac) continue;
@@ -183,12 +188,7 @@ function compareOperations(ctx: Ctx): void {
   const b = entries(ctx.before, 'operations');
   const a = entries(ctx.after, 'operations');
   const refs = (list: Json) => (Array.isArray(list) ? list.map((m: Json) => refName(m) ?? '').sort() : []);
-  for (const [id, loc] of b) {
-    if (!a.has(id)) ctx.sink.add({ classification: 'breaking', code: 'operation-removed', message: `operation ${id} removed`, pointer: loc.ptr, in: 'previous', inferred: loc.inferred }, `operation ${id}`);
-  }
-  for (const [id, loc] of a) {
-    if (!b.has(id)) ctx.sink.add({ classification: 'non-breaking', code: 'operation-added', message: `operation ${id} added`, pointer: loc.ptr, inferred: loc.inferred }, `operation ${id}`);
-  }
+  addedAndRemoved(ctx, 'operation', b, a);
   for (const [id, bo] of b) {
     const ao = a.get(id);
     if (!ao) continue;

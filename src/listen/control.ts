@@ -11,10 +11,11 @@
 // (`Origin`) is refused, and no answer carries CORS headers; a body is JSON
 // (`Content-Type: application/json`), an object with a string `url`, of at most MAX_BODY_BYTES.
 // Anything else is answered 400, 401 or 403 with `{"error"}`; nothing answers 500.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TargetUrlError } from '../delivery/loopback-url.js';
+import { bearerToken, sameToken } from '../mock/control-access.js';
 import type { ListenAgent } from './agent.js';
 
 /** A request body larger than this is refused (a target URL is short). */
@@ -71,12 +72,6 @@ function givenUrl(request: IncomingMessage, url: URL, text: string): string | un
   return (parsed as { url: string }).url;
 }
 
-function sameToken(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(/^Bearer (\S+)$/.exec(header ?? '')?.[1] ?? '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
 /** `token`: the one every request needs (a fresh random one unless given). */
 export async function startControlServer(agent: ListenAgent, port = 0, log: (line: string) => void = () => undefined, token = randomBytes(16).toString('hex')): Promise<ControlServer> {
   let bound = 0;
@@ -85,7 +80,7 @@ export async function startControlServer(agent: ListenAgent, port = 0, log: (lin
       const host = (request.headers.host ?? '').toLowerCase();
       if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) throw new BadRequest(403, 'The targets port answers only to 127.0.0.1 and localhost.');
       if (request.headers.origin !== undefined) throw new BadRequest(403, 'The targets port is not for web pages.');
-      if (!sameToken(request.headers.authorization, token)) throw new BadRequest(401, 'The targets port needs the token the agent printed at start, as Authorization: Bearer <token>.');
+      if (!sameToken(bearerToken(request.headers.authorization), token)) throw new BadRequest(401, 'The targets port needs the token the agent printed at start, as Authorization: Bearer <token>.');
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== '/targets') throw new BadRequest(404, 'Use /targets (GET, POST or DELETE).');
       if (request.method === 'GET') return answer(response, 200, { targets: agent.targets() });

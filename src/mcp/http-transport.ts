@@ -4,11 +4,10 @@
 // package makes (the guide: "control ports are closed to web pages"): a Host that is a loopback
 // name (DNS rebinding), no Origin (a web page always sends one), `Authorization: Bearer <token>`
 // (printed at start), the one path `/mcp`. Each refusal is one JSON-RPC error; the key is never in one.
-import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isLoopbackHost } from '../mock/control-access.js';
+import { bearerToken, isLoopbackHost, sameToken } from '../mock/control-access.js';
 import { createMcpServer } from './server.js';
 import type { McpService } from './service.js';
 
@@ -32,13 +31,6 @@ function refuse(res: http.ServerResponse, status: number, message: string): void
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
-  if (!given) return false;
-  const [a, b] = [Buffer.from(given), Buffer.from(token)];
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Why a request is refused before it reaches MCP, or undefined. */
 export function refusal(req: http.IncomingMessage, token: string): { status: number; message: string } | undefined {
   let hostname: string;
@@ -50,7 +42,7 @@ export function refusal(req: http.IncomingMessage, token: string): { status: num
   if (!req.headers.host || !isLoopbackHost(hostname)) return { status: 403, message: 'This server answers only this machine (Host 127.0.0.1, localhost or [::1]).' };
   if (req.headers.origin !== undefined) return { status: 403, message: 'Requests from web pages (with an Origin) are refused.' };
   if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) return { status: 404, message: `The MCP endpoint is ${MCP_PATH}.` };
-  if (!tokenMatches(req.headers.authorization, token)) return { status: 401, message: 'Authorization: Bearer <token> is needed: the token numbers-api mcp printed when it started.' };
+  if (!sameToken(bearerToken(req.headers.authorization), token)) return { status: 401, message: 'Authorization: Bearer <token> is needed: the token numbers-api mcp printed when it started.' };
   if (req.method !== 'POST') return { status: 405, message: 'This stateless server takes POST only.' };
   return undefined;
 }

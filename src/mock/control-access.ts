@@ -66,12 +66,16 @@ function hostOfThisMachine(host: string | undefined, bound: string): boolean {
   return name === 'localhost' || isIP(name) !== 0 || name === unbracket(bound);
 }
 
-function sameToken(given: string | undefined, token: string): boolean {
+/** Whether `given` is `token`, compared in constant time (every control port's token check). */
+export function sameToken(given: string | undefined, token: string): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/** The token of `Authorization: Bearer <token>`, if the header is that. */
+export const bearerToken = (header: string | undefined): string | undefined => /^Bearer (\S+)$/.exec(header ?? '')?.[1];
 
 const refused = (error: string): SimResponse => ({ status: 403, body: { error } });
 

@@ -78,6 +78,13 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
     return page;
   }
 
+  /** Closes `page` after checking it reached no other host and logged no error. */
+  async function closeClean(page: Page): Promise<void> {
+    const t = trouble.get(page)!;
+    await page.close();
+    expect([...t.outside, ...t.errors]).toEqual([]);
+  }
+
   /** Wait until Redoc has hydrated its prerendered markup (its search box stops saying Loading). */
   async function redocReady(page: Page): Promise<void> {
     await page.waitForFunction(() => {
@@ -275,9 +282,7 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
       await open(page, 'reference.html');
     });
     afterAll(async () => {
-      const t = trouble.get(page)!;
-      await page.close();
-      expect([...t.outside, ...t.errors]).toEqual([]);
+      await closeClean(page);
     });
 
     it('groups its sidebar by the tag groups of the description', async () => {
@@ -364,9 +369,7 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
       if (!shown || (await page.getByText('No page at this address').count()) > 0) failures.push(`${key}: "${channel.title}" not shown at ${route}`);
     }
     expect(failures).toEqual([]);
-    const t = trouble.get(page)!;
-    expect([...t.outside, ...t.errors]).toEqual([]);
-    await page.close();
+    await closeClean(page);
   }, SLOW);
 
   it('shows every event type, every channel with its guarantee, and the envelope on the events page', async () => {
@@ -387,9 +390,7 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
     // Open the first example of each type, so that the full-page screenshot shows them.
     for (const type of types) await page.locator(`[data-event-type="${type}"] details.example summary`).first().click();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'events-full.png'), fullPage: true });
-    const t = trouble.get(page)!;
-    expect([...t.outside, ...t.errors]).toEqual([]);
-    await page.close();
+    await closeClean(page);
   });
 
   it('resolves every internal link and anchor of the generated pages and guides', async () => {
@@ -421,9 +422,7 @@ describe.skipIf(SKIP)('docs site in headless Chromium', () => {
       }
     }
     expect(failures).toEqual([]);
-    const t = trouble.get(page)!;
-    expect([...t.outside, ...t.errors]).toEqual([]);
-    await page.close();
+    await closeClean(page);
   }, SLOW);
 
   it('renders the state diagrams of a guide, and screenshots it', async () => {

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveSite } from '../../scripts/serve-site.mjs';
-import { launchChromium, skipBrowser } from '../helpers/chromium.js';
+import { launchChromium, loopbackPage, skipBrowser } from '../helpers/chromium.js';
 import { loadDereferencedOpenApi, loadOpenApi, repoRoot } from '../helpers/contract.js';
 import { builtDocsSite } from '../helpers/docs-site.js';
 import { startStatefulMock, type StatefulMock } from '../helpers/stateful-mock.js';
@@ -53,17 +53,7 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     // Loopback only: the site's server, the mock's address (answered in the page) and the real mock.
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (/^(data|blob|about):$/.test(url.protocol) || url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
-      outside.push(url.href);
-      return route.abort('blockedbyclient');
-    });
-    page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of [45]\d\d/.test(message.text())) errors.push(message.text());
-    });
+    page = await loopbackPage(context, outside, errors);
   });
 
   afterAll(async () => {

@@ -16,7 +16,7 @@ import { slug } from '../../docs/build/html.mjs';
 import { SITE_PAGES } from '../../docs/build/layout.mjs';
 import { serveSite } from '../../scripts/serve-site.mjs';
 import { stepOperation, workflowsReached } from '../../src/workflows/arazzo-runner.js';
-import { launchChromium, skipBrowser } from '../helpers/chromium.js';
+import { launchChromium, loopbackPage, skipBrowser } from '../helpers/chromium.js';
 import { readGeneratedJson } from '../../src/contract/generated-files.js';
 import { listOperations, loadOpenApi, type JsonObject } from '../helpers/contract.js';
 import { builtDocsSite, type BuiltSite } from '../helpers/docs-site.js';
@@ -98,17 +98,7 @@ describe.skipIf(SKIP)('"Run this workflow" in headless Chromium', () => {
     server = await serveSite(site.dir);
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (/^(data|blob|about):$/.test(url.protocol) || url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
-      outside.push(url.href);
-      return route.abort('blockedbyclient');
-    });
-    page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !/status of [45]\d\d/.test(message.text())) errors.push(message.text());
-    });
+    page = await loopbackPage(context, outside, errors);
   });
 
   afterAll(async () => {

@@ -4,8 +4,8 @@
 // the request it applies to (method and path pattern) and rewrites the answer as data; everything
 // else (GET /__mock/about included, so the suite still knows it talks to the mock) passes as it came.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { listenLoopback, readWhole } from './loopback-server.js';
 
 export interface ProxiedAnswer {
   status: number;
@@ -52,10 +52,7 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
   const rules: BreakRule[] = [];
   const requests: ProxiedRequest[] = [];
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
+    void readWhole(req).then((raw) => {
       let requestBody: unknown;
       try {
         requestBody = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
@@ -71,10 +68,8 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
       const sentBody = forwarded ? Buffer.from(forwarded.body === undefined ? '' : JSON.stringify(forwarded.body)) : raw;
       const sentHeaders = { ...(forwarded?.headers ?? req.headers), host: target.host, ...(forwarded ? { 'content-length': String(sentBody.length) } : {}) };
       const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: sentHeaders }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () => {
-          const text = Buffer.concat(parts).toString('utf8');
+        void readWhole(answer).then((whole) => {
+          const text = whole.toString('utf8');
           const headers: Record<string, string> = {};
           for (const [name, value] of Object.entries(answer.headers)) if (typeof value === 'string') headers[name] = value;
           let body: unknown;
@@ -110,21 +105,7 @@ export async function startBreakingProxy(upstream: string): Promise<BreakingProx
       forward.end(sentBody);
     });
   });
-  // As the mock and common front ends keep an idle connection (65 s), not Node's 5 s: a client that
-  // reuses a connection the server is closing that very moment reads ECONNRESET, which a loaded
-  // machine makes likely and no deployment of this kind shows.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    rules,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLoopback(server)), rules, requests };
 }
 
 /** Every object in `value` (records of a list, the answer itself) with `from` renamed `to`. */

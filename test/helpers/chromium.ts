@@ -2,7 +2,7 @@
 // browser download). A file using it skips with one line saying why where Chromium is missing,
 // unless REQUIRE_BROWSER=1 (npm run test:browser), which fails instead.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BROWSER_REQUIRED = process.env.REQUIRE_BROWSER === '1';
@@ -22,4 +22,23 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!CHROMIUM_AVAILABLE) throw new Error(CHROMIUM_MISSING);
   return chromium.launch({ executablePath: CHROMIUM, args: [...ARGS, ...extraArgs] });
+}
+
+/**
+ * A page of `context`, which reaches loopback only: a request to another host is aborted and kept
+ * in `outside`; an uncaught error or a console error (but a 4xx/5xx status the page asked for) in `errors`.
+ */
+export async function loopbackPage(context: BrowserContext, outside: string[], errors: string[]): Promise<Page> {
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (/^(data|blob|about):$/.test(url.protocol) || url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
+    outside.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of [45]\d\d/.test(message.text())) errors.push(message.text());
+  });
+  return page;
 }

@@ -2,7 +2,8 @@
 // path, headers, body) and answered by the next step of a script, so a test says "503, then 503,
 // then 200" and then reads back exactly what the client sent.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { listenLoopback, readWhole } from './loopback-server.js';
 
 export interface RecordedRequest {
   method: string;
@@ -28,10 +29,8 @@ export async function startScriptedServer(fallback: Step = { status: 200, json: 
   const requests: RecordedRequest[] = [];
   let steps: Step[] = [];
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    void readWhole(req).then((raw) => {
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: raw.toString('utf8') });
       const step = steps.shift() ?? fallback;
       if ('drop' in step) {
         // The request arrived but no answer ever will: the ambiguous failure of part 7.5.
@@ -51,19 +50,35 @@ export async function startScriptedServer(fallback: Step = { status: 200, json: 
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    ...(await listenLoopback(server)),
     requests,
     script: (...next) => {
       steps = next;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+  };
+}
+
+/** One scripted server for a test file, its script and the requests it recorded cleared before each test. */
+export function useScriptedServer(): ScriptedServer {
+  let server: ScriptedServer | undefined;
+  beforeAll(async () => {
+    server = await startScriptedServer();
+  });
+  afterAll(() => server?.close());
+  beforeEach(() => {
+    server!.requests.length = 0;
+    server!.script();
+  });
+  return {
+    get url() {
+      return server!.url;
+    },
+    get requests() {
+      return server!.requests;
+    },
+    script: (...steps) => server!.script(...steps),
+    close: () => server!.close(),
   };
 }
 

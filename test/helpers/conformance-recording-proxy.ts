@@ -4,7 +4,7 @@
 // `hide` makes the mock behind it look like a deployment: those paths (`/__mock/`) answer the
 // contract's 404 Error without reaching it.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLoopback, readWhole } from './loopback-server.js';
 
 export interface RecordedRequest {
   method: string;
@@ -28,10 +28,7 @@ export async function startRecordingProxy(upstream: string, options: { hide?: Re
   const target = new URL(upstream);
   const requests: RecordedRequest[] = [];
   const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks);
+    void readWhole(req).then((raw) => {
       const text = raw.toString('utf8');
       let body: unknown;
       if (text) {
@@ -53,11 +50,9 @@ export async function startRecordingProxy(upstream: string, options: { hide?: Re
         (answer) => {
           recorded.status = answer.statusCode;
           res.writeHead(answer.statusCode ?? 502, answer.headers);
-          const parts: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => parts.push(chunk));
-          answer.on('end', () => {
+          void readWhole(answer).then((whole) => {
             try {
-              recorded.answer = JSON.parse(Buffer.concat(parts).toString('utf8'));
+              recorded.answer = JSON.parse(whole.toString('utf8'));
             } catch {
               recorded.answer = undefined;
             }
@@ -71,18 +66,5 @@ export async function startRecordingProxy(upstream: string, options: { hide?: Re
       forward.end(raw);
     });
   });
-  // As the mock and common front ends keep an idle connection (65 s), not Node's 5 s: a client that
-  // reuses a connection the server is closing that very moment reads ECONNRESET, which a loaded
-  // machine makes likely and no deployment of this kind shows.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenLoopback(server)), requests };
 }

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { buildSite } from '../../docs/build/build.mjs';
+import { isAlive } from './mock-process.js';
 
 export interface BuiltSite {
   /** The site folder. */
@@ -27,19 +28,10 @@ const PREFIX = 'numbers-api-docs-site-';
 /** The pid of the vitest process running this test file. */
 const RUN = isMainThread ? process.ppid : process.pid;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function removeStaleSites(): void {
   for (const name of readdirSync(os.tmpdir())) {
     const match = new RegExp(`^${PREFIX}(\\d+)(\\.lock|\\.json)?$`).exec(name);
-    if (match && Number(match[1]) !== RUN && !alive(Number(match[1]))) {
+    if (match && Number(match[1]) !== RUN && !isAlive(Number(match[1]))) {
       rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
     }
   }

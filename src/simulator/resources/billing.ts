@@ -150,9 +150,11 @@ function recentUsage(ctx: RuleContext, account: AccountState): JsonObject {
 }
 
 /** The active subscription, or the documented 409 without one (part 4.4). */
-function requireSubscription(ctx: RequestContext): { subscription: JsonObject; refused?: undefined } | { subscription?: undefined; refused: SimResponse } {
+/** `act` on the account's subscription, unless there is none (409) or a test value of `only` answers instead. */
+function onSubscription(ctx: RequestContext, act: (subscription: JsonObject) => SimResponse, only?: string[]): SimResponse {
   const subscription = ctx.account.billing.subscription;
-  return subscription ? { subscription } : { refused: ctx.documented(409, 'noActiveSubscription') };
+  if (!subscription) return ctx.documented(409, 'noActiveSubscription');
+  return (only && ctx.testValue(only)) || act(subscription);
 }
 
 function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
@@ -191,46 +193,45 @@ export const billingModule: ResourceModule = {
 
     createPaymentMethodSetup: (ctx) => openCheckout(ctx, 'setup'),
 
-    cancelSubscription(ctx) {
-      const { subscription, refused: none } = requireSubscription(ctx);
-      if (!subscription) return none;
-      // Part 3: coverage continues until periodEnd, then the account reverts to PAYG.
-      subscription.cancelAtPeriodEnd = true;
-      return ctx.documented(200, 'actionDone');
-    },
+    cancelSubscription: (ctx) =>
+      onSubscription(ctx, (subscription) => {
+        // Part 3: coverage continues until periodEnd, then the account reverts to PAYG.
+        subscription.cancelAtPeriodEnd = true;
+        return ctx.documented(200, 'actionDone');
+      }),
 
-    resumeSubscription(ctx) {
-      const { subscription, refused: none } = requireSubscription(ctx);
-      if (!subscription) return none;
-      subscription.cancelAtPeriodEnd = false;
-      return ctx.documented(200, 'actionDone');
-    },
+    resumeSubscription: (ctx) =>
+      onSubscription(ctx, (subscription) => {
+        subscription.cancelAtPeriodEnd = false;
+        return ctx.documented(200, 'actionDone');
+      }),
 
-    changeSubscriptionInterval(ctx) {
-      const { subscription, refused: none } = requireSubscription(ctx);
-      if (!subscription) return none;
-      const refused = ctx.testValue(['promotionCodeInvalid']);
-      if (refused) return refused;
-      const interval = String(ctx.body.interval);
-      // Part 3: the same interval is a no-op answering 200.
-      if (interval === subscription.interval) return ctx.documented(200, 'actionDone');
-      // Prorated and invoiced at once (paid), clearing any scheduled cancellation.
-      startPeriod(ctx, ctx.account, interval);
-      return ctx.documented(200, 'actionDone');
-    },
+    changeSubscriptionInterval: (ctx) =>
+      onSubscription(
+        ctx,
+        (subscription) => {
+          const interval = String(ctx.body.interval);
+          // Part 3: the same interval is a no-op answering 200; another is prorated and invoiced at
+          // once (paid), clearing any scheduled cancellation.
+          if (interval !== subscription.interval) startPeriod(ctx, ctx.account, interval);
+          return ctx.documented(200, 'actionDone');
+        },
+        ['promotionCodeInvalid'],
+      ),
 
-    previewSubscriptionChange(ctx) {
-      const { subscription, refused: none } = requireSubscription(ctx);
-      if (!subscription) return none;
-      const refused = ctx.testValue(['promotionCodeInvalid']);
-      if (refused) return refused;
-      // Nothing is changed or charged (part 4.4).
-      const interval = ctx.body.interval ?? subscription.interval;
-      const quantity = ctx.body.quantity ?? ctx.account.numbers.length;
-      const quote = ctx.documented(200, 'proratedQuote').body as JsonObject;
-      const unchanged = interval === subscription.interval && quantity === ctx.account.numbers.length;
-      return ctx.json(200, { ...quote, prorationDate: Math.floor(ctx.now / 1000), amountDue: unchanged ? 0 : quote.amountDue });
-    },
+    // Nothing is changed or charged (part 4.4).
+    previewSubscriptionChange: (ctx) =>
+      onSubscription(
+        ctx,
+        (subscription) => {
+          const interval = ctx.body.interval ?? subscription.interval;
+          const quantity = ctx.body.quantity ?? ctx.account.numbers.length;
+          const quote = ctx.documented(200, 'proratedQuote').body as JsonObject;
+          const unchanged = interval === subscription.interval && quantity === ctx.account.numbers.length;
+          return ctx.json(200, { ...quote, prorationDate: Math.floor(ctx.now / 1000), amountDue: unchanged ? 0 : quote.amountDue });
+        },
+        ['promotionCodeInvalid'],
+      ),
 
     deletePaymentMethod(ctx) {
       const methods = ctx.account.billing.paymentMethods;

@@ -191,28 +191,27 @@ function reject(ctx: RuleContext, account: AccountState, registration: JsonObjec
   if (brand && brand.status !== 'approved') brand.status = 'rejected';
 }
 
-const review: ProcessStep = (ctx, account, job) => {
-  const registration = account.tenDlc[job.ref];
-  if (registration?.status !== 'in_review') return;
-  if (job.data?.outcome === 'tenDlcRejectedInReview') reject(ctx, account, registration);
-  else {
-    registration.status = 'with_carrier';
-    ctx.schedule(account, CARRIER, job.ref, TEN_DLC_CARRIER_MS, job.data);
-  }
-  refreshNumbers(account);
-};
+/** A stage of the review: a registration still `at` it is rejected when the job's outcome is `rejection`, else `passes`. */
+const stage =
+  (at: string, rejection: string, passes: (...args: [...Parameters<ProcessStep>, JsonObject]) => void): ProcessStep =>
+  (ctx, account, job) => {
+    const registration = account.tenDlc[job.ref];
+    if (registration?.status !== at) return;
+    if (job.data?.outcome === rejection) reject(ctx, account, registration);
+    else passes(ctx, account, job, registration);
+    refreshNumbers(account);
+  };
 
-const carrier: ProcessStep = (ctx, account, job) => {
-  const registration = account.tenDlc[job.ref];
-  if (registration?.status !== 'with_carrier') return;
-  if (job.data?.outcome === 'tenDlcRejectedByCarrier') reject(ctx, account, registration);
-  else {
-    registration.status = 'approved';
-    const brand = brands(account)[String(registration.brand?.brandId)];
-    if (brand) brand.status = 'approved';
-  }
-  refreshNumbers(account);
-};
+const review = stage('in_review', 'tenDlcRejectedInReview', (ctx, account, job, registration) => {
+  registration.status = 'with_carrier';
+  ctx.schedule(account, CARRIER, job.ref, TEN_DLC_CARRIER_MS, job.data);
+});
+
+const carrier = stage('with_carrier', 'tenDlcRejectedByCarrier', (_ctx, account, _job, registration) => {
+  registration.status = 'approved';
+  const brand = brands(account)[String(registration.brand?.brandId)];
+  if (brand) brand.status = 'approved';
+});
 
 export const tenDlcModule: ResourceModule = {
   name: 'ten-dlc',
