@@ -180,7 +180,9 @@ describe('API reference', () => {
           compilerOptions: consumerCompilerOptions(repoRoot, {
             lib: ['ES2023', 'DOM'],
             // The samples import the published names; here they are the package's sources.
+            // (dist/ is not built in a fresh clone: every name is mapped, the root one too).
             paths: {
+              'numbers-api-contract': [path.join(repoRoot, 'src/index.ts')],
               [CLIENT_MODULE]: [path.join(repoRoot, 'src/client/index.ts')],
               'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')],
               'numbers-api-contract/msw': [path.join(repoRoot, 'src/msw/index.ts')],
