@@ -34,6 +34,27 @@ export class FollowedMessage extends http.IncomingMessage {
   }
 }
 
+/** How long a connection closed over a refused body still reads what its client sends. */
+export const LINGER_MS = 5_000;
+
+/**
+ * The answer to a refused body is sent while the client is still sending it; closing at once would
+ * make the client's system reset the connection when more bytes arrive, and a reset client loses
+ * the answer it has not read yet (undici: "fetch failed", seen under load). So the connection
+ * closes as nginx's lingering close does: this side ends (FIN) once the answer is written, and what
+ * the client still sends is read and dropped until it ends too, for at most LINGER_MS.
+ */
+function lingerOnClose(socket: Socket): void {
+  // The server closes a `Connection: close` answer's socket with destroySoon once it is written.
+  socket.destroySoon = function lingering(this: Socket): void {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS).unref();
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(timer));
+    this.resume();
+  };
+}
+
 /** Follows the declared sizes on every connection of `server` (made with `IncomingMessage: FollowedMessage`). */
 export function followDeclaredSizes(server: http.Server, limit: number): void {
   server.on('connection', (socket: Socket) => {
@@ -63,6 +84,7 @@ export function followDeclaredSizes(server: http.Server, limit: number): void {
     };
     const refuse = (): void => {
       stop();
+      lingerOnClose(socket);
       current!.refuseBody();
     };
     const sizeLine = (): void => {
