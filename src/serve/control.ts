@@ -32,6 +32,9 @@ export interface RecordingSwitch {
   stop(key: string): unknown;
 }
 
+/** The last time a `date-time` with a four-digit year says (spec/mock-control.yaml, AdvanceClockRequest). */
+const LAST_DATE_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /** `value`, or what it resolves with, given to `then` (synchronous stores stay synchronous). */
 function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>): MaybePromise<R> {
   return value instanceof Promise ? value.then(then) : then(value);
@@ -113,7 +116,11 @@ export function controlSurface(simulator: SimWatch, store: SimStore, document: J
           if (Object.hasOwn(descriptions, matched.params.file ?? '')) return { status: 200, body: descriptions[matched.params.file!] };
           return { status: 404, body: { error: `No description named ${matched.params.file}: ${Object.keys(descriptions).join(' or ')}.` } };
         case 'mockAdvanceClock':
-          return after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock);
+          return after(store.clock(), ({ now }) =>
+            now + Number(body.seconds) * 1000 > LAST_DATE_TIME
+              ? { status: 400, body: { error: { fieldErrors: { seconds: [`Would move the clock past ${new Date(LAST_DATE_TIME).toISOString()}; at most ${Math.floor((LAST_DATE_TIME - now) / 1000)} more seconds.`] } } } }
+              : after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock),
+          );
         case 'mockCompleteCheckout':
           return onAccount(request, matched.operationId, violations, (sim, account) => {
             const done = sim.withContext((ctx) => completeCheckout(ctx, account, { clientSecret: body.clientSecret, amount: body.amount }));
