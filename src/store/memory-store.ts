@@ -22,11 +22,9 @@ export { SnapshotLimit } from './snapshots.js';
  */
 export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = [], maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES): SnapshotShelf {
   const shelf = new Map<string, { listing: SnapshotListing; bytes: Uint8Array }>();
-  let held = 0;
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const keep = (file: SnapshotFile, bytes: Uint8Array): SnapshotListing => {
-    held += bytes.length - (shelf.get(file.snapshot)?.bytes.length ?? 0);
     const listing = snapshotInfo(file, bytes.length);
     shelf.set(file.snapshot, { listing, bytes });
     return listing;
@@ -72,11 +70,9 @@ export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping =
       const entry = shelf.get(name);
       if (!entry) return false;
       shelf.delete(name);
-      held -= entry.bytes.length;
       keeping.remove?.(name);
       return true;
     },
-    heldBytes: () => held,
   };
 }
 

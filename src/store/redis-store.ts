@@ -577,8 +577,6 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       const [[, removed]] = ((await redis.multi().hdel(`${P}:snaps`, name).del(snapshotKey(name)).exec().catch((error: Error) => Promise.reject(unavailable(error)))) ?? [[null, 0]]) as Array<[unknown, number]>;
       return removed === 1;
     },
-    // Kept in Valkey/Redis, not in this process's heap.
-    heldBytes: () => 0,
   };
 
   return {

@@ -136,6 +136,4 @@ export interface SnapshotShelf {
   /** Adds a snapshot file (`--snapshot`), replacing one of that name; its keys are sealed first. */
   put(file: SnapshotFile): MaybePromise<SnapshotListing>;
   remove(name: string): MaybePromise<boolean>;
-  /** Bytes of snapshots this process holds in memory (none on a shared store). */
-  heldBytes(): number;
 }
