@@ -24,7 +24,7 @@ const YOUNG_GENERATION = 48 * 1024 * 1024;
  * line (Node 24's V8 reserves up to 192 MB for it, so a 48 MB old space reports a 240 MB limit).
  * Otherwise the limit less the default young generation (a few percent of a default heap).
  */
-function oldGenerationLimit(heapSizeLimit: number): number {
+export function oldGenerationLimit(heapSizeLimit: number): number {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
   let given: number | undefined;
   for (const flag of flags) {
