@@ -16,6 +16,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../src/delivery/deliver.js';
 import { createHandlers, manualClock } from '../src/msw/index.js';
 import { MAX_BODY_BYTES } from '../src/serve/request-body.js';
 import { EVENT_LOG_LIMIT, HISTORY_LIMIT, LIST_LIMIT } from '../src/simulator/state.js';
+import { DEFAULT_MAX_SNAPSHOT_BYTES } from '../src/store/snapshots.js';
 import { loadOpenApi, repoRoot } from './helpers/contract.js';
 
 const run = promisify(execFile);
@@ -73,6 +74,10 @@ describe('facts the guides and README state, checked against the code', () => {
     expect(number(mock, /the lists answer the ([\d,]+) most recent/, 'mock.md')).toBe(LIST_LIMIT);
     expect(number(mock, /its ([\d,]+) most recent events/, 'mock.md')).toBe(EVENT_LOG_LIMIT);
     expect(number(events, /within the account's last ([\d,]+)\)/, 'events.md')).toBe(EVENT_LOG_LIMIT);
+  });
+
+  it('what snapshots may hold together (src/store/snapshots.ts)', () => {
+    expect(number(mock, /all snapshots together hold at most (\d+) MiB of JSON/, 'mock.md') * 1024 * 1024).toBe(DEFAULT_MAX_SNAPSHOT_BYTES);
   });
 
   it('the largest body (src/serve/request-body.ts)', () => {

@@ -13,10 +13,11 @@ export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Snapshots one mock keeps at most (each may be a whole state). */
 export const MAX_SNAPSHOTS = 50;
 /**
- * Bytes of JSON all snapshots together keep at most, by default (`--max-snapshot-bytes`): four
- * whole snapshots of a mock at its live-account cap as a demo or a test fills it (10,000 accounts of
- * about 1.5 KB), or hundreds of one-account ones, and a quarter of the smallest heap the mock is run
- * with (256 MB), so snapshots never crowd the live accounts out (they are kept outside V8's heap too).
+ * Bytes of JSON all snapshots together keep at most, by default (`--max-snapshot-bytes`): one whole
+ * snapshot of a mock at its default live-account cap fits (10,000 demo accounts of about 6 KB: 58
+ * MB), or the 50 snapshots of a team's test accounts many times over; and it is a quarter of the
+ * smallest heap the mock is run with (256 MB), so the process's memory stays sized by its accounts
+ * (snapshots are kept outside V8's heap, and the heap guard never counts them).
  */
 export const DEFAULT_MAX_SNAPSHOT_BYTES = 64 * 1024 * 1024;
 
