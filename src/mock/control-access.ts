@@ -54,8 +54,8 @@ export interface ControlAccess {
 }
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** A read that hands out full API keys (a snapshot as a file): guarded as a change is. */
-const KEY_BEARING_READ = /^\/__mock\/snapshots\/[^/]+\/?$/;
+/** A read that hands out an account's records (a snapshot as a file): guarded as a change is. */
+const ACCOUNT_BEARING_READ = /^\/__mock\/snapshots\/[^/]+\/?$/;
 
 function originOfThisMachine(origin: string): boolean {
   try {
@@ -88,7 +88,7 @@ export function controlAccess(boundHost: string, token: string | undefined): Con
     refusesPreflight: (req) => typeof req.headers.origin === 'string' && !originOfThisMachine(req.headers.origin),
     refusal(req) {
       const method = (req.method ?? 'GET').toUpperCase();
-      if (!CHANGES.has(method) && !KEY_BEARING_READ.test((req.url ?? '').split('?', 1)[0]!)) return undefined;
+      if (!CHANGES.has(method) && !ACCOUNT_BEARING_READ.test((req.url ?? '').split('?', 1)[0]!)) return undefined;
       const { origin, host } = req.headers;
       if (req.headers['x-service-event-id'] !== undefined) return refused('A webhook delivery never reaches the mock’s control surface.');
       if (typeof origin === 'string' && !originOfThisMachine(origin)) {
