@@ -26,6 +26,7 @@ import { LISTEN, TARGETS } from '../src/listen/cli.js';
 import { MCP } from '../src/mcp/cli.js';
 import { mockCommand } from '../src/mock/cli.js';
 import { SUMMARIZE } from '../src/recording/cli.js';
+import { DEFAULT_MAX_SNAPSHOT_BYTES } from '../src/store/snapshots.js';
 import { loadOpenApi, repoRoot } from './helpers/contract.js';
 
 const run = promisify(execFile);
@@ -83,6 +84,10 @@ describe('facts the guides and README state, checked against the code', () => {
     expect(number(mock, /the lists answer the ([\d,]+) most recent/, 'mock.md')).toBe(LIST_LIMIT);
     expect(number(mock, /its ([\d,]+) most recent events/, 'mock.md')).toBe(EVENT_LOG_LIMIT);
     expect(number(events, /within the account's last ([\d,]+)\)/, 'events.md')).toBe(EVENT_LOG_LIMIT);
+  });
+
+  it('what snapshots may hold together (src/store/snapshots.ts)', () => {
+    expect(number(mock, /all snapshots together hold at most (\d+) MiB of JSON/, 'mock.md') * 1024 * 1024).toBe(DEFAULT_MAX_SNAPSHOT_BYTES);
   });
 
   it('the largest body (src/serve/request-body.ts)', () => {

@@ -28,6 +28,8 @@ let lb: Server & { url: string };
 const late: Array<CliProcess> = [];
 /** The one-key snapshot as a file a team would commit (the later replica loads it with --snapshot). */
 let snapshotFile: { snapshot: string; state: unknown } | undefined;
+/** The key whose account `snapshotFile` is (a snapshot of one account is listed to its key). */
+let snapshotOwner: string | null = null;
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -51,8 +53,9 @@ afterAll(async () => {
 async function accountOf(url: string, key: string) {
   const name = `probe-${Math.random().toString(36).slice(2, 10)}`;
   expect((await client(url, key)('POST', `/__mock/snapshots/${name}`, {})).status).toBe(201);
-  const file = (await client(url, null)('GET', `/__mock/snapshots/${name}`)).body;
-  await client(url, null)('DELETE', `/__mock/snapshots/${name}`, undefined, CONTROL);
+  // A snapshot of one account is that account's: read and deleted with its key.
+  const file = (await client(url, key)('GET', `/__mock/snapshots/${name}`)).body;
+  await client(url, key)('DELETE', `/__mock/snapshots/${name}`, undefined, CONTROL);
   return Object.values(file.state.accounts)[0] as {
     messages: Array<{ id: string }>;
     events: Array<{ event: { type: string; data: { messageId?: string; status?: unknown }; relatedObject?: { id: string } } }>;
@@ -235,15 +238,18 @@ describe('three replicas, one mock', () => {
     expect((await client(replicas[0]!.url, a)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 600 })).status).toBe(200);
     const saved = await client(replicas[0]!.url, a)('POST', '/__mock/snapshots/cluster-one', {});
     expect(saved.body).toMatchObject({ name: 'cluster-one', scope: 'account', accounts: 1 });
-    expect((await client(replicas[1]!.url, null)('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toContain('cluster-one');
+    expect((await client(replicas[1]!.url, a)('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toContain('cluster-one');
+    snapshotOwner = a;
     expect((await client(replicas[1]!.url, a)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1200 })).status).toBe(200);
     expect((await client(replicas[1]!.url, b)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1300 })).status).toBe(200);
-    expect((await client(replicas[2]!.url, null)('POST', '/__mock/snapshots/cluster-one/restore', {})).status).toBe(200);
+    expect((await client(replicas[2]!.url, b)('POST', '/__mock/snapshots/cluster-one/restore', {})).status).toBe(403);
+    expect((await client(replicas[2]!.url, a)('POST', '/__mock/snapshots/cluster-one/restore', {})).status).toBe(200);
     for (const replica of replicas) {
       expect((await client(replica.url, a)('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(600);
       expect((await client(replica.url, b)('GET', '/api/v1/account')).body.maxCallDurationSeconds).toBe(1300);
     }
-    snapshotFile = (await client(replicas[2]!.url, null)('GET', '/__mock/snapshots/cluster-one')).body;
+    snapshotFile = (await client(replicas[2]!.url, a)('GET', '/__mock/snapshots/cluster-one')).body;
+    expect(JSON.stringify(snapshotFile)).not.toContain(a);
     expect(snapshotFile).toMatchObject({ snapshot: 'cluster-one', scope: 'account' });
   });
 
@@ -294,7 +300,7 @@ describe('three replicas, one mock', () => {
     late.push(later);
     for (let i = 0; i < 400 && !/--snapshot team-committed: kept under its name; not brought back/.test(later.stderr()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(later.stderr()).toMatch(/--snapshot team-committed: kept under its name; not brought back/);
-    expect((await client(replicas[0]!.url, null)('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toContain('team-committed');
+    expect((await client(replicas[0]!.url, snapshotOwner)('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toContain('team-committed');
     let found = 0;
     for (const key of keys) {
       const account = await accountOf(later.url, key);

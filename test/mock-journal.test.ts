@@ -56,7 +56,7 @@ describe('--state: the journal holds exactly what the mock holds', () => {
       // A snapshot of one key, changed, brought back; an account deleted.
       expect((await serve('POST', '/__mock/snapshots/before-b', {}, 'sk_live_journal_b')).status).toBe(201);
       await serve('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1200 }, 'sk_live_journal_b');
-      expect((await serve('POST', '/__mock/snapshots/before-b/restore', {}, null)).status).toBe(200);
+      expect((await serve('POST', '/__mock/snapshots/before-b/restore', {}, 'sk_live_journal_b')).status).toBe(200);
       expect((await serve('DELETE', '/api/v1/account', undefined, created.body.apiKey)).status).toBe(200);
 
       const inMemory = normal(core.simulator.state);

@@ -29,12 +29,14 @@ describe('named snapshots on the memory store', () => {
       expect(whole.body).toMatchObject({ name: 'everyone', scope: 'all', accounts: 2 });
       const one = await callA('POST', '/__mock/snapshots/just-a', {});
       expect(one.body).toMatchObject({ name: 'just-a', scope: 'account', accounts: 1 });
-      expect((await control('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toEqual(['everyone', 'just-a']);
+      // Each sees its own: a program of this machine every account's, a key its account's.
+      expect((await control('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toEqual(['everyone']);
+      expect((await callA('GET', '/__mock/snapshots')).body.snapshots.map((s: { name: string }) => s.name)).toEqual(['everyone', 'just-a']);
 
       // One account's snapshot brings back that account only.
       await callA('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1200 });
       await callB('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1300 });
-      expect((await control('POST', '/__mock/snapshots/just-a/restore', {})).status).toBe(200);
+      expect((await callA('POST', '/__mock/snapshots/just-a/restore', {})).status).toBe(200);
       expect([await cap(callA), await cap(callB)]).toEqual([600, 1300]);
 
       // A whole snapshot replaces the state: a key made since is gone (a fresh account from the seed).
@@ -44,12 +46,12 @@ describe('named snapshots on the memory store', () => {
       expect([await cap(callA), await cap(callB)]).toEqual([600, 700]);
       expect(await cap(c)).not.toBe(900);
 
-      const file = await control('GET', '/__mock/snapshots/just-a');
+      const file = await callA('GET', '/__mock/snapshots/just-a');
       expect(file.body).toMatchObject({ snapshot: 'just-a', scope: 'account', state: { version: 1 } });
       expect(Object.values(file.body.state.keys)).toHaveLength(1);
 
-      expect((await control('DELETE', '/__mock/snapshots/just-a', undefined, JSON_TYPE)).status).toBe(200);
-      expect((await control('POST', '/__mock/snapshots/just-a/restore', {})).status).toBe(404);
+      expect((await callA('DELETE', '/__mock/snapshots/just-a', undefined, JSON_TYPE)).status).toBe(200);
+      expect((await callA('POST', '/__mock/snapshots/just-a/restore', {})).status).toBe(404);
       expect((await control('GET', '/__mock/snapshots/nope')).body).toEqual({ error: 'No snapshot named nope.' });
       expect((await control('POST', '/__mock/snapshots/bad name', {})).status).toBe(400);
     } finally {
@@ -86,7 +88,7 @@ describe('snapshots on the file store, and a committed snapshot file at start', 
     mock = await startStatefulMock({ statePath: stateFile });
     try {
       expect(await cap(client(mock.url, key))).toBe(620);
-      expect((await client(mock.url, null)('POST', '/__mock/snapshots/kept/restore', {})).status).toBe(200);
+      expect((await client(mock.url, key)('POST', '/__mock/snapshots/kept/restore', {})).status).toBe(200);
       expect(await cap(client(mock.url, key))).toBe(610);
     } finally {
       await mock.close();
@@ -100,7 +102,7 @@ describe('snapshots on the file store, and a committed snapshot file at start', 
     try {
       await client(source.url, key)('PATCH', '/api/v1/account', { maxCallDurationSeconds: 1800 });
       await client(source.url, key)('POST', '/__mock/snapshots/team-demo', {});
-      file = (await client(source.url, null)('GET', '/__mock/snapshots/team-demo')).body;
+      file = (await client(source.url, key)('GET', '/__mock/snapshots/team-demo')).body;
     } finally {
       await source.close();
     }
@@ -112,7 +114,7 @@ describe('snapshots on the file store, and a committed snapshot file at start', 
       await cli.waitForOutput(/Mock ready on/);
       // Under --strict-keys the snapshot's key is one the mock knows.
       expect(await cap(client(`http://127.0.0.1:${port}`, key))).toBe(1800);
-      expect((await client(`http://127.0.0.1:${port}`, null)('GET', '/__mock/snapshots')).body.snapshots[0].name).toBe('team-demo');
+      expect((await client(`http://127.0.0.1:${port}`, key)('GET', '/__mock/snapshots')).body.snapshots[0].name).toBe('team-demo');
     } finally {
       cli.child.kill('SIGTERM');
       await cli.exited;

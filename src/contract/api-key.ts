@@ -3,6 +3,7 @@
 // from the contract's `SignedIn.apiKey` pattern). Both mocks and the conformance suite read keys
 // with these functions; which well-formed keys open an account is the simulator's
 // (src/simulator/accounts.ts). Browser-safe.
+import { sha256 } from '@noble/hashes/sha2.js';
 import type { JsonObject } from './json-pointer.js';
 
 /** The prefix part 5.1 gives, where the contract is not at hand (or gives no `SignedIn.apiKey` pattern). */
@@ -40,4 +41,27 @@ export function isWellFormedKey(key: unknown, prefix: string): key is string {
 export function wellFormedKey(header: string | string[] | undefined, prefix: string): string | undefined {
   const key = bearerKey(header);
   return isWellFormedKey(key, prefix) ? key : undefined;
+}
+
+/** How a key is kept where it must not be read (a snapshot, src/store/snapshots.ts): `sha256:<digest>:<last 4>`. */
+const DIGEST = /^sha256:[A-Za-z0-9_-]{43}:.{0,4}$/s;
+
+/** Whether `kept` is a key's digest rather than the key. */
+export function isKeyDigest(kept: string): boolean {
+  return kept.startsWith('sha256:') && DIGEST.test(kept);
+}
+
+/**
+ * A key as a snapshot keeps it: its SHA-256 (a key opens its account again by it, and no one
+ * reads the key back from it) and its last four characters, which the account's preview shows
+ * anyway (part 5.3). A digest stays as it is. No salt: the same key must reopen its account on any
+ * mock a snapshot file is loaded into; a key of 128 random bits (as the sign-up issues) is not
+ * found again from its digest.
+ */
+export function keyDigest(key: string): string {
+  if (isKeyDigest(key)) return key;
+  const digest = sha256(new TextEncoder().encode(key));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return `sha256:${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}:${key.slice(-4)}`;
 }

@@ -169,7 +169,9 @@ function breakKey(error: ErrorObject): string {
 export function contractValidator(document: JsonObject): ContractValidator {
   // strict: false because OpenAPI schemas carry `example`, `x-*` and other annotations; verbose
   // keeps each break's schema, parent schema and data, from which a verdict says where and what.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, verbose: true });
+  // strictNumbers: JSON.parse reads `1e400` as Infinity, which no JSON answer or state file can
+  // carry (it is written `null`): a number is a finite one, on every request, answer and state.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, verbose: true, strictNumbers: true });
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: AS_WRITTEN });
   let documentedView: JsonObject | undefined;

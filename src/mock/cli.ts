@@ -36,6 +36,7 @@ function mockOptions(signupCode: string) {
     'control-token': { ...SHARED['control-token'], help: 'the token changes on the control surface need (X-Mock-Control-Token); without it, one is made up and printed under --strict-keys or on an address other than loopback' },
     'max-accounts': { type: 'string', value: '<n>', help: 'live accounts at most (default 10000); past it the least recently used idle account is evicted, and the log counts them' },
     'max-account-bytes': { type: 'string', value: '<n>', help: 'what one account may hold, as JSON (default 16777216, 16 MB); a request body that would pass it is refused with the documented 400' },
+    'max-snapshot-bytes': { type: 'string', value: '<n>', help: 'what all named snapshots may hold together, as JSON (default 67108864, 64 MiB); a snapshot past it is refused with 409 naming what to delete' },
     gate: { type: 'string', value: '<ajv|prism>', help: "how requests are validated: ajv compiled from the contract (default) or Prism's own validator in-process; both give Prism's verdicts" },
     quiet: SHARED.quiet,
     'validate-response': { type: 'boolean', help: "also check every answer against its schema: the simulator's composed answers, or Prism's examples (--stateless), reported in an sl-violations header (off by default: it costs time per request)" },
@@ -115,16 +116,17 @@ function mockSettings({ values, from }: Parsed<ReturnType<typeof mockOptions>>) 
   if (store !== undefined && values['max-accounts'] !== undefined) throw new UsageError('--max-accounts goes with the memory and file stores: with --store the accounts are the store\'s, kept until deleted or reset.');
   const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber(values['max-accounts'], '--max-accounts', 1);
   const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber(values['max-account-bytes'], '--max-account-bytes', 1024);
+  const maxSnapshotBytes = values['max-snapshot-bytes'] === undefined ? undefined : wholeNumber(values['max-snapshot-bytes'], '--max-snapshot-bytes', 1024);
   if (values.record !== undefined && values.record.trim() === '') throw new UsageError('--record needs a directory.');
-  if (values.stateless && (values.record !== undefined || values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || tokenFlag)) {
-    throw new UsageError('--record, --seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts and --max-account-bytes go with the stateful mock, not --stateless.');
+  if (values.stateless && (values.record !== undefined || values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || maxSnapshotBytes !== undefined || tokenFlag)) {
+    throw new UsageError('--record, --seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts, --max-account-bytes and --max-snapshot-bytes go with the stateful mock, not --stateless.');
   }
   const gate = values.gate === undefined ? undefined : oneOf(values.gate, '--gate', GATES);
   if (values.stateless && gate !== undefined) throw new UsageError('--gate goes with the stateful mock: --stateless is Prism itself.');
   if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
     throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
   }
-  return { ...values, port: listenPort, host, gate, prismLog, maxAccounts, maxAccountBytes, controlToken, store, prismWorkers: workers };
+  return { ...values, port: listenPort, host, gate, prismLog, maxAccounts, maxAccountBytes, maxSnapshotBytes, controlToken, store, prismWorkers: workers };
 }
 
 /** Resolves with the exit code: 0 after a clean stop, 1 when the mock failed, 2 on bad usage. */
@@ -184,6 +186,7 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
       signupCode: args['signup-code'],
       maxAccounts: args.maxAccounts,
       maxAccountBytes: args.maxAccountBytes,
+      maxSnapshotBytes: args.maxSnapshotBytes,
       controlToken: args.stateless ? undefined : args.controlToken,
       host: args.host,
       port: args.port,

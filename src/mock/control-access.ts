@@ -13,15 +13,19 @@
 //   `X-Mock-Control-Token` (printed at start, or set with `--control-token`).
 //
 // Reading (`GET /__mock/about`, `GET /__mock/clock`, the list of snapshots) stays open; a snapshot
-// itself holds full keys, so `GET /__mock/snapshots/{name}` is guarded as a change (but needs no
-// JSON body type: a page cannot read another origin's answer without CORS, which it is refused).
-// The in-process MSW handlers have no
-// network and no other origin: none of this applies to them.
+// itself is a key's account or every account, so `GET /__mock/snapshots/{name}` is guarded as a
+// change (but needs no JSON body type: a page cannot read another origin's answer without CORS,
+// which it is refused). Which snapshots a request may touch is the control surface's
+// (src/serve/control.ts), from the key it carries and the proof said here (`proof`): the control
+// token, or, on a mock without one, a program of this machine (no page: no `Origin`, no
+// `Sec-Fetch-Site`). The in-process MSW handlers have no network and no other origin: none of this
+// applies to them.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
 import { isIP } from 'node:net';
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
 import { isJsonType } from '../serve/request-body.js';
+import { fromBrowser } from './browsers.js';
 import type { SimResponse } from '../simulator/types.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
@@ -45,11 +49,13 @@ export interface ControlAccess {
   refusesPreflight(req: http.IncomingMessage): boolean;
   /** The refusal of a request that would change something on the control surface, or undefined when it may. */
   refusal(req: http.IncomingMessage): SimResponse | undefined;
+  /** What the request proves of who sends it (SimRequest.controlProof): the token, a program of this machine, or nothing. */
+  proof(req: http.IncomingMessage): 'token' | 'machine' | undefined;
 }
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** A read that hands out full API keys (a snapshot as a file): guarded as a change is. */
-const KEY_BEARING_READ = /^\/__mock\/snapshots\/[^/]+\/?$/;
+/** A read that hands out an account's records (a snapshot as a file): guarded as a change is. */
+const ACCOUNT_BEARING_READ = /^\/__mock\/snapshots\/[^/]+\/?$/;
 
 function originOfThisMachine(origin: string): boolean {
   try {
@@ -86,7 +92,7 @@ export function controlAccess(boundHost: string, token: string | undefined): Con
     refusesPreflight: (req) => typeof req.headers.origin === 'string' && !originOfThisMachine(req.headers.origin),
     refusal(req) {
       const method = (req.method ?? 'GET').toUpperCase();
-      if (!CHANGES.has(method) && !KEY_BEARING_READ.test((req.url ?? '').split('?', 1)[0]!)) return undefined;
+      if (!CHANGES.has(method) && !ACCOUNT_BEARING_READ.test((req.url ?? '').split('?', 1)[0]!)) return undefined;
       const { origin, host } = req.headers;
       if (req.headers['x-service-event-id'] !== undefined) return refused('A webhook delivery never reaches the mock’s control surface.');
       if (typeof origin === 'string' && !originOfThisMachine(origin)) {
@@ -105,6 +111,12 @@ export function controlAccess(boundHost: string, token: string | undefined): Con
         return refused(`This mock’s control surface needs its control token in ${CONTROL_TOKEN_HEADER} (printed when the mock started).`);
       }
       return undefined;
+    },
+    proof(req) {
+      const given = req.headers[CONTROL_TOKEN_HEADER.toLowerCase()];
+      if (token !== undefined) return sameToken(Array.isArray(given) ? given[0] : given, token) ? 'token' : undefined;
+      const page = req.headers.origin !== undefined || fromBrowser(req.headers);
+      return !page && req.headers['x-service-event-id'] === undefined && hostOfThisMachine(req.headers.host, boundHost) ? 'machine' : undefined;
     },
   };
 }

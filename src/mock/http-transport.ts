@@ -116,7 +116,11 @@ export function pipelineListener({ pipeline, methodsAt, log, control }: HttpTran
     /** The request read (`bytes`, of which `tooLarge` says more came), served and written back. */
     const answer = (bytes: Uint8Array, tooLarge: boolean, clientGone?: () => AbortSignal): void =>
       void toSimRequest(req, bytes, tooLarge)
-        .then((request) => pipeline.serve(request, clientGone))
+        .then((request) => {
+          const proof = control?.covers(pathname) ? control.proof(req) : undefined;
+          if (proof) request.controlProof = proof;
+          return pipeline.serve(request, clientGone);
+        })
         .then(
           (answer) => {
             verdicts = answer.verdicts ?? [];

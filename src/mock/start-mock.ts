@@ -115,6 +115,8 @@ export interface MockOptions {
   maxAccounts?: number;
   /** What one account may hold, in bytes of JSON (`--max-account-bytes`, default 16 MB). */
   maxAccountBytes?: number;
+  /** What all named snapshots may hold together, in bytes of JSON (`--max-snapshot-bytes`, default 64 MiB, src/store/snapshots.ts). */
+  maxSnapshotBytes?: number;
   /**
    * The stateful mock's composed-answer check (src/serve/pipeline.ts). Default:
    * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
@@ -212,14 +214,15 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     // With a shared store the accounts are the store's: no process evicts them.
     maxAccounts: redis ? Number.POSITIVE_INFINITY : options.maxAccounts,
     maxAccountBytes: options.maxAccountBytes,
+    maxSnapshotBytes: options.maxSnapshotBytes,
     answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
-          store: (simulator: SimStorage) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!) }),
+          store: (simulator: SimStorage) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!), maxSnapshotBytes: options.maxSnapshotBytes }),
         }
       : redis
-        ? { store: (simulator: SimStorage) => redisStore(simulator, redis, { warn }) }
+        ? { store: (simulator: SimStorage) => redisStore(simulator, redis, { warn, maxSnapshotBytes: options.maxSnapshotBytes }) }
         : {}),
   });
   // Through the store, at start: the seed's named accounts, once whichever process starts first

@@ -161,6 +161,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   async function answer(request: Request, base: string): Promise<Response> {
     const pathname = new URL(request.url).pathname.slice(basePath(base).length) || '/';
     const sim = await fetchToSimRequest(request, pathname);
+    // In this process, with no network between: the caller is the program that made the handlers.
+    sim.controlProof = 'process';
     return toResponse(await pipeline.serve(sim, () => request.signal), sim.method);
   }
 
@@ -180,6 +182,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
       headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body,
       violations: [],
+      controlProof: 'process',
     });
     if (response.status >= 300) throw new MockControlError(response.status, response.body);
     return response.body;

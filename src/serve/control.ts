@@ -3,17 +3,17 @@
 // validating the request against that description. Everything it does goes through the store
 // (src/store/store.ts), so with a store shared by several processes a reset, a clock move, a wallet or a
 // snapshot acts on the whole mock, whichever process is asked.
-import { bearerKey } from '../contract/api-key.js';
+import { bearerKey, keyDigest } from '../contract/api-key.js';
 import { contractValidator, type ContractValidator } from '../contract/contract-validator.js';
 import { operationMatcher, type JsonObject } from '../contract/operations.js';
 import { simContract, type SimContract } from '../simulator/contract.js';
-import { SnapshotLimit } from '../store/memory-store.js';
-import { SNAPSHOT_NAME } from '../store/snapshots.js';
+import { answeredInfo, mib, ownsSnapshot, SNAPSHOT_NAME, SnapshotLimit } from '../store/snapshots.js';
+import { CONTROL_TOKEN_HEADER } from '../delivery/control-paths.js';
 import { completeCheckout } from '../simulator/resources/billing.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { unauthorized } from '../simulator/respond.js';
 import type { SimRules, SimWatch } from '../simulator/simulator.js';
-import type { MaybePromise, SimStore } from '../store/store.js';
+import type { MaybePromise, SimStore, SnapshotListing } from '../store/store.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 export interface ControlSurface {
@@ -31,6 +31,24 @@ export interface RecordingSwitch {
   /** Ends the key's recording and gives its document, or undefined. */
   stop(key: string): unknown;
 }
+
+/** `work()`, with what `answer` makes of an error it throws or rejects with (undefined: thrown on). */
+function caught<T>(work: () => MaybePromise<T>, answer: (error: unknown) => T | undefined): MaybePromise<T> {
+  const fail = (error: unknown): T => {
+    const answered = answer(error);
+    if (answered === undefined) throw error;
+    return answered;
+  };
+  try {
+    const value = work();
+    return value instanceof Promise ? value.catch(fail) : value;
+  } catch (error) {
+    return fail(error);
+  }
+}
+
+/** The last time a `date-time` with a four-digit year says (spec/mock-control.yaml, AdvanceClockRequest). */
+const LAST_DATE_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** `value`, or what it resolves with, given to `then` (synchronous stores stay synchronous). */
 function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>): MaybePromise<R> {
@@ -60,34 +78,76 @@ export function controlSurface(simulator: SimWatch, store: SimStore, document: J
     });
   }
 
+  /**
+   * Who may touch which snapshot (issue 39): one account's, only with one of that account's keys or
+   * the control token (an in-process caller holds it); every account's, with the token, or where
+   * the mock has none, a program of this machine (`machine`, never a page: control-access.ts).
+   */
+  function snapshotAccess(request: SimRequest) {
+    const key = bearerKey(request.headers.authorization);
+    const proof = request.controlProof;
+    const token = proof === 'process' || proof === 'token';
+    const may = (listing: Pick<SnapshotListing, 'scope' | 'owners'>): boolean => (listing.scope === 'all' ? proof !== undefined : token || ownsSnapshot(listing, key));
+    return { key, may };
+  }
+
+  const notYours = (listing: SnapshotListing): SimResponse =>
+    listing.scope === 'all'
+      ? { status: 403, body: { error: `The snapshot ${listing.name} is of every account: it needs the control token in ${CONTROL_TOKEN_HEADER}, or, on a mock without one, a program of this machine (not a web page).` } }
+      : { status: 403, body: { error: `The snapshot ${listing.name} is of one account: only that account's key (Authorization: Bearer) or the control token (${CONTROL_TOKEN_HEADER}) reads, restores, replaces or deletes it.` } };
+
+  /** The refusal of a snapshot the shelf cannot keep, naming what the asker may delete to make room. */
+  function tooMuch(error: SnapshotLimit, mine: readonly SnapshotListing[]): SimResponse {
+    if (error.bound.kind === 'count') return { status: 409, body: { error: error.message } };
+    const largest = [...mine].sort((a, b) => b.bytes - a.bytes).slice(0, 3);
+    const hint = largest.length > 0 ? ` Yours, largest first: ${largest.map((listing) => `DELETE /__mock/snapshots/${listing.name} (${mib(listing.bytes)})`).join(', ')}.` : ' None of them is yours: ask whoever runs the mock (its control token) to delete some.';
+    return { status: 409, body: { error: `${error.message.replace(/: delete one first.*$/, ': delete some first.')}${hint}` } };
+  }
+
   function snapshots(operationId: string, request: SimRequest, params: Record<string, string>): MaybePromise<SimResponse> {
     const name = params.name ?? '';
     // The name is a path segment and a file name: the description's pattern, checked here too.
     if (operationId !== 'mockListSnapshots' && !SNAPSHOT_NAME.test(name)) {
       return { status: 400, body: { error: { fieldErrors: { name: ['Must be letters, digits, ".", "_" or "-", at most 64, starting with a letter or digit.'] } } } };
     }
-    switch (operationId) {
-      case 'mockListSnapshots':
-        return after(store.snapshots.list(), (snapshots) => ({ status: 200, body: { snapshots } }));
-      case 'mockSaveSnapshot': {
-        const key = bearerKey(request.headers.authorization);
-        if (request.headers.authorization !== undefined && key === undefined) return unauthorized(contract, operationId, request.headers.authorization);
-        try {
-          return after(store.snapshots.save(name, key), (info) => ({ status: 201, body: info }));
-        } catch (error) {
-          if (error instanceof SnapshotLimit) return { status: 409, body: { error: error.message } };
-          throw error;
-        }
+    // A save with an `Authorization` that carries no key is the documented 401, not a save of every account.
+    if (operationId === 'mockSaveSnapshot' && request.headers.authorization !== undefined && bearerKey(request.headers.authorization) === undefined) return unauthorized(contract, operationId, request.headers.authorization);
+    const { key, may } = snapshotAccess(request);
+    return after(store.snapshots.list(), (listings): MaybePromise<SimResponse> => {
+      const mine = listings.filter(may);
+      if (operationId === 'mockListSnapshots') return { status: 200, body: { snapshots: mine.map(answeredInfo) } };
+      const listing = listings.find((entry) => entry.name === name);
+      if (operationId !== 'mockSaveSnapshot') {
+        if (!listing) return noSnapshot(name);
+        if (!may(listing)) return notYours(listing);
       }
-      case 'mockRestoreSnapshot':
-        return after(store.snapshots.restore(name), (info) => (info ? { status: 200, body: info } : noSnapshot(name)));
-      case 'mockGetSnapshot':
-        return after(store.snapshots.get(name), (file) => (file ? { status: 200, body: file } : noSnapshot(name)));
-      case 'mockDeleteSnapshot':
-        return after(store.snapshots.remove(name), (had) => (had ? { status: 200, body: { deleted: name } } : noSnapshot(name)));
-      default:
-        return { status: 404, body: { error: `No control operation ${operationId}.` } };
-    }
+      switch (operationId) {
+        case 'mockSaveSnapshot': {
+          // With a key: that key's account, which the key must open; without: every account.
+          const wanted = { scope: key === undefined ? ('all' as const) : ('account' as const), owners: key === undefined ? [] : [keyDigest(key)] };
+          if (!may(wanted)) return notYours({ name, scope: wanted.scope, owners: [], accounts: 0, createdAt: '', bytes: 0 });
+          if (listing && !may(listing)) return notYours(listing);
+          const saving = (): MaybePromise<SimResponse> =>
+            caught(
+              () => after(store.snapshots.save(name, key), (info): SimResponse => ({ status: 201, body: answeredInfo(info) })),
+              (error) => (error instanceof SnapshotLimit ? tooMuch(error, mine) : undefined),
+            );
+          if (key === undefined) return saving();
+          return after(
+            store.run({ key }, (sim) => sim.accountForKey(key) !== undefined),
+            (opens): MaybePromise<SimResponse> => (opens ? saving() : unauthorized(contract, operationId, request.headers.authorization)),
+          );
+        }
+        case 'mockRestoreSnapshot':
+          return after(store.snapshots.restore(name, listing!.scope === 'account' && ownsSnapshot(listing!, key) ? key : undefined), (info) => (info ? { status: 200, body: answeredInfo(info) } : noSnapshot(name)));
+        case 'mockGetSnapshot':
+          return after(store.snapshots.get(name), (file) => (file ? { status: 200, body: file } : noSnapshot(name)));
+        case 'mockDeleteSnapshot':
+          return after(store.snapshots.remove(name), (had) => (had ? { status: 200, body: { deleted: name } } : noSnapshot(name)));
+        default:
+          return { status: 404, body: { error: `No control operation ${operationId}.` } };
+      }
+    });
   }
 
   return {
@@ -113,7 +173,11 @@ export function controlSurface(simulator: SimWatch, store: SimStore, document: J
           if (Object.hasOwn(descriptions, matched.params.file ?? '')) return { status: 200, body: descriptions[matched.params.file!] };
           return { status: 404, body: { error: `No description named ${matched.params.file}: ${Object.keys(descriptions).join(' or ')}.` } };
         case 'mockAdvanceClock':
-          return after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock);
+          return after(store.clock(), ({ now }) =>
+            now + Number(body.seconds) * 1000 > LAST_DATE_TIME
+              ? { status: 400, body: { error: { fieldErrors: { seconds: [`Would move the clock past ${new Date(LAST_DATE_TIME).toISOString()}; at most ${Math.floor((LAST_DATE_TIME - now) / 1000)} more seconds.`] } } } }
+              : after<void, SimResponse>(store.advance(Number(body.seconds) * 1000), clock),
+          );
         case 'mockCompleteCheckout':
           return onAccount(request, matched.operationId, violations, (sim, account) => {
             const done = sim.withContext((ctx) => completeCheckout(ctx, account, { clientSecret: body.clientSecret, amount: body.amount }));

@@ -24,6 +24,8 @@ import { simulatorResponder } from './simulator-responder.js';
 export interface MockCoreOptions extends Omit<SimulatorOptions, 'options' | 'modules'>, Partial<Pick<SimOptions, 'strictKeys' | 'signupCode' | 'maxAccounts' | 'maxAccountBytes'>> {
   /** The control surface's description (generated/mock-control.json), parsed. */
   controlDocument: JsonObject;
+  /** What the memory store's snapshots may hold together, in bytes (src/store/snapshots.ts; a given `store` is told its own). */
+  maxSnapshotBytes?: number;
   /** The composed-answer check (default: `$NUMBERS_API_MOCK_VALIDATE` where there is one, else `off`). */
   answerCheck?: AnswerCheckMode;
   /** The contract gate, given the core's contract validator (default: `ajvGate`, ajv compiled from `document`). */
@@ -58,7 +60,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const validate = (): ContractValidator => (validator ??= contractValidator(options.document));
   const { document, clock, ids, seed, state, strictKeys, signupCode, maxAccounts, maxAccountBytes } = options;
   const simulator: Simulator = createSimulator({ document, clock, ids, seed, state, options: { strictKeys, signupCode, maxAccounts, maxAccountBytes } });
-  const store = options.store?.(simulator) ?? memoryStore(simulator);
+  const store = options.store?.(simulator) ?? memoryStore(simulator, options.maxSnapshotBytes);
   const runner = startRunner(simulator, store);
   const { mockUrl, ...recorderOptions } = options.recording ?? {};
   const recorder = new Recorder({ ...recorderOptions, headerNames: headerParameterNames(options.document) });

@@ -2,7 +2,7 @@
 // created on first use from the seed, so parallel test runs with different keys never meet;
 // under `--strict-keys` only the keys the sign-up issued or the seed names open one. A key of a
 // deleted account answers 401 for good.
-import { keyPrefix, wellFormedKey } from '../contract/api-key.js';
+import { isKeyDigest, keyDigest, keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import type { ResourceModule, RuleContext } from './context.js';
 import { copyWithoutPrototypes, dict, type AccountState } from './state.js';
 import type { AccountSeed, NamedAccountSeed, SeedFile } from './seed.js';
@@ -22,18 +22,33 @@ export function acceptedKey(ctx: Pick<RuleContext, 'contract' | 'state' | 'optio
   const key = wellFormedKey(header, apiKeyPrefix(ctx));
   if (key === undefined) return undefined;
   if (Object.hasOwn(ctx.state.keys, key)) return key;
-  return !Object.hasOwn(ctx.state.revokedKeys, key) && !ctx.options.strictKeys ? key : undefined;
+  // A key a snapshot brought back is kept as its digest (src/store/snapshots.ts) until it is used.
+  const digest = keyDigest(key);
+  if (Object.hasOwn(ctx.state.keys, digest)) return key;
+  const revoked = Object.hasOwn(ctx.state.revokedKeys, key) || Object.hasOwn(ctx.state.revokedKeys, digest);
+  return !revoked && !ctx.options.strictKeys ? key : undefined;
 }
 
-/** The account an accepted key opens: its own, or a new one from the seed on first use. */
+/**
+ * The account an accepted key opens: its own, or a new one from the seed on first use. A key kept
+ * as its digest (a snapshot brought back) opens its account and is kept as itself from then on.
+ */
 export function openAccount(ctx: RuleContext, key: string, create: (key: string) => AccountState): AccountState {
   const accountId = ctx.state.keys[key];
-  return accountId ? ctx.state.accounts[accountId]! : create(key);
+  if (accountId) return ctx.state.accounts[accountId]!;
+  const digest = keyDigest(key);
+  const savedId = ctx.state.keys[digest];
+  const saved = savedId ? ctx.state.accounts[savedId] : undefined;
+  if (!saved) return create(key);
+  delete ctx.state.keys[digest];
+  ctx.state.keys[key] = saved.id;
+  saved.keys = saved.keys.map((kept) => (kept === digest ? key : kept));
+  return saved;
 }
 
 /** A key as `GET /api/v1/account` shows it: a preview, never the full value (part 5.3), in the examples' form. */
 export function keyPreview(ctx: Pick<RuleContext, 'contract'>, key: string): string {
-  return `${apiKeyPrefix(ctx)}…${key.slice(-4)}`;
+  return `${apiKeyPrefix(ctx)}…${isKeyDigest(key) ? key.slice('sha256:'.length + 44) : key.slice(-4)}`;
 }
 
 /** A new key, as the sign-up issues it. */

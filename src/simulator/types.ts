@@ -23,6 +23,13 @@ export interface SimRequest {
   form?: Record<string, FormPart>;
   /** The body as it came, for a responder that passes it on (Prism's, the validating proxy's forwarder). */
   bytes?: Uint8Array;
+  /**
+   * Who asks the control surface, as the door proved it (src/mock/control-access.ts): `process`, a
+   * caller in this process (the MSW handlers: no network); `token`, the control token; `machine`,
+   * a program of this machine where the mock has no token (never a page). None: anyone else. Only
+   * the control surface reads it (which snapshots a request may touch, src/serve/control.ts).
+   */
+  controlProof?: 'process' | 'token' | 'machine';
 }
 
 export interface FormPart {

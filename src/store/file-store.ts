@@ -39,6 +39,8 @@ export interface FileStoreOptions {
   snapshots?: SnapshotFile[];
   /** Where snapshots are kept besides (snapshot-files.ts). */
   keepSnapshot?: SnapshotKeeping;
+  /** Bytes all snapshots may keep (`--max-snapshot-bytes`, src/store/snapshots.ts). */
+  maxSnapshotBytes?: number;
 }
 
 export interface FileStore extends SimStore {
@@ -319,7 +321,7 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     }
   }
 
-  const snapshots = localSnapshots(simulator, options.keepSnapshot, options.snapshots);
+  const snapshots = localSnapshots(simulator, options.keepSnapshot, options.snapshots, options.maxSnapshotBytes);
 
   return {
     run: (_scope, work) => tracked(() => work(simulator)),
@@ -331,7 +333,7 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     snapshots: {
       ...snapshots,
       save: (name, key) => tracked(() => snapshots.save(name, key)),
-      restore: (name) => tracked(() => snapshots.restore(name)),
+      restore: (name, key) => tracked(() => snapshots.restore(name, key)),
     },
     durability: {
       durable() {

@@ -1,9 +1,10 @@
 // The memory store (the default, and the MSW transport's): the state is the simulator's own
 // object, a run changes it in place and is committed as it ends; snapshots are kept beside it.
 // Synchronous, so the in-process transports answer at once. Browser-safe.
-import { MAX_SNAPSHOTS, restoreAccountInto, snapshotInfo, takeSnapshot } from './snapshots.js';
+import { checkRoom, DEFAULT_MAX_SNAPSHOT_BYTES, restoreAccountInto, sealKeys, snapshotInfo, takeSnapshot } from './snapshots.js';
 import type { SimStorage } from '../simulator/simulator.js';
-import type { SimStore, SnapshotFile, SnapshotInfo, SnapshotShelf } from './store.js';
+import { withoutPrototype } from '../simulator/state.js';
+import type { SimStore, SnapshotFile, SnapshotListing, SnapshotShelf } from './store.js';
 
 /** Where a store of one process keeps its snapshots: in memory, or also on disk (the file store). */
 export interface SnapshotKeeping {
@@ -12,49 +13,70 @@ export interface SnapshotKeeping {
   remove?(name: string): void;
 }
 
-export class SnapshotLimit extends Error {}
+export { SnapshotLimit } from './snapshots.js';
 
-/** The snapshot shelf of a store whose state is `simulator.state` (memory and file). */
-export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = []): SnapshotShelf {
-  const shelf = new Map<string, { file: SnapshotFile; bytes: number }>();
-  const add = (file: SnapshotFile, text = JSON.stringify(file)): SnapshotInfo => {
-    if (!shelf.has(file.snapshot) && shelf.size >= MAX_SNAPSHOTS) throw new SnapshotLimit(`The mock keeps at most ${MAX_SNAPSHOTS} snapshots; delete one first (DELETE /__mock/snapshots/{name}).`);
-    // Kept as its text's own copy: later changes of the state never reach it.
-    const kept = JSON.parse(text) as SnapshotFile;
-    shelf.set(file.snapshot, { file: kept, bytes: text.length });
-    keeping.save?.(kept, text);
-    return snapshotInfo(kept, text.length);
+/**
+ * The snapshot shelf of a store whose state is `simulator.state` (memory and file). Each snapshot
+ * is kept as its UTF-8 bytes: outside V8's heap, so the heap guard (src/mock/heap-guard.ts) never
+ * takes snapshots for live accounts and lowers their cap for them; their bound is `maxBytes`.
+ */
+export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = [], maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES): SnapshotShelf {
+  const shelf = new Map<string, { listing: SnapshotListing; bytes: Uint8Array }>();
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const keep = (file: SnapshotFile, bytes: Uint8Array): SnapshotListing => {
+    const listing = snapshotInfo(file, bytes.length);
+    shelf.set(file.snapshot, { listing, bytes });
+    return listing;
   };
+  const add = (file: SnapshotFile): SnapshotListing => {
+    const text = JSON.stringify(sealKeys(file));
+    const bytes = encoder.encode(text);
+    checkRoom([...shelf.values()].map(({ listing }) => listing), file.snapshot, bytes.length, maxBytes);
+    const listing = keep(file, bytes);
+    keeping.save?.(file, text);
+    return listing;
+  };
+  const read = (bytes: Uint8Array): SnapshotFile => JSON.parse(decoder.decode(bytes), withoutPrototype) as SnapshotFile;
   for (const file of initial) {
-    const text = JSON.stringify(file);
-    shelf.set(file.snapshot, { file, bytes: text.length });
+    // A file kept before keys were sealed is written again without them.
+    const before = JSON.stringify(file);
+    const text = JSON.stringify(sealKeys(file));
+    keep(file, encoder.encode(text));
+    if (text !== before) keeping.save?.(file, text);
   }
   return {
     save(name, key) {
       const account = key === undefined ? undefined : simulator.accountForKey(key);
+      // A key that opens no account never stands for every account.
+      if (key !== undefined && !account) throw new Error('The key opens no account.');
       return add(takeSnapshot(simulator.state, name, new Date(simulator.clock.now()).toISOString(), account));
     },
-    put: (file) => add(file),
-    restore(name) {
+    put: (file) => add(JSON.parse(JSON.stringify(file), withoutPrototype) as SnapshotFile),
+    restore(name, key) {
       const entry = shelf.get(name);
       if (!entry) return undefined;
-      const { file } = entry;
-      const copy = JSON.parse(JSON.stringify(file.state)) as SnapshotFile['state'];
-      if (file.scope === 'all') simulator.load(copy);
-      else simulator.withContext((ctx) => restoreAccountInto(ctx.state, { ...file, state: copy }));
-      return snapshotInfo(file, entry.bytes);
+      const file = read(entry.bytes);
+      if (file.scope === 'all') simulator.load(file.state);
+      else simulator.withContext((ctx) => restoreAccountInto(ctx.state, file, key));
+      return entry.listing;
     },
-    list: () => [...shelf.values()].map(({ file, bytes }) => snapshotInfo(file, bytes)).sort((a, b) => a.name.localeCompare(b.name)),
-    get: (name) => shelf.get(name)?.file,
+    list: () => [...shelf.values()].map(({ listing }) => listing).sort((a, b) => a.name.localeCompare(b.name)),
+    get(name) {
+      const entry = shelf.get(name);
+      return entry ? read(entry.bytes) : undefined;
+    },
     remove(name) {
-      const had = shelf.delete(name);
-      if (had) keeping.remove?.(name);
-      return had;
+      const entry = shelf.get(name);
+      if (!entry) return false;
+      shelf.delete(name);
+      keeping.remove?.(name);
+      return true;
     },
   };
 }
 
-export function memoryStore(simulator: SimStorage): SimStore {
+export function memoryStore(simulator: SimStorage, maxSnapshotBytes?: number): SimStore {
   return {
     // The simulator's entry points commit (and publish their events) as they end.
     run: (_scope, work) => work(simulator),
@@ -63,7 +85,7 @@ export function memoryStore(simulator: SimStorage): SimStore {
     advance: (ms) => simulator.advance(ms),
     reset: () => simulator.reset(),
     clock: () => ({ now: simulator.clock.now(), offsetMs: simulator.clock.offset() }),
-    snapshots: localSnapshots(simulator),
+    snapshots: localSnapshots(simulator, {}, [], maxSnapshotBytes),
     close: () => Promise.resolve(),
   };
 }

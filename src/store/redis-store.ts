@@ -19,11 +19,10 @@
 import { Redis } from 'ioredis';
 import { applyChanges, INDEXES, Missing, trackChanges, type Change } from './change-set.js';
 import { addJobs, orderJobs } from '../simulator/job-queue.js';
-import { restoreAccountInto, snapshotInfo, takeSnapshot, MAX_SNAPSHOTS } from './snapshots.js';
+import { checkRoom, DEFAULT_MAX_SNAPSHOT_BYTES, restoreAccountInto, sealKeys, snapshotInfo, takeSnapshot } from './snapshots.js';
 import type { Emitted, SimRules, SimStorage } from '../simulator/simulator.js';
 import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../simulator/state.js';
-import { StoreFailure, type IdempotencyLease, type SimStore, type SnapshotFile, type SnapshotInfo, type StoreScope } from './store.js';
-import { SnapshotLimit } from './memory-store.js';
+import { StoreFailure, type IdempotencyLease, type SimStore, type SnapshotFile, type SnapshotListing, type StoreScope } from './store.js';
 import { CLAIM, COMMIT, DUMP, LOAD, RELEASE_LEASE, REDUE, REPLACE } from './redis-scripts.js';
 
 /** The store could not be reached or refused a command: the pipeline answers 503 (the mock never invents success). */
@@ -178,8 +177,9 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
   if (map.size > limit) map.delete(map.keys().next().value as K);
 }
 
-export function redisStore(simulator: SimStorage, connection: RedisConnection, options: { warn?: (line: string) => void } = {}): SimStore {
+export function redisStore(simulator: SimStorage, connection: RedisConnection, options: { warn?: (line: string) => void; maxSnapshotBytes?: number } = {}): SimStore {
   const { redis, subscriber, prefix: P, url } = connection;
+  const maxSnapshotBytes = options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
   const replica = Math.random().toString(36).slice(2, 10);
   for (const [name, lua] of Object.entries({ load: LOAD, commit: COMMIT, claim: CLAIM, redue: REDUE, dump: DUMP, replace: REPLACE })) redis.defineCommand(name, { numberOfKeys: 0, lua });
   type Scripts = Record<'load' | 'commit' | 'claim' | 'redue' | 'dump' | 'replace', (...args: (string | number)[]) => Promise<unknown>>;
@@ -550,21 +550,28 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
 
   const snapshotKey = (name: string): string => `${P}:snap:${name}`;
   const snapshots = {
-    async save(name: string, key?: string): Promise<SnapshotInfo> {
-      const count = await redis.hlen(`${P}:snaps`).catch((error: Error) => Promise.reject(unavailable(error)));
-      if (count >= MAX_SNAPSHOTS && !(await redis.hexists(`${P}:snaps`, name))) throw new SnapshotLimit(`The mock keeps at most ${MAX_SNAPSHOTS} snapshots; delete one first (DELETE /__mock/snapshots/{name}).`);
+    async save(name: string, key?: string): Promise<SnapshotListing> {
       const createdAt = new Date(simulator.clock.now()).toISOString();
       const file =
         key === undefined
           ? takeSnapshot(await dumpAll(), name, createdAt)
-          : await run({ key }, (sim) => takeSnapshot(sim.state, name, createdAt, sim.accountForKey(key)));
+          : await run({ key }, (sim) => {
+              const account = sim.accountForKey(key);
+              // A key that opens no account never stands for every account.
+              if (!account) throw new Error('The key opens no account.');
+              return takeSnapshot(sim.state, name, createdAt, account);
+            });
       return this.put(file);
     },
-    async put(file: SnapshotFile): Promise<SnapshotInfo> {
-      const text = JSON.stringify(file);
-      const info = snapshotInfo(file, text.length);
+    async put(file: SnapshotFile): Promise<SnapshotListing> {
+      const text = JSON.stringify(sealKeys(JSON.parse(JSON.stringify(file), withoutPrototype) as SnapshotFile));
+      const sealed = JSON.parse(text) as SnapshotFile;
+      const info = snapshotInfo(sealed, Buffer.byteLength(text));
+      // The bound is checked against the list as this process reads it: two processes saving at
+      // once may pass it by one snapshot each.
+      checkRoom(await this.list(), sealed.snapshot, info.bytes, maxSnapshotBytes);
       try {
-        await redis.multi().set(snapshotKey(file.snapshot), text).hset(`${P}:snaps`, file.snapshot, JSON.stringify(info)).exec();
+        await redis.multi().set(snapshotKey(sealed.snapshot), text).hset(`${P}:snaps`, sealed.snapshot, JSON.stringify(info)).exec();
       } catch (error) {
         throw unavailable(error);
       }
@@ -574,17 +581,18 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       const text = await redis.get(snapshotKey(name)).catch((error: Error) => Promise.reject(unavailable(error)));
       return text ? (JSON.parse(text, withoutPrototype) as SnapshotFile) : undefined;
     },
-    async restore(name: string): Promise<SnapshotInfo | undefined> {
+    async restore(name: string, key?: string): Promise<SnapshotListing | undefined> {
       const file = await this.get(name);
       if (!file) return undefined;
       if (file.scope === 'all') await replaceAll(file.state);
-      else await run({}, (sim) => sim.withContext((ctx) => restoreAccountInto(ctx.state, file)));
-      return snapshotInfo(file, JSON.stringify(file).length);
+      else await run(key === undefined ? {} : { key }, (sim) => sim.withContext((ctx) => restoreAccountInto(ctx.state, file, key)));
+      return snapshotInfo(file, Buffer.byteLength(JSON.stringify(file)));
     },
-    async list(): Promise<SnapshotInfo[]> {
+    async list(): Promise<SnapshotListing[]> {
       const all = await redis.hgetall(`${P}:snaps`).catch((error: Error) => Promise.reject(unavailable(error)));
       return Object.values(all)
-        .map((text) => JSON.parse(text) as SnapshotInfo)
+        .map((text) => JSON.parse(text) as Partial<SnapshotListing>)
+        .map((listing) => ({ ...listing, owners: listing.owners ?? [] }) as SnapshotListing)
         .sort((a, b) => a.name.localeCompare(b.name));
     },
     async remove(name: string): Promise<boolean> {

@@ -128,15 +128,24 @@ export interface SnapshotFile {
   state: import('../simulator/state.js').SimState;
 }
 
+/** A snapshot as the shelf lists it: what is answered, and whose it is (the digests of its keys, src/store/snapshots.ts; none for a snapshot of every account). */
+export interface SnapshotListing extends SnapshotInfo {
+  owners: string[];
+}
+
+/**
+ * Where a store keeps its snapshots: their keys sealed (snapshots.ts), bounded in number and in
+ * bytes (`SnapshotLimit`). Who may do what to which is the control surface's (src/serve/control.ts).
+ */
 export interface SnapshotShelf {
   /** Saves the state (all accounts, or the account `key` opens) under `name`, replacing one of that name. */
-  save(name: string, key?: string): MaybePromise<SnapshotInfo>;
-  /** Brings a snapshot back: the whole state, or that one account. Undefined: no such snapshot. */
-  restore(name: string): MaybePromise<SnapshotInfo | undefined>;
-  list(): MaybePromise<SnapshotInfo[]>;
+  save(name: string, key?: string): MaybePromise<SnapshotListing>;
+  /** Brings a snapshot back: the whole state, or that one account (`key`: the key that brings it back). Undefined: no such snapshot. */
+  restore(name: string, key?: string): MaybePromise<SnapshotListing | undefined>;
+  list(): MaybePromise<SnapshotListing[]>;
   /** The snapshot as a file, or undefined. */
   get(name: string): MaybePromise<SnapshotFile | undefined>;
-  /** Adds a snapshot file (`--snapshot`), replacing one of that name. */
-  put(file: SnapshotFile): MaybePromise<SnapshotInfo>;
+  /** Adds a snapshot file (`--snapshot`), replacing one of that name; its keys are sealed first. */
+  put(file: SnapshotFile): MaybePromise<SnapshotListing>;
   remove(name: string): MaybePromise<boolean>;
 }
