@@ -5,7 +5,7 @@
 // exchange that breaks the contract is answered with an error). The deployment is reached at the
 // configured origin only, no redirect followed, answers capped. It runs until Ctrl-C or SIGTERM.
 import { runCommand, type CommandSpec } from '../src/cli/command.js';
-import type { CliIo } from '../src/cli/io.js';
+import { batchedLines, type CliIo } from '../src/cli/io.js';
 import { SHARED } from '../src/cli/options.js';
 import { untilSignal } from '../src/cli/run-until-signal.js';
 import { port } from '../src/cli/validators.js';
@@ -32,13 +32,15 @@ export function runProxyCli(argv: string[], io: CliIo): Promise<number> {
   return runCommand(PROXY, argv, io, async ({ values, from }) => {
     const upstream = parseBaseUrl(values['base-url'], from('base-url'));
     const descriptionPath = values.description ?? defaultDescriptionPath();
-    const log = (line: string): void => io.stderr(`${line}\n`);
+    // A line a request, written a turn of the event loop at a time (src/cli/io.ts).
+    const { line: log, flush } = batchedLines(io.stderr);
     const listen = { host: values.host ?? '127.0.0.1', port: values.port === undefined ? 4010 : port(values.port, from('port')) };
     const proxy = await startValidatingProxy({ upstream, ...listen, errors: values.errors === true, document: loadDescription(descriptionPath), log });
     const stop = untilSignal();
     log(`Validating proxy: ${proxy.url} -> ${upstream} (contract: ${descriptionPath})`);
     await stop.stopped;
     await proxy.close();
+    flush();
     stop.release();
     return 0;
   });

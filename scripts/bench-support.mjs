@@ -46,9 +46,12 @@ export function freePort() {
   });
 }
 
-/** Starts a process in its own group; `stop` ends the whole group (npm, tsx, node, Prism). */
-export function startProcess(command, args, env = {}) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+/**
+ * Starts a process in its own group; `stop` ends the whole group (npm, tsx, node, Prism).
+ * `stdout: 'pipe'`: its output a pipe the caller reads (as a log collector would), else dropped.
+ */
+export function startProcess(command, args, env = {}, { stdout = 'ignore' } = {}) {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'pipe'], detached: true });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
   const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -22,7 +22,7 @@ const benchDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench'
 const PREFIX = 'BENCH ';
 // The benches that import from a folder with its own install (scripts/tools-install.mjs):
 // autocannon (scripts/bench/) and the docs build's libraries (docs/build/).
-const TOOLS = { 'mock.mjs': ['bench'], 'store.mjs': ['bench'], 'docs.mjs': ['docs'] };
+const TOOLS = { 'mock.mjs': ['bench'], 'store.mjs': ['bench'], 'hosting.mjs': ['bench'], 'docs.mjs': ['docs'] };
 
 function runBench(file) {
   return new Promise((resolve) => {

@@ -55,10 +55,19 @@ export function resolveStepOperation(sources: Record<string, JsonObject>, operat
   return findOperation(sources, named.source, named.name) ?? `operationId "${operationId}": ${sources[named.source] ? `${named.source} has no operation ${named.name}` : `names the source "${named.source}", which is not a source description`}`;
 }
 
+/** Each description's operations by id, listed once (a recording turned into Arazzo looks one up per step). */
+const operationsById = new WeakMap<JsonObject, Map<unknown, ReturnType<typeof listOperations>[number]>>();
+
 /** The operation `operationId` of the source description `source`, if it has one. */
 export function findOperation(sources: Record<string, JsonObject>, source: string, operationId: string): ResolvedOperation | undefined {
   const document = sources[source];
-  const found = document ? listOperations(document).find((o) => o.operation.operationId === operationId) : undefined;
+  let byId = document && operationsById.get(document);
+  if (document && !byId) {
+    byId = new Map();
+    for (const entry of listOperations(document)) if (!byId.has(entry.operation.operationId)) byId.set(entry.operation.operationId, entry);
+    operationsById.set(document, byId);
+  }
+  const found = byId?.get(operationId);
   return found && { source, operationId, method: found.method, path: found.path, operation: found.operation, pathItem: found.pathItem, document };
 }
 

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { runCommand } from '../cli/command.js';
-import { processIo, type CliIo } from '../cli/io.js';
+import { batchedLines, processIo, type CliIo } from '../cli/io.js';
 import { SHARED, type Parsed } from '../cli/options.js';
 import { untilSignal } from '../cli/run-until-signal.js';
 import { UsageError } from '../cli/usage-error.js';
@@ -172,6 +172,12 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
 
   const started = Date.now();
   if (!args.stateless) keepHeapNearLiveSize();
+  // The request log, a write a turn of the event loop; the command's own lines come after what it logged.
+  const requestLog = args.quiet ? undefined : batchedLines(io.stdout);
+  const say = (text: string): void => {
+    requestLog?.flush();
+    io.stdout(text);
+  };
   let mock: Awaited<ReturnType<typeof startMock>>;
   try {
     mock = await startMock({
@@ -194,7 +200,7 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
       prismLogLevel: args.prismLog,
       validateResponse: args['validate-response'],
       prismWorkers: args.prismWorkers,
-      log: args.quiet ? undefined : (line) => io.stdout(`${line}\n`),
+      ...(requestLog ? { log: requestLog.line } : {}),
       warn: (line) => io.stderr(`numbers-api mock: ${line}\n`),
     });
   } catch (error) {
@@ -217,19 +223,20 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
     if (stop.stop(code)) line();
   };
   // Announced only once the handlers are in: a Ctrl-C right after the line stops cleanly.
-  if (mock.prismExited) io.stdout(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
+  if (mock.prismExited) say(`Mock listening on ${mock.url} (starting Prism on ${path.relative(process.cwd(), mock.document) || mock.document})\n`);
   // Started through a wrapper (`npx`, `npm exec`, a shell) that is killed without passing the
   // signal on, this process is re-parented: it stops then, with its Prism processes, instead
   // of running on with nobody to stop it.
   const parent = process.ppid;
   const orphanWatch = setInterval(() => {
-    if (process.ppid !== parent) finish(0, () => io.stdout(`\nThe process that started the mock (pid ${parent}) is gone: stopping ${what}.\n`));
+    if (process.ppid !== parent) finish(0, () => say(`\nThe process that started the mock (pid ${parent}) is gone: stopping ${what}.\n`));
   }, 250);
   orphanWatch.unref();
   const stopped = stop.stopped.then(async (reason) => {
     clearInterval(orphanWatch);
-    if (typeof reason === 'string') io.stdout(`\n${reason}: stopping ${what}.\n`);
+    if (typeof reason === 'string') say(`\n${reason}: stopping ${what}.\n`);
     await mock.close();
+    requestLog?.flush();
     stop.release();
     return typeof reason === 'string' ? 0 : reason;
   });
@@ -237,7 +244,7 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
   mock.ready.then(
     ({ prism, operations }) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      io.stdout(
+      say(
         `Mock ready on ${mock.url} in ${seconds} s (${prism ? `Prism ${prism.version}, ` : ''}${operations} operations, ${mock.simulator ? `stateful, ${mock.store}` : 'stateless: examples only'}).\n` +
           (mock.simulator
             ? `  Each key (Authorization: Bearer sk_live_<anything>${mock.simulator.options.strictKeys ? ', signed-up or seeded only' : ''}) is its own account; sign-up code ${mock.simulator.options.signupCode}.\n` +

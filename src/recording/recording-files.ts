@@ -61,8 +61,8 @@ export function writeRecordings(recorder: Recorder, dir: string, target: ArazzoT
     lastFlushMs = performance.now() - started;
   };
   const unsubscribe = recorder.onChange(() => {
-    // Writing takes at most about a tenth of the mock's time: many long recordings are written less often.
-    timer ??= setTimeout(flush, Math.max(WRITE_DELAY_MS, 10 * lastFlushMs));
+    // Writing takes at most about a twentieth of the mock's time: many long recordings are written less often.
+    timer ??= setTimeout(flush, Math.max(WRITE_DELAY_MS, 20 * lastFlushMs));
     timer.unref?.();
   });
   return {

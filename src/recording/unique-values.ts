@@ -19,8 +19,19 @@ export interface Unique {
   schema: JsonObject;
 }
 
+/** What `uniqueAt` found, by operation and place: a recording turned into Arazzo asks it of every value of every step, again at each write. */
+const found = new WeakMap<JsonObject, Map<string, Unique | undefined>>();
+
 /** The `x-unique` of the value at `place` of `operation`'s request, if the contract marks it. */
 export function uniqueAt(operation: ResolvedOperation, place: RequestPlace): Unique | undefined {
+  let known = found.get(operation.operation);
+  if (!known) found.set(operation.operation, (known = new Map()));
+  const at = place.in === 'body' ? `body ${place.pointer}` : `${place.in} ${place.name.toLowerCase()}`;
+  if (!known.has(at)) known.set(at, lookUpUnique(operation, place));
+  return known.get(at);
+}
+
+function lookUpUnique(operation: ResolvedOperation, place: RequestPlace): Unique | undefined {
   const { document } = operation;
   let nodes: unknown[];
   if (place.in === 'body') {

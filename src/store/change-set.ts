@@ -79,8 +79,11 @@ export interface Lazy {
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-/** `value` with every tracking proxy in it replaced by its object (what is stored is plain data). */
-function unwrapDeep(value: unknown, seen = new Set<object>()): unknown {
+/**
+ * `value` with every tracking proxy in it replaced by its object (what is stored is plain data;
+ * a run's result, so that writing its answer out reads plain objects, not traps).
+ */
+export function unwrapDeep(value: unknown, seen = new Set<object>()): unknown {
   if (!isObject(value)) return value;
   const raw = rawOf(value);
   if (raw !== value) return raw;
