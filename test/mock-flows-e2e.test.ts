@@ -3,15 +3,13 @@
 // lifts the free-account limits, usage from that traffic, and the account deleted; then the same
 // sign-up walked from a page of another origin in real Chromium. Every value the test sends that
 // the contract fixes (the sign-up code, the free-account ceilings) is read from the contract.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simContract } from '../src/simulator/contract.js';
 import { documentedSignupCode } from '../src/simulator/simulator.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { client, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
-import { launchChromium, skipBrowser } from './helpers/chromium.js';
+import { blankPageServer, launchChromium, skipBrowser } from './helpers/chromium.js';
 
 const contract = simContract(loadOpenApi());
 const CODE = documentedSignupCode(contract);
@@ -139,19 +137,18 @@ describe('the flows in order, over HTTP', () => {
 });
 
 describe.skipIf(skipBrowser('sign-up in Chromium'))('sign-up from a page of another origin, in real Chromium', () => {
-  let page: Server;
+  let page: Awaited<ReturnType<typeof blankPageServer>>;
   let browser: Browser;
   let origin = '';
 
   beforeAll(async () => {
-    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>signup</title>'));
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    page = await blankPageServer('signup');
+    origin = page.url;
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => page?.close(resolve));
+    await page?.close();
   });
 
   it('walks sign-up to a key and reads the new account, through CORS preflights', async () => {

@@ -2,7 +2,9 @@
 // browser download). A file using it skips with one line saying why where Chromium is missing,
 // unless REQUIRE_BROWSER=1 (npm run test:browser), which fails instead.
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { listenLoopback } from './loopback-server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BROWSER_REQUIRED = process.env.REQUIRE_BROWSER === '1';
@@ -41,4 +43,9 @@ export async function loopbackPage(context: BrowserContext, outside: string[], e
     if (message.type() === 'error' && !/status of [45]\d\d/.test(message.text())) errors.push(message.text());
   });
   return page;
+}
+
+/** An empty page titled `title` served on 127.0.0.1: the origin of a front end that calls the mock from another port. */
+export function blankPageServer(title: string): Promise<{ url: string; close(): Promise<void> }> {
+  return listenLoopback(createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${title}</title>`)));
 }
