@@ -45,7 +45,19 @@ export async function loopbackPage(context: BrowserContext, outside: string[], e
   return page;
 }
 
-/** An empty page titled `title` served on 127.0.0.1: the origin of a front end that calls the mock from another port. */
-export function blankPageServer(title: string): Promise<{ url: string; close(): Promise<void> }> {
-  return listenLoopback(createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${title}</title>`)));
+/** A front end on another port than the mock: an empty page served on 127.0.0.1, and Chromium to open it in. */
+export interface FrontEnd {
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link FrontEnd} whose page is titled `title`; `close` stops the browser, then the page's server. */
+export async function startFrontEnd(title: string): Promise<FrontEnd> {
+  const page = await listenLoopback(createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${title}</title>`)));
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await page.close();
+    throw error;
+  });
+  return { origin: page.url, browser, close: async () => (await browser.close(), await page.close()) };
 }
