@@ -342,111 +342,107 @@ const TOP_COMPOSITION = 'button.composition-selector:not(li.property--level-1 *,
 /** Scalar's anchor of a tag (`Sign-up` -> `sign-up`). */
 const scalarSlug = (tag: string) => tag.toLowerCase().replace(/\s+/g, '-');
 
-/**
- * A renderer installed under scripts/renderers, named by its package: drawn once `drawn` (its
- * navigation) is in the page (`state`); `read` fills the names of one operation's bodies.
- */
-function installedRenderer(
-  packageName: string,
-  page: string,
-  drawn: { selector: string; state: 'visible' | 'attached' },
-  read: (fields: Fields, page: Page, op: Operation) => Promise<void>,
-): Renderer {
-  return {
-    name: packageName,
-    packageName,
-    version: () => installedVersion(packageName, renderersDir),
-    page,
-    async ready(tab) {
-      await tab.locator(drawn.selector).first().waitFor({ state: drawn.state, timeout: 60_000 });
-    },
-    async fields(tab, op) {
-      const fields: Fields = new Map();
-      await read(fields, tab, op);
-      return fields;
-    },
-  };
-}
-
-export const SCALAR = installedRenderer('@scalar/api-reference', '/scalar.html', { selector: '[data-sidebar-id]', state: 'visible' }, async (fields, page, op) => {
-  const anchor = `tag/${scalarSlug(op.tag)}/${op.method.toUpperCase()}${op.path}`;
-  await page.evaluate((hash) => (location.hash = hash), `#${anchor}`);
-  // One page for every operation; each is a <section> drawn as it scrolls into view.
-  const section = page.locator(`section[id="api-1/${anchor}"]`);
-  await section.waitFor({ timeout: 30_000 });
-  await section.scrollIntoViewIfNeeded();
-  // Drawn once in view: every operation lists its responses.
-  await section.locator('ul[aria-label="Responses"]').waitFor({ timeout: 30_000 });
-  // A name without the "Copy link to" button inside it. (No named functions inside evaluate
-  // callbacks: the test runner's transform would wrap them in a helper the page lacks.)
-  const names = (scope: Locator) =>
-    scope.locator('.property-name').evaluateAll((els) =>
-      els.map((e) => {
-        const copy = e.cloneNode(true) as Element;
-        copy.querySelectorAll('button').forEach((b) => b.remove());
-        return (copy.textContent ?? '').trim();
-      }),
-    );
-  const request = section.locator('[aria-label="Request Body"]');
-  if (op.requestBody) {
-    await request.first().waitFor({ timeout: 10_000 });
-    await eachBranch(page, request.locator(TOP_COMPOSITION), LISTBOX, async (labels) => add(fields, 'request', labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(request)));
-  }
-  // Responses: a list of statuses, each opened by its button.
-  const responses = section.locator('ul[aria-label="Responses"] > li');
-  const count = await responses.count();
-  for (let i = 0; i < count; i += 1) {
-    const item = responses.nth(i);
-    const status = (await item.locator('.parameter-item-name').first().innerText()).trim();
-    const trigger = item.locator('button.parameter-item-trigger').first();
-    if ((await trigger.getAttribute('aria-expanded')) !== 'true') await trigger.click();
-    await page.waitForTimeout(50);
-    await eachBranch(page, item.locator(TOP_COMPOSITION), LISTBOX, async (labels) => add(fields, status, labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(item)));
-  }
-});
-
-export const ELEMENTS = installedRenderer('@stoplight/elements', '/elements.html', { selector: '[id^="sl-toc-/"]', state: 'attached' }, async (fields, page, op) => {
-  await page.evaluate((hash) => (location.hash = hash), `#/operations/${op.operationId}`);
-  await page.locator('h1', { hasText: op.summary }).first().waitFor({ timeout: 30_000 });
-  const left = page.locator('[data-testid="two-column-left"]');
-  // Property names (`data-test="property-name-<name>"`) under the request body's heading, or
-  // under the responses' heading (one status shown at a time).
-  const read = (body: () => Promise<string>) => async (labels?: string[]) => {
-    if (labels) {
-      // A picker above the responses' heading is the request body's.
-      const inResponses = await left.evaluate((root, operationId) => {
-        const heading = root.querySelector(`[id="/operations/${operationId}#Responses"]`);
-        const open = root.ownerDocument.activeElement;
-        return Boolean(heading && open && heading.compareDocumentPosition(open) & Node.DOCUMENT_POSITION_FOLLOWING);
-      }, op.operationId);
-      add(fields, inResponses ? await body() : 'request', labels.map((l) => `branch: ${l.trim()}`));
-      return;
+export const SCALAR: Renderer = {
+  name: '@scalar/api-reference',
+  packageName: '@scalar/api-reference',
+  version: () => installedVersion('@scalar/api-reference', renderersDir),
+  page: '/scalar.html',
+  async ready(page) {
+    await page.locator('[data-sidebar-id]').first().waitFor({ timeout: 60_000 });
+  },
+  async fields(page, op) {
+    const fields: Fields = new Map();
+    const anchor = `tag/${scalarSlug(op.tag)}/${op.method.toUpperCase()}${op.path}`;
+    await page.evaluate((hash) => (location.hash = hash), `#${anchor}`);
+    // One page for every operation; each is a <section> drawn as it scrolls into view.
+    const section = page.locator(`section[id="api-1/${anchor}"]`);
+    await section.waitFor({ timeout: 30_000 });
+    await section.scrollIntoViewIfNeeded();
+    // Drawn once in view: every operation lists its responses.
+    await section.locator('ul[aria-label="Responses"]').waitFor({ timeout: 30_000 });
+    // A name without the "Copy link to" button inside it. (No named functions inside evaluate
+    // callbacks: the test runner's transform would wrap them in a helper the page lacks.)
+    const names = (scope: Locator) =>
+      scope.locator('.property-name').evaluateAll((els) =>
+        els.map((e) => {
+          const copy = e.cloneNode(true) as Element;
+          copy.querySelectorAll('button').forEach((b) => b.remove());
+          return (copy.textContent ?? '').trim();
+        }),
+      );
+    const request = section.locator('[aria-label="Request Body"]');
+    if (op.requestBody) {
+      await request.first().waitFor({ timeout: 10_000 });
+      await eachBranch(page, request.locator(TOP_COMPOSITION), LISTBOX, async (labels) => add(fields, 'request', labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(request)));
     }
-    const { request, response } = await left.evaluate((root, operationId) => {
-      const requestHeading = root.querySelector(`[id="/operations/${operationId}#request-body"]`);
-      const responsesHeading = root.querySelector(`[id="/operations/${operationId}#Responses"]`);
-      const request: string[] = [];
-      const response: string[] = [];
-      for (const el of Array.from(root.querySelectorAll('[data-test^="property-name-"]'))) {
-        const name = (el.getAttribute('data-test') ?? '').replace('property-name-', '');
-        if (responsesHeading && responsesHeading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) response.push(name);
-        else if (requestHeading && requestHeading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) request.push(name);
+    // Responses: a list of statuses, each opened by its button.
+    const responses = section.locator('ul[aria-label="Responses"] > li');
+    const count = await responses.count();
+    for (let i = 0; i < count; i += 1) {
+      const item = responses.nth(i);
+      const status = (await item.locator('.parameter-item-name').first().innerText()).trim();
+      const trigger = item.locator('button.parameter-item-trigger').first();
+      if ((await trigger.getAttribute('aria-expanded')) !== 'true') await trigger.click();
+      await page.waitForTimeout(50);
+      await eachBranch(page, item.locator(TOP_COMPOSITION), LISTBOX, async (labels) => add(fields, status, labels ? labels.map((l) => `branch: ${l.trim()}`) : await names(item)));
+    }
+    return fields;
+  },
+};
+
+export const ELEMENTS: Renderer = {
+  name: '@stoplight/elements',
+  packageName: '@stoplight/elements',
+  version: () => installedVersion('@stoplight/elements', renderersDir),
+  page: '/elements.html',
+  async ready(page) {
+    await page.locator('[id^="sl-toc-/"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+  },
+  async fields(page, op) {
+    const fields: Fields = new Map();
+    await page.evaluate((hash) => (location.hash = hash), `#/operations/${op.operationId}`);
+    await page.locator('h1', { hasText: op.summary }).first().waitFor({ timeout: 30_000 });
+    const left = page.locator('[data-testid="two-column-left"]');
+    // Property names (`data-test="property-name-<name>"`) under the request body's heading, or
+    // under the responses' heading (one status shown at a time).
+    const read = (body: () => Promise<string>) => async (labels?: string[]) => {
+      if (labels) {
+        // A picker above the responses' heading is the request body's.
+        const inResponses = await left.evaluate((root, operationId) => {
+          const heading = root.querySelector(`[id="/operations/${operationId}#Responses"]`);
+          const open = root.ownerDocument.activeElement;
+          return Boolean(heading && open && heading.compareDocumentPosition(open) & Node.DOCUMENT_POSITION_FOLLOWING);
+        }, op.operationId);
+        add(fields, inResponses ? await body() : 'request', labels.map((l) => `branch: ${l.trim()}`));
+        return;
       }
-      return { request, response };
-    }, op.operationId);
-    add(fields, 'request', request);
-    if (response.length) add(fields, await body(), response);
-  };
-  const tabs = left.locator('[role="tab"][data-key]');
-  const statuses = await tabs.count();
-  const selected = async () => (await left.locator('[role="tab"][data-key][aria-selected="true"]').first().getAttribute('data-key')) ?? '?';
-  // A body's own union is a menu (a <div>); a field's union (a <button>) shows no other
-  // top-level field, so it is left as it is.
-  const pickers = left.locator('div[aria-label="Pick a type"]');
-  await eachBranch(page, pickers, LISTBOX, read(selected));
-  for (let i = 0; i < statuses; i += 1) {
-    await tabs.nth(i).click();
-    await page.waitForTimeout(50);
+      const { request, response } = await left.evaluate((root, operationId) => {
+        const requestHeading = root.querySelector(`[id="/operations/${operationId}#request-body"]`);
+        const responsesHeading = root.querySelector(`[id="/operations/${operationId}#Responses"]`);
+        const request: string[] = [];
+        const response: string[] = [];
+        for (const el of Array.from(root.querySelectorAll('[data-test^="property-name-"]'))) {
+          const name = (el.getAttribute('data-test') ?? '').replace('property-name-', '');
+          if (responsesHeading && responsesHeading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) response.push(name);
+          else if (requestHeading && requestHeading.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) request.push(name);
+        }
+        return { request, response };
+      }, op.operationId);
+      add(fields, 'request', request);
+      if (response.length) add(fields, await body(), response);
+    };
+    const tabs = left.locator('[role="tab"][data-key]');
+    const statuses = await tabs.count();
+    const selected = async () => (await left.locator('[role="tab"][data-key][aria-selected="true"]').first().getAttribute('data-key')) ?? '?';
+    // A body's own union is a menu (a <div>); a field's union (a <button>) shows no other
+    // top-level field, so it is left as it is.
+    const pickers = left.locator('div[aria-label="Pick a type"]');
     await eachBranch(page, pickers, LISTBOX, read(selected));
-  }
-});
+    for (let i = 0; i < statuses; i += 1) {
+      await tabs.nth(i).click();
+      await page.waitForTimeout(50);
+      await eachBranch(page, pickers, LISTBOX, read(selected));
+    }
+    return fields;
+  },
+};
