@@ -34,6 +34,12 @@ function reportOf(run: Run): ConformanceReport {
   return JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
 }
 
+/** A run once it has ended, with its report. */
+async function ended(started: Promise<Run>): Promise<{ run: Run; report: ConformanceReport }> {
+  const run = await started;
+  return { run, report: reportOf(run) };
+}
+
 function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const reportDir = mkdtempSync(path.join(reportRoot, 'run-'));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' };
@@ -103,10 +109,7 @@ afterAll(async () => {
 describe('against a conforming deployment (key from the environment only)', () => {
   let run: Run;
   let report: ConformanceReport;
-  beforeAll(async () => {
-    run = await conformingRun;
-    report = reportOf(run);
-  }, 240_000);
+  beforeAll(async () => void ({ run, report } = await ended(conformingRun)), 240_000);
 
   it('exits 0 and prints the summary by operation and the coverage table, and no warning that is not its own', () => {
     // Nothing foreign on stderr (vitest once warned that importing "vitest/reporters" is deprecated).
@@ -181,10 +184,7 @@ describe('against a conforming deployment (key from the environment only)', () =
 describe('--level writes (key from the environment, --max-sends 15)', () => {
   let run: Run;
   let report: ConformanceReport;
-  beforeAll(async () => {
-    run = await writesRun;
-    report = reportOf(run);
-  }, 240_000);
+  beforeAll(async () => void ({ run, report } = await ended(writesRun)), 240_000);
 
   it('exits 0 with the flows judged and passed', () => {
     expect(run.stderr).not.toMatch(/Error/);
