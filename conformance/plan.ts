@@ -4,7 +4,7 @@
 import type { ConformanceConfig, Level } from './config.js';
 import { listOperations, type Json } from './description.js';
 import { neverSentReason } from './policy.js';
-import type { Scenario } from './scenario.js';
+import { withId, type Scenario, type ScenarioDraft } from './scenario.js';
 import { authRequiredScenarios, signupNeedsNoKeyScenarios } from './scenarios/authentication.js';
 import { billingActivityScenarios } from './scenarios/billing-activity.js';
 import { callDurationScenarios } from './scenarios/call-duration.js';
@@ -64,7 +64,7 @@ export function planScenarios(document: Json, level: Level, options: PlanOptions
     if (reason && !onMockAccounts) notSent.push({ operationId: op.operationId, method: op.method, path: op.path, reason });
     return !reason;
   });
-  const scenarios: Scenario[] = [];
+  const scenarios: ScenarioDraft[] = [];
   for (const op of sendable) {
     scenarios.push(
       ...readScenarios(op),
@@ -92,7 +92,7 @@ export function planScenarios(document: Json, level: Level, options: PlanOptions
     ...fixtureAccountScenarios(sendable, options),
   );
   if (options.mock) scenarios.push(...mockSignUpScenarios(operations), ...mockJourneyScenarios(operations));
-  return { scenarios: scenarios.filter((s) => level === 'writes' || s.level === 'contract'), notSent };
+  return { scenarios: scenarios.filter((s) => level === 'writes' || s.level === 'contract').map(withId), notSent };
 }
 
 /** Every scenario the suite has, whatever the run: to say of a documented answer not provoked which scenario would, and what it needs. */

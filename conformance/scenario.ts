@@ -14,7 +14,7 @@ import type { ContractValidator } from '../src/contract/contract-validator.js';
 import { targetOf } from '../src/request/index.js';
 
 export interface Scenario {
-  /** Stable id: `<operationId>/<check>[/<variant>]`. */
+  /** Stable id: `<operationId>/<check>[/<variant>]` (made so by the plan where a module gives none). */
   id: string;
   operationId: string;
   /** The named check it proves (generic checks run on every answer regardless). */
@@ -53,6 +53,14 @@ export interface Scenario {
    */
   rules?: string[];
   run(ctx: ScenarioContext): Promise<void>;
+}
+
+/** A scenario as its module declares it: the id only where it has a variant (the plan makes the rest). */
+export type ScenarioDraft = Omit<Scenario, 'id'> & { id?: string };
+
+/** The scenario with its stable id: `<operationId>/<check>` unless it names its own. */
+export function withId(draft: ScenarioDraft): Scenario {
+  return { ...draft, id: draft.id ?? `${draft.operationId}/${draft.check}` };
 }
 
 export class Skip extends Error {}

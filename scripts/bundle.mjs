@@ -330,14 +330,17 @@ export async function bundleAll({ spec, asyncapi, out }) {
     outputs['workflows.arazzo.yaml'] = toYaml(workflows);
     outputs['workflows.arazzo.json'] = toJson(workflows);
   }
+  return writeOutputs(out, outputs);
+}
+
+/** Writes each named text of `outputs` into the folder `out` and returns the files written. */
+export function writeOutputs(out, outputs) {
   mkdirSync(out, { recursive: true });
-  const written = [];
-  for (const [name, text] of Object.entries(outputs)) {
+  return Object.entries(outputs).map(([name, text]) => {
     const file = path.join(out, name);
     writeFileSync(file, text);
-    written.push(file);
-  }
-  return written;
+    return file;
+  });
 }
 
 /**

@@ -16,13 +16,13 @@
 //   --bundle-out <dir>  where the bundle is written and read from (default: generated/)
 //   --no-bundle         use the bundle already in --bundle-out instead of bundling spec/ again
 
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { bundleAll, BundleError, runWriter } from './bundle.mjs';
+import { bundleAll, BundleError, runWriter, writeOutputs } from './bundle.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -237,14 +237,7 @@ export async function generateAll({ bundleOut, out, bundle = true }) {
     'openapi.ts': await generateOpenapiTypes(document),
     'constants.ts': generateConstants(document),
   };
-  mkdirSync(out, { recursive: true });
-  const written = [];
-  for (const [name, text] of Object.entries(outputs)) {
-    const file = path.join(out, name);
-    writeFileSync(file, text);
-    written.push(file);
-  }
-  return written;
+  return writeOutputs(out, outputs);
 }
 
 function parseCommandLine(argv) {

@@ -29,6 +29,17 @@ interface Run {
   reportDir: string;
 }
 
+/** The JSON report that `run` wrote. */
+function reportOf(run: Run): ConformanceReport {
+  return JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+}
+
+/** A run once it has ended, with its report. */
+async function ended(started: Promise<Run>): Promise<{ run: Run; report: ConformanceReport }> {
+  const run = await started;
+  return { run, report: reportOf(run) };
+}
+
 function runCli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const reportDir = mkdtempSync(path.join(reportRoot, 'run-'));
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' };
@@ -98,10 +109,7 @@ afterAll(async () => {
 describe('against a conforming deployment (key from the environment only)', () => {
   let run: Run;
   let report: ConformanceReport;
-  beforeAll(async () => {
-    run = await conformingRun;
-    report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
-  }, 240_000);
+  beforeAll(async () => void ({ run, report } = await ended(conformingRun)), 240_000);
 
   it('exits 0 and prints the summary by operation and the coverage table, and no warning that is not its own', () => {
     // Nothing foreign on stderr (vitest once warned that importing "vitest/reporters" is deprecated).
@@ -176,10 +184,7 @@ describe('against a conforming deployment (key from the environment only)', () =
 describe('--level writes (key from the environment, --max-sends 15)', () => {
   let run: Run;
   let report: ConformanceReport;
-  beforeAll(async () => {
-    run = await writesRun;
-    report = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
-  }, 240_000);
+  beforeAll(async () => void ({ run, report } = await ended(writesRun)), 240_000);
 
   it('exits 0 with the flows judged and passed', () => {
     expect(run.stderr).not.toMatch(/Error/);
@@ -237,7 +242,7 @@ describe('against a deployment that breaks rules (key as a flag)', () => {
   });
 
   it('ran only the scenarios the filter named', () => {
-    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const report = reportOf(run);
     const ran = report.operations.filter((o) => o.scenarios.length).map((o) => o.operationId);
     expect(ran.sort()).toEqual(['getAccount', 'getUsage']);
   });
@@ -267,7 +272,7 @@ describe('part 5.1 on a deployment that accepts any well-formed key', () => {
       expect.stringMatching(/^Not applicable \(\d+ scenarios\): http:\/\/127\.0\.0\.1:\d+ announces itself as the numbers-api mock accepting any well-formed key \(GET \/__mock\/about\), so the unknown-key 401 checks of part 5\.1 do not apply to it; start the mock with --strict-keys to run them\.$/),
     ]);
     expect(run.stdout).toMatch(/Scenarios: \d+ passed, 0 failed, 0 advisory, 0 skipped, \d+ not applicable/);
-    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const report = reportOf(run);
     expect(report.totals['not-applicable']).toBeGreaterThan(20);
   }, 240_000);
 });
@@ -278,7 +283,7 @@ describe('--level writes on an account it cannot run on: exit 2, one line saying
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^--level writes cannot run on this account: the account has no credit: GET \/api\/v1\/billing shows a wallet balance of 0, .*Top up its wallet \(on the numbers-api mock: PUT \/__mock\/wallet \{"balance": 50\}\), then run again\.\n$/);
     expect(run.stdout).not.toMatch(/FAIL|answered 402/);
-    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const report = reportOf(run);
     expect(report.stopped).toEqual({ exitCode: 2, message: run.stderr.trim() });
     expect(readFileSync(path.join(run.reportDir, 'junit.xml'), 'utf8')).toMatch(/<error message="--level writes cannot run on this account: the account has no credit/);
   }, 240_000);
@@ -289,7 +294,7 @@ describe('--level writes on an account it cannot run on: exit 2, one line saying
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^--level writes cannot run on this account: the account has no credit: POST \/api\/v1\/(messages|calls) answered 402 \(part 7: insufficient credit\)\. Top up its wallet/)]);
     expect(run.stdout).not.toMatch(/^FAIL/m);
     expect(run.stdout).toMatch(/Scenarios: \d+ passed, 0 failed/);
-    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const report = reportOf(run);
     expect(report.totals.fail).toBe(0);
     expect(report.stopped?.exitCode).toBe(2);
   }, 240_000);
@@ -299,7 +304,7 @@ describe('--shard', () => {
   it('runs one shard of the slices', async () => {
     const run = await shardRun;
     expect(run.code).toBe(0);
-    const report: ConformanceReport = JSON.parse(readFileSync(path.join(run.reportDir, 'conformance-report.json'), 'utf8'));
+    const report = reportOf(run);
     const ran = report.operations.filter((o) => o.scenarios.length).length;
     expect(ran).toBeGreaterThan(0);
     expect(ran).toBeLessThan(report.operations.length - 5);

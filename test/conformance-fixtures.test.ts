@@ -19,8 +19,7 @@ import type { ScenarioOutcome } from '../conformance/findings.js';
 import { planScenarios, type PlanOptions } from '../conformance/plan.js';
 import { buildReport, formatCoverage } from '../conformance/reporters/report.js';
 import { runScenario } from '../conformance/scenario.js';
-import { startMock, type RunningMock } from '../src/mock/start-mock.js';
-import { startBreakingProxy, type BreakingProxy, type BreakRule, type ProxiedRequest } from './helpers/breaking-proxy.js';
+import { startMockAsDeployment, type BreakRule, type ProxiedRequest } from './helpers/breaking-proxy.js';
 import { TEST_KEY, testConfig } from './helpers/conformance-harness.js';
 import {
   EMPTY_WALLET_KEY,
@@ -37,20 +36,11 @@ import {
 const document = loadDescription();
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const TO = '+14155550199';
-const HIDE_MOCK: BreakRule = { on: 'GET /__mock/.*', answer: (a) => ({ ...a, status: 404, headers: { 'content-type': 'application/json' }, body: { error: 'Not found' } }) };
-
-let mock: RunningMock;
-let proxy: BreakingProxy;
+let proxy: Awaited<ReturnType<typeof startMockAsDeployment>>;
 beforeAll(async () => {
-  mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }, ...([EMPTY_WALLET_SEED, FREE_ACCOUNT_SEED, FUNDED_SEED, TOPPED_UP_SEED] as never[])] } });
-  await mock.ready;
-  proxy = await startBreakingProxy(mock.url);
-  proxy.rules.push(HIDE_MOCK);
+  proxy = await startMockAsDeployment([{ keys: [TEST_KEY] }, EMPTY_WALLET_SEED, FREE_ACCOUNT_SEED, FUNDED_SEED, TOPPED_UP_SEED]);
 });
-afterAll(async () => {
-  await proxy?.close();
-  await mock?.close();
-});
+afterAll(() => proxy?.close());
 
 const FIXTURES_ONLY: PlanOptions = { emptyWallet: true, freeAccount: true };
 
@@ -94,7 +84,7 @@ describe('a fixture that is not what its option says', () => {
       expect(fixed.fixture).toBeUndefined();
       expect(outcomes.find((o) => o.scenarioId === 'sendMessage/wallet-gating-402')?.verdict).toBe('pass');
     } finally {
-      proxy.rules.splice(0, proxy.rules.length, HIDE_MOCK);
+      proxy.reset();
     }
   });
 });
@@ -240,7 +230,7 @@ describe('the conformance command with the fixture options', () => {
       expect(unfit.err).toMatch(/^--free-account-key names an account that is not a free account: GET \/api\/v1\/billing shows 1 deposit\(s\)/m);
       for (const secret of [TOPPED_UP_KEY, EMPTY_WALLET_KEY, TEST_KEY]) expect([unfit.out, unfit.err, unfit.files].join('\n')).not.toContain(secret);
     } finally {
-      proxy.rules.splice(0, proxy.rules.length, HIDE_MOCK);
+      proxy.reset();
     }
   }, 200_000);
 });

@@ -22,8 +22,7 @@ import { RESPONSE_SCHEMA_CONFORMANCE } from '../conformance/checks/response-sche
 import { STATUS_CODE_CONFORMANCE } from '../conformance/checks/status-code-conformance.js';
 import { interfaceParts } from '../docs/build/parts.mjs';
 import { otherRegionSources } from '../scripts/guides.mjs';
-import { startMock, type RunningMock } from '../src/mock/start-mock.js';
-import { startBreakingProxy, type BreakingProxy, type BreakRule, type ProxiedAnswer, type ProxiedRequest } from './helpers/breaking-proxy.js';
+import { startMockAsDeployment, type BreakRule, type ProxiedAnswer, type ProxiedRequest } from './helpers/breaking-proxy.js';
 import { TEST_KEY, testConfig } from './helpers/conformance-harness.js';
 import { EMPTY_WALLET_KEY, EMPTY_WALLET_SEED, FIXTURE_KEYS, FREE_ACCOUNT_KEY, FREE_ACCOUNT_SEED } from './helpers/conformance-fixture-accounts.js';
 
@@ -121,24 +120,12 @@ const SECOND_SEED = {
 };
 const SUBSCRIBED_SEED = { keys: [SUBSCRIBED_KEY], subscription: { cancelAtPeriodEnd: false, periodEnd: '2027-12-02T15:04:05Z', invoiceId: 'in_subscribedaccount01', interval: 'monthly' } };
 
-let mock: RunningMock;
-let proxy: BreakingProxy;
-/** A deployment hides the mock's control surface. */
-const HIDE_MOCK: BreakRule = { on: 'GET /__mock/.*', answer: () => ({ status: 404, headers: { 'content-type': 'application/json' }, body: { error: 'Not found' } }) };
-
+let proxy: Awaited<ReturnType<typeof startMockAsDeployment>>;
 beforeAll(async () => {
-  mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: [{ keys: [TEST_KEY] }, SECOND_SEED as never, SUBSCRIBED_SEED as never, EMPTY_WALLET_SEED as never, FREE_ACCOUNT_SEED as never] } });
-  await mock.ready;
-  proxy = await startBreakingProxy(mock.url);
-  proxy.rules.push(HIDE_MOCK);
+  proxy = await startMockAsDeployment([{ keys: [TEST_KEY] }, SECOND_SEED, SUBSCRIBED_SEED, EMPTY_WALLET_SEED, FREE_ACCOUNT_SEED]);
 });
-afterAll(async () => {
-  await proxy?.close();
-  await mock?.close();
-});
-afterEach(() => {
-  proxy.rules.splice(0, proxy.rules.length, HIDE_MOCK);
-});
+afterAll(() => proxy?.close());
+afterEach(() => proxy.reset());
 
 function config(overrides: Partial<ConformanceConfig> = {}): ConformanceConfig {
   return { ...testConfig({ url: proxy.url } as never), secondKey: SECOND_KEY, ...FIXTURE_KEYS, maxSends: defaultMaxSends(FIXTURE_KEYS), timeoutMs: 15_000, eventWindowMs: 8_000, ...overrides };

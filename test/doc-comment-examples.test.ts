@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './helpers/contract.js';
-import { consumerCompilerOptions } from '../scripts/consumer-tsconfig.mjs';
+import { writeSourceConsumerProject } from '../scripts/consumer-tsconfig.mjs';
 
 const run = promisify(execFile);
 const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
@@ -41,22 +41,7 @@ async function compile(list: Example[]): Promise<string[]> {
     writeFileSync(path.join(dir, file), `${example.code}\nexport {};\n`);
     return file;
   });
-  const entry = (name: string) => path.join(repoRoot, 'src', name);
-  writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: consumerCompilerOptions(repoRoot, {
-        lib: ['ES2023', 'DOM'],
-        paths: {
-          'numbers-api-contract': [entry('index.ts')],
-          'numbers-api-contract/client': [entry('client/index.ts')],
-          'numbers-api-contract/events': [entry('events/index.ts')],
-          'numbers-api-contract/msw': [entry('msw/index.ts')],
-        },
-      }),
-      files,
-    }),
-  );
+  writeSourceConsumerProject(dir, repoRoot, { files });
   const out = await run(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir }).then(
     () => '',
     (error: { stdout?: string }) => error.stdout || 'tsc failed',

@@ -12,7 +12,7 @@ import { checkSite } from '../docs/build/link-check.mjs';
 import { SITE_PAGES } from '../docs/build/layout.mjs';
 import { listOperations, loadAsyncApi, loadDereferencedOpenApi, loadOpenApi, repoRoot, type JsonObject } from './helpers/contract.js';
 import { builtDocsSite, type BuiltSite } from './helpers/docs-site.js';
-import { consumerCompilerOptions } from '../scripts/consumer-tsconfig.mjs';
+import { writeSourceConsumerProject } from '../scripts/consumer-tsconfig.mjs';
 
 const openapi = loadOpenApi();
 const asyncapi = loadAsyncApi();
@@ -174,23 +174,9 @@ describe('API reference', () => {
         }
       }
       expect(blocks).toBeGreaterThan(3);
-      writeFileSync(
-        path.join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: consumerCompilerOptions(repoRoot, {
-            lib: ['ES2023', 'DOM'],
-            // The samples import the published names; here they are the package's sources.
-            // (dist/ is not built in a fresh clone: every name is mapped, the root one too).
-            paths: {
-              'numbers-api-contract': [path.join(repoRoot, 'src/index.ts')],
-              [CLIENT_MODULE]: [path.join(repoRoot, 'src/client/index.ts')],
-              'numbers-api-contract/events': [path.join(repoRoot, 'src/events/index.ts')],
-              'numbers-api-contract/msw': [path.join(repoRoot, 'src/msw/index.ts')],
-            },
-          }),
-          include: ['*.mts', '*.ts'],
-        }),
-      );
+      // The samples import the published names; here they are the package's sources (every name,
+      // the root one too: dist/ is not built in a fresh clone).
+      writeSourceConsumerProject(dir, repoRoot, { include: ['*.mts', '*.ts'] });
       writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
       const tsc = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
       expect(tsc.stdout + tsc.stderr).toBe('');

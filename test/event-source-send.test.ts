@@ -32,10 +32,15 @@ async function send(args: string[]) {
   return { code, out: io.out(), err: io.err() };
 }
 
+/** A handler answering `answers` (then `fallback`), and `events send` of the SMS example to it with `more` flags. */
+async function sendSms(answers: Answer[], fallback?: Answer, ...more: string[]) {
+  const handler = await target(answers, fallback);
+  return { handler, result: await send([handler.url, 'messageReceivedSms', ...more]) };
+}
+
 describe('delivery and the one retry (part 6, rule 3)', () => {
   it('2xx: delivered on the first attempt, as JSON, exit 0', async () => {
-    const handler = await target([204]);
-    const result = await send([handler.url, 'messageReceivedSms']);
+    const { handler, result } = await sendSms([204]);
     expect(result.code).toBe(0);
     expect(handler.received).toHaveLength(1);
     const [request] = handler.received;
@@ -50,8 +55,7 @@ describe('delivery and the one retry (part 6, rule 3)', () => {
   });
 
   it('500 then 2xx: delivered on the retry, exit 0', async () => {
-    const handler = await target([500, 200]);
-    const result = await send([handler.url, 'messageReceivedSms']);
+    const { handler, result } = await sendSms([500, 200]);
     expect(result.code).toBe(0);
     expect(handler.received).toHaveLength(2);
     expect(handler.received[1]!.rawBody.equals(handler.received[0]!.rawBody)).toBe(true);
@@ -60,15 +64,13 @@ describe('delivery and the one retry (part 6, rule 3)', () => {
   });
 
   it('a non-2xx that is not an error (302, 404) is retried as well', async () => {
-    const handler = await target([302, 404]);
-    const result = await send([handler.url, 'messageReceivedSms']);
+    const { handler, result } = await sendSms([302, 404]);
     expect(result.code).toBe(1);
     expect(handler.received).toHaveLength(2);
   });
 
   it('always 500: exactly two attempts, then logged and dropped, exit 1', async () => {
-    const handler = await target([], 500);
-    const result = await send([handler.url, 'messageReceivedSms']);
+    const { handler, result } = await sendSms([], 500);
     expect(result.code).toBe(1);
     expect(handler.received).toHaveLength(2);
     expect(result.err).toContain('messageReceivedSms (message.received): dropped after 2 attempts');
@@ -77,8 +79,7 @@ describe('delivery and the one retry (part 6, rule 3)', () => {
   });
 
   it('never answers: each attempt times out after --timeout, one retry, then dropped', async () => {
-    const handler = await target([], 'hang');
-    const result = await send([handler.url, 'messageReceivedSms', '--timeout', '0.3']);
+    const { handler, result } = await sendSms([], 'hang', '--timeout', '0.3');
     expect(result.code).toBe(1);
     expect(handler.received).toHaveLength(2);
     // The retry starts only after the first attempt gave up.
@@ -88,8 +89,7 @@ describe('delivery and the one retry (part 6, rule 3)', () => {
   });
 
   it('hangs once, then answers: delivered on the retry', async () => {
-    const handler = await target(['hang', 202]);
-    const result = await send([handler.url, 'messageReceivedSms', '--timeout', '0.3']);
+    const { handler, result } = await sendSms(['hang', 202], undefined, '--timeout', '0.3');
     expect(result.code).toBe(0);
     expect(handler.received).toHaveLength(2);
   });

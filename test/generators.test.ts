@@ -106,11 +106,11 @@ describe('what generators are given', () => {
   const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
   const SCHEMA_SINGLES = ['items', 'not', 'contains', 'if', 'then', 'else', 'propertyNames', 'unevaluatedItems'];
 
-  /** Every schema object of a document's components (inline subschemas included), with its pointer. */
-  function schemasOf(doc: JsonObject): [string, unknown][] {
-    const found: [string, unknown][] = [];
+  /** The pointers of the schemas of a document's components (inline subschemas included) that `where` holds for. */
+  function schemasWhere(doc: JsonObject, where: (schema: JsonObject, pointer: string) => unknown): string[] {
+    const found: string[] = [];
     const visit = (node: unknown, pointer: string) => {
-      found.push([pointer, node]);
+      if (where(node as JsonObject, pointer)) found.push(pointer);
       if (!node || typeof node !== 'object') return;
       const schema = node as JsonObject;
       for (const key of SCHEMA_MAPS) for (const [name, sub] of Object.entries<unknown>(schema[key] ?? {})) visit(sub, `${pointer}/${key}/${name}`);
@@ -125,30 +125,20 @@ describe('what generators are given', () => {
     ['openapi.json', document],
     ['asyncapi.json', loadAsyncApi()],
   ])('%s has no boolean subschema (additionalProperties: true/false aside): typed-openapi crashes on one, hey-api drops it, Redoc cannot render it', (_name, doc) => {
-    const booleans = schemasOf(doc as JsonObject)
-      .filter(([pointer, node]) => typeof node === 'boolean' && !pointer.endsWith('/additionalProperties'))
-      .map(([pointer]) => pointer);
+    const booleans = schemasWhere(doc as JsonObject, (node, pointer) => typeof node === 'boolean' && !pointer.endsWith('/additionalProperties'));
     expect(booleans).toEqual([]);
   });
 
   it('every object without listed properties or branches says whether it is open (additionalProperties) or empty (maxProperties: 0)', () => {
-    const unsaid = schemasOf(document)
-      .filter(([, node]) => {
-        const s = node as JsonObject;
-        const composed = s && typeof s === 'object' && ['allOf', 'anyOf', 'oneOf'].some((k) => k in s);
-        return s && typeof s === 'object' && s.type === 'object' && !composed && !s.properties && !s.patternProperties && !('additionalProperties' in s) && s.maxProperties !== 0;
-      })
-      .map(([pointer]) => pointer);
+    const unsaid = schemasWhere(document, (s) => {
+      const composed = s && typeof s === 'object' && ['allOf', 'anyOf', 'oneOf'].some((k) => k in s);
+      return s && typeof s === 'object' && s.type === 'object' && !composed && !s.properties && !s.patternProperties && !('additionalProperties' in s) && s.maxProperties !== 0;
+    });
     expect(unsaid).toEqual([]);
   });
 
   it('no union has fields beside it: renderers draw only the branches, some generators read only one of the two', () => {
-    const beside = schemasOf(document)
-      .filter(([, node]) => {
-        const s = node as JsonObject;
-        return s && typeof s === 'object' && (s.oneOf || s.anyOf) && s.properties;
-      })
-      .map(([pointer]) => pointer);
+    const beside = schemasWhere(document, (s) => s && typeof s === 'object' && (s.oneOf || s.anyOf) && s.properties);
     expect(beside).toEqual([]);
   });
 });

@@ -8,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { effectsOf } from '../src/contract/effects.js';
 import { listOperations, loadOpenApi, type JsonObject } from './helpers/contract.js';
 import { startRecordingProxy, type RecordingProxy } from './helpers/conformance-recording-proxy.js';
-import { connectStdio, resultText, type McpSession } from './helpers/mcp-client.js';
+import { connectStdio, resultText, structured, type McpSession } from './helpers/mcp-client.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const structured = (result: unknown): any => (result as { structuredContent?: unknown }).structuredContent;
 
 describe('numbers-api mcp against a deployment stand-in that records each request', () => {
   let mock: StatefulMock;

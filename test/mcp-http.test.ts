@@ -6,13 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { listOperations, loadOpenApi, type JsonObject } from './helpers/contract.js';
-import { resultText, startHttpMcp, type HttpMcpServer } from './helpers/mcp-client.js';
+import { resultText, structured, startHttpMcp, type HttpMcpServer } from './helpers/mcp-client.js';
 import { rawRequest } from './helpers/raw-http.js';
 import { client as mockClient, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const operations = listOperations(loadOpenApi());
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const structured = (result: unknown): any => (result as { structuredContent?: unknown }).structuredContent;
 
 describe('numbers-api mcp --http --allow-writes --target-is-mock, against a mock given by NUMBERS_API_BASE_URL', () => {
   let mock: StatefulMock;

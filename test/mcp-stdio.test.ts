@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations, loadOpenApi, type JsonObject } from './helpers/contract.js';
 import { resolveRef } from '../src/contract/json-pointer.js';
 import { readGeneratedJson } from '../src/contract/generated-files.js';
-import { connectStdio, resultText, type McpSession } from './helpers/mcp-client.js';
+import { connectStdio, resultText, structured, type McpSession } from './helpers/mcp-client.js';
 import { contractValidator, jsonSchemaAjv } from '../src/contract/contract-validator.js';
 
 const openapi = loadOpenApi();
@@ -30,9 +30,6 @@ function requestExamples(operationId: string): unknown[] {
   return Object.values((media.examples ?? {}) as JsonObject).map((example) => resolveRef(openapi, example).value);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Structured = any;
-const structured = (result: unknown): Structured => (result as { structuredContent?: unknown }).structuredContent;
 const errorOf = (result: unknown): JsonObject => JSON.parse(resultText(result));
 
 describe('numbers-api mcp over stdio, on the in-process mock, read-only (the default)', () => {

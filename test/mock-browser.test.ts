@@ -3,14 +3,11 @@
 // a preflight), and reads the answers, a 401 included.
 //
 // Without Chromium, this file is skipped with one line saying why; REQUIRE_BROWSER=1 fails instead.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type RunningMock } from '../src/mock/start-mock.js';
 import { followRef, loadOpenApi } from './helpers/contract.js';
 import { VALID_KEY } from './helpers/mock-server.js';
-import { launchChromium, skipBrowser } from './helpers/chromium.js';
+import { skipBrowser, startFrontEnd, type FrontEnd } from './helpers/chromium.js';
 
 const SKIP = skipBrowser('mock browser tests');
 
@@ -23,31 +20,25 @@ interface Seen {
 
 describe.skipIf(SKIP)('the mock from a browser on another origin', () => {
   let mock: RunningMock;
-  let page: Server;
-  let pageOrigin = '';
-  let browser: Browser;
+  let front: FrontEnd;
   const log: string[] = [];
 
   beforeAll(async () => {
     mock = await startMock({ host: '127.0.0.1', port: 0, stateless: true, log: (line) => log.push(line) });
     await mock.ready;
-    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>frontend</title>'));
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    pageOrigin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    front = await startFrontEnd('frontend');
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => page?.close(resolve));
+    await front?.close();
     await mock?.close();
   });
 
   async function fetchFromPage(path: string, init: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Seen> {
-    const context = await browser.newContext();
+    const context = await front.browser.newContext();
     try {
       const tab = await context.newPage();
-      await tab.goto(`${pageOrigin}/`);
+      await tab.goto(`${front.origin}/`);
       return await tab.evaluate(
         async ({ url, init }) => {
           const response = await fetch(url, init);

@@ -3,15 +3,12 @@
 // lifts the free-account limits, usage from that traffic, and the account deleted; then the same
 // sign-up walked from a page of another origin in real Chromium. Every value the test sends that
 // the contract fixes (the sign-up code, the free-account ceilings) is read from the contract.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simContract } from '../src/simulator/contract.js';
 import { documentedSignupCode } from '../src/simulator/simulator.js';
 import { loadOpenApi } from './helpers/contract.js';
 import { client, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
-import { launchChromium, skipBrowser } from './helpers/chromium.js';
+import { skipBrowser, startFrontEnd, type FrontEnd } from './helpers/chromium.js';
 
 const contract = simContract(loadOpenApi());
 const CODE = documentedSignupCode(contract);
@@ -139,24 +136,18 @@ describe('the flows in order, over HTTP', () => {
 });
 
 describe.skipIf(skipBrowser('sign-up in Chromium'))('sign-up from a page of another origin, in real Chromium', () => {
-  let page: Server;
-  let browser: Browser;
-  let origin = '';
+  let front: FrontEnd;
 
   beforeAll(async () => {
-    page = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>signup</title>'));
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-    browser = await launchChromium();
+    front = await startFrontEnd('signup');
   });
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => page?.close(resolve));
+    await front?.close();
   });
 
   it('walks sign-up to a key and reads the new account, through CORS preflights', async () => {
-    const tab = await (await browser.newContext()).newPage();
-    await tab.goto(`${origin}/`);
+    const tab = await (await front.browser.newContext()).newPage();
+    await tab.goto(`${front.origin}/`);
     const result = await tab.evaluate(
       async ({ api, code, holder }) => {
         const post = async (path: string, body: unknown) => {

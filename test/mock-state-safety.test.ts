@@ -17,7 +17,7 @@ import { createHandlers } from '../src/msw/index.js';
 import { readJournal, readStateFile, stateChunks, writeFileAtomic } from '../src/store/state-file.js';
 import { emptyState, type SimState } from '../src/simulator/state.js';
 import { freePort, startCli } from './helpers/mock-process.js';
-import { canMount, CANNOT_MOUNT, smallDisk } from './helpers/small-disk.js';
+import { canMount, CANNOT_MOUNT, smallDisk, type SmallDisk } from './helpers/small-disk.js';
 import { client, MSW_BASE, newKey, startStatefulMock } from './helpers/stateful-mock.js';
 
 const NUMBER = '/api/v1/numbers/pn_8f3kq2m9x7';
@@ -53,16 +53,30 @@ function numberCap(state: SimState, name: string): number | null | undefined {
   return account.numbers.find((n) => n.id === 'pn_8f3kq2m9x7')!.maxCallDurationSeconds;
 }
 
+/**
+ * A mock whose --state file is on a small tmpfs, one number's cap already written there (`good`: the
+ * file then); `body` runs against it, and the mock is closed after.
+ */
+async function onSmallDisk(
+  name: string,
+  body: (on: { disk: SmallDisk; stateFile: string; warnings: string[]; call: ReturnType<typeof client>; good: string }) => Promise<void>,
+): Promise<void> {
+  const disk = smallDisk(64);
+  const stateFile = path.join(disk.dir, 'state.json');
+  const warnings: string[] = [];
+  const mock = await startStatefulMock({ statePath: stateFile, warn: (line) => warnings.push(line) });
+  try {
+    const call = client(mock.url, newKey(name));
+    expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
+    await body({ disk, stateFile, warnings, call, good: readFileSync(stateFile, 'utf8') });
+  } finally {
+    await mock.close();
+  }
+}
+
 describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)', () => {
   it('a full disk: 503 in the Error shape naming the cause, one log line, no loop; the change is written once there is room', async () => {
-    const disk = smallDisk(64);
-    const stateFile = path.join(disk.dir, 'state.json');
-    const warnings: string[] = [];
-    const mock = await startStatefulMock({ statePath: stateFile, warn: (line) => warnings.push(line) });
-    try {
-      const call = client(mock.url, newKey('fulldisk'));
-      expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
-      const good = readFileSync(stateFile, 'utf8');
+    await onSmallDisk('fulldisk', async ({ disk, stateFile, warnings, call, good }) => {
       disk.fill();
 
       // An append may still fit in the journal's last page: writes are acknowledged until one does not.
@@ -90,20 +104,11 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
       expect(after.status).toBe(200);
       expect(numberCap(readStateFile(stateFile)!, 'fulldisk')).toBe(1200);
       expect(warnings.some((line) => /written again/.test(line))).toBe(true);
-    } finally {
-      await mock.close();
-    }
+    });
   });
 
   it('a read-only directory: 503 naming it, and the file left as it was', async () => {
-    const disk = smallDisk(64);
-    const stateFile = path.join(disk.dir, 'state.json');
-    const warnings: string[] = [];
-    const mock = await startStatefulMock({ statePath: stateFile, warn: (line) => warnings.push(line) });
-    try {
-      const call = client(mock.url, newKey('readonly'));
-      expect((await call('PATCH', NUMBER, patch(600))).status).toBe(200);
-      const good = readFileSync(stateFile, 'utf8');
+    await onSmallDisk('readonly', async ({ disk, stateFile, warnings, call, good }) => {
       // A file system with a file open for writing cannot be remounted read-only: the mock closes
       // its journal once it has been idle a moment.
       while (openByThisProcess(`${stateFile}.journal`)) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -115,9 +120,7 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
       expect(readFileSync(stateFile, 'utf8')).toBe(good);
       disk.readOnly(false);
       expect((await call('PATCH', NUMBER, patch(800))).status).toBe(200);
-    } finally {
-      await mock.close();
-    }
+    });
   });
 
   it('SIGTERM on a full disk keeps the last good file (never a short one), and the next start reads it', async () => {

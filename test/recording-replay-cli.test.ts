@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { configFromEnv } from '../conformance/config.js';
 import { runReplayCli } from '../conformance/replay.js';
 import { rerunFinding } from '../conformance/rerun.js';
@@ -29,9 +29,15 @@ let file: string;
 let mock: StatefulMock;
 const sentToDeployment: string[] = [];
 
-/** A deployment: the mock behind a proxy that hides its control surface (so it announces nothing). */
-function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<LoopbackServer> {
-  return startRewritingProxy(mock.url, (x) => {
+/** Stops `proxy` when the test that started it ends, passed or failed. */
+function forThisTest<T extends { close(): Promise<void> }>(proxy: T): T {
+  onTestFinished(() => proxy.close());
+  return proxy;
+}
+
+/** A deployment for this test: the mock behind a proxy that hides its control surface (so it announces nothing). */
+async function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<LoopbackServer> {
+  return forThisTest(await startRewritingProxy(mock.url, (x) => {
     if (x.pathname.startsWith('/__mock/')) {
       x.status = 404;
       x.body = { error: 'Not found' };
@@ -39,12 +45,12 @@ function deployment(rewrite: (x: ProxiedExchange) => void = () => {}): Promise<L
     }
     sentToDeployment.push(`${x.method} ${x.pathname}`);
     rewrite(x);
-  });
+  }));
 }
 
-/** A deployment that renames the `phoneNumberId` of a sent message (the mock behind a breaking proxy). */
+/** A deployment for this test that renames the `phoneNumberId` of a sent message (the mock behind a breaking proxy). */
 async function renamingDeployment(): Promise<Awaited<ReturnType<typeof startBreakingProxy>>> {
-  const proxy = await startBreakingProxy(mock.url);
+  const proxy = forThisTest(await startBreakingProxy(mock.url));
   proxy.rules.push({ on: 'POST /api/v1/messages', answer: (a) => ({ ...a, body: renameField(a.body, 'phoneNumberId', 'phone_number_id') }) });
   return proxy;
 }
@@ -96,98 +102,78 @@ describe('conformance --replay', () => {
   it('a deployment at the contract level: nothing is sent, each step that may not run is named with why', async () => {
     const proxy = await deployment();
     sentToDeployment.length = 0;
-    try {
-      const run = await replay(['--base-url', proxy.url]);
-      expect(run.code).toBe(2);
-      expect(run.err.trim().split('\n')).toHaveLength(1);
-      expect(run.err).toMatch(/step sendMessage \(sendMessage\): it changes something: it runs only at --level writes/);
-      expect(run.err).toMatch(/step createCreditsCheckout \(createCreditsCheckout\): it starts an embedded checkout .*--allow createCreditsCheckout/);
-      expect(sentToDeployment).toEqual([]);
-      expect(run.report?.stopped).toMatchObject({ exitCode: 2 });
-    } finally {
-      await proxy.close();
-    }
+    const run = await replay(['--base-url', proxy.url]);
+    expect(run.code).toBe(2);
+    expect(run.err.trim().split('\n')).toHaveLength(1);
+    expect(run.err).toMatch(/step sendMessage \(sendMessage\): it changes something: it runs only at --level writes/);
+    expect(run.err).toMatch(/step createCreditsCheckout \(createCreditsCheckout\): it starts an embedded checkout .*--allow createCreditsCheckout/);
+    expect(sentToDeployment).toEqual([]);
+    expect(run.report?.stopped).toMatchObject({ exitCode: 2 });
   });
 
   it('a deployment at --level writes with --allow: runs, and says which mock-only steps it skipped', async () => {
     const proxy = await deployment();
-    try {
-      const run = await replay(['--base-url', proxy.url, '--level', 'writes', '--allow', 'createCreditsCheckout']);
-      expect(run.code, run.out + run.err).toBe(0);
-      expect(run.out).toMatch(/skip {2}step mockAdvanceClock \(mock only: the mock's control surface, left out on a deployment\)/);
-      expect(run.out).toMatch(/skip {2}step mockCompleteCheckout \(mock only/);
-      expect(run.out).toMatch(/pass {2}step createCreditsCheckout/);
-    } finally {
-      await proxy.close();
-    }
+    const run = await replay(['--base-url', proxy.url, '--level', 'writes', '--allow', 'createCreditsCheckout']);
+    expect(run.code, run.out + run.err).toBe(0);
+    expect(run.out).toMatch(/skip {2}step mockAdvanceClock \(mock only: the mock's control surface, left out on a deployment\)/);
+    expect(run.out).toMatch(/skip {2}step mockCompleteCheckout \(mock only/);
+    expect(run.out).toMatch(/pass {2}step createCreditsCheckout/);
   });
 
   it('a deployment that drops a value the recording carried fails the step that depends on it', async () => {
     const proxy = await deployment((x) => {
       if (x.method === 'POST' && x.pathname === '/api/v1/messages') delete (x.body as JsonObject).phoneNumberId;
     });
-    try {
-      const run = await replay(['--base-url', proxy.url, '--level', 'writes', '--allow', 'createCreditsCheckout']);
-      expect(run.code).toBe(1);
-      expect(run.out).toMatch(/fail {2}step sendMessage: .*phoneNumberId/);
-      const send = (run.report!.operations as JsonObject[]).find((o) => o.operationId === 'sendMessage')!;
-      expect(send.verdict).toBe('fail');
-    } finally {
-      await proxy.close();
-    }
+    const run = await replay(['--base-url', proxy.url, '--level', 'writes', '--allow', 'createCreditsCheckout']);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/fail {2}step sendMessage: .*phoneNumberId/);
+    const send = (run.report!.operations as JsonObject[]).find((o) => o.operationId === 'sendMessage')!;
+    expect(send.verdict).toBe('fail');
   });
 
   it("a deployment that renames a field the recording reads: the suite's findings, with the near miss, a curl with $NUMBERS_API_KEY and --rerun", async () => {
     const proxy = await renamingDeployment();
-    try {
-      const key = newKey('renamed');
-      const run = await replay(['--base-url', proxy.url], key);
-      expect(run.code).toBe(1);
-      const groups = run.report!.findings as JsonObject[];
-      const criterion = groups.find((g) => g.check === 'replay-step')!;
-      expect(criterion).toMatchObject({ operationId: 'sendMessage', status: 201, expected: { criterion: '$response.body#/phoneNumberId == $steps.listNumbers.outputs.id' }, actual: { at: '/phoneNumberId', value: null } });
-      expect(criterion.title).toMatch(/near miss: `phone_number_id` is there instead: renamed\?/);
-      expect(criterion.example).toMatchObject({ sent: { method: 'POST', target: '/api/v1/messages', auth: 'valid', body: { fromNumberId: expect.stringMatching(/^pn_/) } }, acting: true, level: 'writes' });
-      const schema = groups.find((g) => g.check === 'response-schema-conformance')!;
-      // Message's required list is inferred (x-inferred): advisory, as the suite judges it.
-      expect(schema).toMatchObject({ verdict: 'advisory', operationId: 'sendMessage', at: '/phoneNumberId', nearMiss: ['phone_number_id'] });
-      // The console: the findings grouped as the suite prints them, each with its curl and rerun.
-      expect(run.out).toMatch(/Findings: 1 failing, 1 advisory/);
-      expect(run.out).toContain(`curl -sS -i -X POST '${proxy.url}/api/v1/messages' -H "Authorization: Bearer $NUMBERS_API_KEY"`);
-      expect(run.out).toContain(`--rerun ${schema.id}`);
-      expect(run.out).not.toMatch(/sk_live_\w/);
-      // --rerun sends that step's request again (what its answer alone shows; a write: only at --level writes) and finds it still there.
-      const config = { ...configFromEnv({ NUMBERS_API_BASE_URL: proxy.url, NUMBERS_API_KEY: key }), reportDir: run.reportDir };
-      await expect(rerunFinding(config, String(schema.id), () => {})).rejects.toThrow(/judging it again needs --level writes: its request creates or changes something/);
-      // The criterion needs the steps before it: judged by replaying the recording again, which the rerun says.
-      await expect(rerunFinding({ ...config, level: 'writes' }, String(criterion.id), () => {})).rejects.toThrow(/needs a replay of the whole recording \(numbers-api conformance --replay <recording>\): its rule \(replay-step\) needs the steps before it/);
-      const lines: string[] = [];
-      const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
-      expect(rerun, lines.join('\n')).toBe(1);
-      expect(lines.join('\n')).toMatch(/Still there/);
-    } finally {
-      await proxy.close();
-    }
+    const key = newKey('renamed');
+    const run = await replay(['--base-url', proxy.url], key);
+    expect(run.code).toBe(1);
+    const groups = run.report!.findings as JsonObject[];
+    const criterion = groups.find((g) => g.check === 'replay-step')!;
+    expect(criterion).toMatchObject({ operationId: 'sendMessage', status: 201, expected: { criterion: '$response.body#/phoneNumberId == $steps.listNumbers.outputs.id' }, actual: { at: '/phoneNumberId', value: null } });
+    expect(criterion.title).toMatch(/near miss: `phone_number_id` is there instead: renamed\?/);
+    expect(criterion.example).toMatchObject({ sent: { method: 'POST', target: '/api/v1/messages', auth: 'valid', body: { fromNumberId: expect.stringMatching(/^pn_/) } }, acting: true, level: 'writes' });
+    const schema = groups.find((g) => g.check === 'response-schema-conformance')!;
+    // Message's required list is inferred (x-inferred): advisory, as the suite judges it.
+    expect(schema).toMatchObject({ verdict: 'advisory', operationId: 'sendMessage', at: '/phoneNumberId', nearMiss: ['phone_number_id'] });
+    // The console: the findings grouped as the suite prints them, each with its curl and rerun.
+    expect(run.out).toMatch(/Findings: 1 failing, 1 advisory/);
+    expect(run.out).toContain(`curl -sS -i -X POST '${proxy.url}/api/v1/messages' -H "Authorization: Bearer $NUMBERS_API_KEY"`);
+    expect(run.out).toContain(`--rerun ${schema.id}`);
+    expect(run.out).not.toMatch(/sk_live_\w/);
+    // --rerun sends that step's request again (what its answer alone shows; a write: only at --level writes) and finds it still there.
+    const config = { ...configFromEnv({ NUMBERS_API_BASE_URL: proxy.url, NUMBERS_API_KEY: key }), reportDir: run.reportDir };
+    await expect(rerunFinding(config, String(schema.id), () => {})).rejects.toThrow(/judging it again needs --level writes: its request creates or changes something/);
+    // The criterion needs the steps before it: judged by replaying the recording again, which the rerun says.
+    await expect(rerunFinding({ ...config, level: 'writes' }, String(criterion.id), () => {})).rejects.toThrow(/needs a replay of the whole recording \(numbers-api conformance --replay <recording>\): its rule \(replay-step\) needs the steps before it/);
+    const lines: string[] = [];
+    const rerun = await rerunFinding({ ...config, level: 'writes' }, String(schema.id), (line) => lines.push(line));
+    expect(rerun, lines.join('\n')).toBe(1);
+    expect(lines.join('\n')).toMatch(/Still there/);
   });
 
   it("each finding's curl, run as printed (bash -c), gets the status its step got", async () => {
     const proxy = await renamingDeployment();
-    try {
-      const key = newKey('curl');
-      const run = await replay(['--base-url', proxy.url], key);
-      const groups = (run.report!.findings as JsonObject[]).filter((g) => g.example?.curl);
-      expect(groups.length).toBeGreaterThan(0);
-      for (const group of groups) {
-        const curl = String(group.example.curl);
-        // As printed on the console, and as the JSON report keeps it.
-        expect(run.out).toContain(curl);
-        // The key as the variable the curl names; not execFileSync: the mock and the proxy answer from this process.
-        const variable = /Bearer \$(\w+)/.exec(curl)![1]!;
-        const { stdout: answered } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, [variable]: key }, timeout: 30_000 });
-        expect([group.id, /^HTTP\/[\d.]+ (\d{3})/.exec(answered)?.[1]], answered.slice(0, 600)).toEqual([group.id, String(group.example.answer.status)]);
-      }
-    } finally {
-      await proxy.close();
+    const key = newKey('curl');
+    const run = await replay(['--base-url', proxy.url], key);
+    const groups = (run.report!.findings as JsonObject[]).filter((g) => g.example?.curl);
+    expect(groups.length).toBeGreaterThan(0);
+    for (const group of groups) {
+      const curl = String(group.example.curl);
+      // As printed on the console, and as the JSON report keeps it.
+      expect(run.out).toContain(curl);
+      // The key as the variable the curl names; not execFileSync: the mock and the proxy answer from this process.
+      const variable = /Bearer \$(\w+)/.exec(curl)![1]!;
+      const { stdout: answered } = await promisify(execFile)('bash', ['-c', curl], { env: { ...process.env, [variable]: key }, timeout: 30_000 });
+      expect([group.id, /^HTTP\/[\d.]+ (\d{3})/.exec(answered)?.[1]], answered.slice(0, 600)).toEqual([group.id, String(group.example.answer.status)]);
     }
   });
 

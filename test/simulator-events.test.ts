@@ -238,51 +238,54 @@ describe('events that follow actions, on the real stateful mock (part 6)', () =>
     return { answer };
   }
 
-  /** Waits again (the key's cursor misses nothing between waits) until `count` events pass `keep`, in order. */
-  async function collect(key: string, body: JsonObject, first: { answer: Promise<Answer> }, keep: (event: JsonObject) => boolean, count: number) {
-    const events: JsonObject[] = [];
-    let answer = await first.answer;
-    for (;;) {
-      expect([200, 408]).toContain(answer.status);
-      if (answer.status === 200 && keep(answer.body)) events.push(answer.body);
-      if (events.length >= count) return events;
-      answer = await wait(key, body);
-    }
+  /**
+   * A new key whose first wait for events of `type` the mock holds; `collect` waits again (the key's
+   * cursor misses nothing between waits) until `count` events pass `keep`, in order.
+   */
+  async function watch(type: string) {
+    const key = newKey('events');
+    const body = { timeout: 30, filters: { type } };
+    const first = await firstWait(key, body);
+    const collect = async (keep: (event: JsonObject) => boolean, count: number) => {
+      const events: JsonObject[] = [];
+      let answer = await first.answer;
+      for (;;) {
+        expect([200, 408]).toContain(answer.status);
+        if (answer.status === 200 && keep(answer.body)) events.push(answer.body);
+        if (events.length >= count) return events;
+        answer = await wait(key, body);
+      }
+    };
+    return { key, collect };
   }
 
   it('send a message: message.status_changed for it arrives by wait', async () => {
-    const key = newKey('events');
-    const body = { timeout: 30, filters: { type: 'message.status_changed' } };
-    const first = await firstWait(key, body);
+    const { key, collect } = await watch('message.status_changed');
     const sent = await client(mock().url, key)('POST', '/api/v1/messages', { to: '+14155550999', fromNumberId: SMS_LINE.id, body: 'Your table is ready.' });
     expect(sent.status).toBe(201);
-    const [event] = await collect(key, body, first, (e) => e.data.messageId === sent.body.id, 1);
+    const [event] = await collect((e) => e.data.messageId === sent.body.id, 1);
     expect(event).toMatchObject({ object: 'event', type: 'message.status_changed', relatedObject: { id: sent.body.id, type: 'message' } });
   });
 
   it('inject an inbound message: message.received carries the messageId the messages list shows', async () => {
-    const key = newKey('events');
+    const { key, collect } = await watch('message.received');
     const call = client(mock().url, key);
-    const body = { timeout: 30, filters: { type: 'message.received' } };
-    const first = await firstWait(key, body);
     const injected = await call('POST', '/api/v1/test/messages/inbound', { to: SMS_LINE.number, from: '+14155550101', body: 'Is it ready?' });
     expect(injected.status).toBe(201);
-    const [event] = await collect(key, body, first, () => true, 1);
+    const [event] = await collect(() => true, 1);
     const listed = (await call('GET', '/api/v1/messages?direction=inbound')).body as JsonObject[];
     expect(listed[0]!.id).toBe(injected.body.id);
     expect(event!.data).toMatchObject({ messageId: listed[0]!.id, from: '+14155550101', to: SMS_LINE.number, source: 'internal' });
   });
 
   it('a call: four call.status_changed in lifecycle order, with previousState, and terminationType at the end', async () => {
-    const key = newKey('events');
-    const body = { timeout: 30, filters: { type: 'call.status_changed' } };
-    const first = await firstWait(key, body);
+    const { key, collect } = await watch('call.status_changed');
     const placed = await client(mock().url, key)('POST', '/api/v1/calls', { to: '+14155550123', fromNumberId: SMS_LINE.id, outboundInstruction: 'Confirm the delivery window.' });
     expect(placed.status).toBe(201);
     // The rest of the lifecycle without waiting for it: the simulated clock moves on.
     const advanced = await fetch(new URL('/__mock/clock/advance', mock().url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds: 600 }) });
     expect(advanced.status).toBe(200);
-    const events = await collect(key, body, first, (e) => e.relatedObject?.id === placed.body.id, 4);
+    const events = await collect((e) => e.relatedObject?.id === placed.body.id, 4);
     const states = events.map((e) => e.data.status.state);
     expect(states).toHaveLength(4);
     expect(states[0]).toBe(placed.body.status.state);

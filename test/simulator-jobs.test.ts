@@ -39,21 +39,17 @@ function queueUnderTest() {
 }
 
 describe('planned steps run in time order', () => {
-  it('a step planned by a step while the clock jumped runs before a later queued one', () => {
+  // A1 (due at 10) plans A2 `in` seconds later; A3 is queued for 20; the clock jumps to 30.
+  it.each([
+    ['a step planned by a step while the clock jumped runs before a later queued one', 5, ['A1', 'A2', 'A3']],
+    ['steps due at the same time run in the order they were planned', 10, ['A1', 'A3', 'A2']],
+  ])('%s', (_name, after, order) => {
     const { simulator, ran, plan } = queueUnderTest();
-    plan('sk_live_a', 'plan', 'A1', 10, { then: 'A2', in: 5 });
+    plan('sk_live_a', 'plan', 'A1', 10, { then: 'A2', in: after });
     plan('sk_live_a', 'record', 'A3', 20);
     simulator.advance(30);
-    expect(ran).toEqual(['A1', 'A2', 'A3']);
+    expect(ran).toEqual(order);
     expect(simulator.nextDueAt()).toBeUndefined();
-  });
-
-  it('steps due at the same time run in the order they were planned', () => {
-    const { simulator, ran, plan } = queueUnderTest();
-    plan('sk_live_a', 'plan', 'A1', 10, { then: 'A2', in: 10 });
-    plan('sk_live_a', 'record', 'A3', 20);
-    simulator.advance(30);
-    expect(ran).toEqual(['A1', 'A3', 'A2']);
   });
 
   it('a step planned for later than now waits', () => {

@@ -4,7 +4,7 @@
 // restored whatever the check concludes, and the report says so.
 import { findOperation, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { requestProperties } from './shared.js';
 import { WRITES_LOCK } from './write-helpers.js';
 
@@ -47,7 +47,7 @@ async function restore(ctx: ScenarioContext, update: Operation, read: Operation,
   ctx.record('fail', `Could not restore ${FIELD} to ${JSON.stringify(original)}.`, after ?? answer, CHECK, '4.2');
 }
 
-export function accountFlowScenarios(operations: Operation[]): Scenario[] {
+export function accountFlowScenarios(operations: Operation[]): ScenarioDraft[] {
   const update = findOperation(operations, 'updateAccount');
   const read = findOperation(operations, 'getAccount');
   if (!update || !read) return [];

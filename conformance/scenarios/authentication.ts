@@ -4,12 +4,12 @@
 import type { Operation } from '../description.js';
 import { describeAuth, type AuthMode } from '../http.js';
 import { NEGATIVE_BODIES, NOT_AN_OBJECT, SIGNUP_BODIES } from '../policy.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 import { buildPolicyBody, hasRequestBody, nonexistentPathParams, exampleQuery, provokes } from './shared.js';
 
 const NEGATIVE_AUTH: AuthMode[] = ['none', 'malformed', 'unknown-key'];
 
-export function authRequiredScenarios(op: Operation): Scenario[] {
+export function authRequiredScenarios(op: Operation): ScenarioDraft[] {
   if (!op.authenticated) return [];
   return NEGATIVE_AUTH.map((auth) => ({
     id: `${op.operationId}/auth-required/${auth}`,
@@ -37,12 +37,11 @@ export function authRequiredScenarios(op: Operation): Scenario[] {
   }));
 }
 
-export function signupNeedsNoKeyScenarios(op: Operation): Scenario[] {
+export function signupNeedsNoKeyScenarios(op: Operation): ScenarioDraft[] {
   if (op.authenticated) return [];
   const policy = SIGNUP_BODIES[op.operationId];
   return [
     {
-      id: `${op.operationId}/signup-needs-no-key`,
       operationId: op.operationId,
       check: 'signup-needs-no-key',
       part: '4.1, 5.1',

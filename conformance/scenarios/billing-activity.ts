@@ -3,7 +3,7 @@
 // first by `occurredAt`, and `starting_after` returns only strictly older items.
 import { findOperation, type Operation } from '../description.js';
 import { firstOutOfOrder, listRecords, timestampsOf } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import type { Exchange } from '../http.js';
 
 const OPERATION = 'listBillingActivity';
@@ -15,14 +15,13 @@ function itemsOf(ctx: ScenarioContext, ex: Exchange) {
   return found?.records;
 }
 
-export function billingActivityScenarios(operations: Operation[]): Scenario[] {
+export function billingActivityScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, OPERATION);
   if (!op) return [];
   const base = { operationId: OPERATION, part: '4.4, 8', level: 'contract' as const };
   return [
     {
       ...base,
-      id: `${OPERATION}/billing-activity-limit`,
       check: 'billing-activity-limit',
       title: 'never more items than `limit`, never more than 100; limit clamped to 1..100; `hasMore` says whether the limit cut the ledger (parts 4.4, 8)',
       rules: ['billing-activity-limit', 'billing-activity-has-more'],
@@ -56,7 +55,6 @@ export function billingActivityScenarios(operations: Operation[]): Scenario[] {
     },
     {
       ...base,
-      id: `${OPERATION}/billing-activity-order`,
       check: 'billing-activity-order',
       title: 'items newest first; `starting_after` returns only strictly older items (part 4.4)',
       rules: ['billing-activity-order', 'billing-activity-starting-after'],

@@ -4,7 +4,7 @@
 // original value back and says so in the report.
 import { findOperation, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { outOfRangeIntegers, requestFields } from './shared.js';
 
 const FIELD = 'maxCallDurationSeconds';
@@ -45,13 +45,12 @@ function originalValue(record: unknown): number | null | undefined {
   return value === null || typeof value === 'number' ? value : undefined;
 }
 
-export function callDurationScenarios(operations: Operation[]): Scenario[] {
-  const scenarios: Scenario[] = [];
+export function callDurationScenarios(operations: Operation[]): ScenarioDraft[] {
+  const scenarios: ScenarioDraft[] = [];
   const updateAccount = findOperation(operations, 'updateAccount');
   const getAccount = findOperation(operations, 'getAccount');
   if (updateAccount && getAccount) {
     scenarios.push({
-      id: 'updateAccount/call-duration-range',
       operationId: 'updateAccount',
       check: 'call-duration-range',
       part: '4.2, 8',
@@ -72,7 +71,6 @@ export function callDurationScenarios(operations: Operation[]): Scenario[] {
   const updateNumber = findOperation(operations, 'updateNumber');
   if (updateNumber) {
     scenarios.push({
-      id: 'updateNumber/call-duration-range',
       operationId: 'updateNumber',
       check: 'call-duration-range',
       part: '4.5, 8',

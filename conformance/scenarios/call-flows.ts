@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { findOperation, type Operation } from '../description.js';
 import { listRecords } from '../records.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 import { idOf, needFields, senderNumber, sleep, WRITES_LOCK } from './write-helpers.js';
 
 const CALL_INSTRUCTION = 'This is an automated conformance test call. Say that it is a test, say goodbye and hang up.';
@@ -17,7 +17,7 @@ const CHECK = 'call-idempotent-replay';
 /** Retries of a replay answered 409, each a send of its own. */
 const CONFLICT_RETRIES = 3;
 
-export function callFlowScenarios(operations: Operation[]): Scenario[] {
+export function callFlowScenarios(operations: Operation[]): ScenarioDraft[] {
   const call = findOperation(operations, 'createCall');
   if (!call) return [];
   const listCalls = findOperation(operations, 'listCalls');

@@ -12,7 +12,7 @@ import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Exchange } from '../http.js';
 import { nonexistentId } from '../policy.js';
 import { allStrings, listRecords } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { requestProperties } from './shared.js';
 import { idOf, MESSAGE_BODY, needFields, senderNumber, sleep, testHelperAvailable, WRITES_LOCK } from './write-helpers.js';
 
@@ -114,13 +114,13 @@ function stoppedReason(ex: Exchange): string {
   return ex.status === 503 ? '503: the event stream is not configured on this deployment (part 7).' : `events/wait answered ${ex.status}.`;
 }
 
-export function eventFlowScenarios(operations: Operation[]): Scenario[] {
+export function eventFlowScenarios(operations: Operation[]): ScenarioDraft[] {
   const wait = findOperation(operations, 'waitForEvent');
   if (!wait) return [];
   const inject = findOperation(operations, 'injectTestInboundMessage');
   const send = findOperation(operations, 'sendMessage');
   const listMessages = findOperation(operations, 'listMessages');
-  const scenarios: Scenario[] = [];
+  const scenarios: ScenarioDraft[] = [];
 
   scenarios.push({
     id: 'waitForEvent/event-message-received',

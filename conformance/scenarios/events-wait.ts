@@ -1,16 +1,15 @@
 // Parts 6 and 8: `events/wait` with `timeout` 1 answers 408 (none arrived) or an event whose
 // envelope validates (the generic schema check judges it); a timeout outside 1..60 is rejected.
 import { findOperation, type Operation } from '../description.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 
 const OPERATION = 'waitForEvent';
 
-export function eventsWaitScenarios(operations: Operation[]): Scenario[] {
+export function eventsWaitScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, OPERATION);
   if (!op) return [];
   return [
     {
-      id: `${OPERATION}/events-wait-timeout`,
       operationId: OPERATION,
       check: 'events-wait-timeout',
       part: '6, 8',
@@ -26,7 +25,6 @@ export function eventsWaitScenarios(operations: Operation[]): Scenario[] {
       },
     },
     {
-      id: `${OPERATION}/events-wait-timeout-range`,
       operationId: OPERATION,
       check: 'events-wait-timeout-range',
       part: '8',

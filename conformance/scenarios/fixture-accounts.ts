@@ -18,7 +18,7 @@ import { documentedResponse, findOperation, type Json, type Operation } from '..
 import { resolveRef } from '../../src/contract/json-pointer.js';
 import type { Exchange, RequestSpec } from '../http.js';
 import { listRecords } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { MESSAGE_BODY } from './write-helpers.js';
 
 const CAP = 'maxCallDurationSeconds';
@@ -101,15 +101,14 @@ async function capRefused(ctx: ScenarioContext, op: Operation, spec: RequestSpec
   );
 }
 
-export function fixtureAccountScenarios(operations: Operation[], options: { emptyWallet?: boolean; freeAccount?: boolean }): Scenario[] {
+export function fixtureAccountScenarios(operations: Operation[], options: { emptyWallet?: boolean; freeAccount?: boolean }): ScenarioDraft[] {
   const has = (...ids: string[]) => ids.every((id) => findOperation(operations, id));
-  const scenarios: Scenario[] = [];
+  const scenarios: ScenarioDraft[] = [];
   if (options.emptyWallet && has('getBilling', 'listNumbers', 'sendMessage')) {
     const base = { fixture: 'empty-wallet' as const, level: 'writes' as const, part: '3' };
     scenarios.push(
       {
         ...base,
-        id: 'sendMessage/wallet-gating-402',
         operationId: 'sendMessage',
         check: 'wallet-gating-402',
         part: '3, 7',
@@ -125,7 +124,6 @@ export function fixtureAccountScenarios(operations: Operation[], options: { empt
       },
       {
         ...base,
-        id: 'sendMessage/wallet-fixed-not-gated',
         operationId: 'sendMessage',
         check: 'wallet-fixed-not-gated',
         title: 'on the empty-wallet account (--empty-wallet-key), a message to --to from a FIXED line is sent: the wallet never gates it (part 3)',
@@ -142,7 +140,6 @@ export function fixtureAccountScenarios(operations: Operation[], options: { empt
     if (has('submitTenDlcRegistration')) {
       scenarios.push({
         ...base,
-        id: 'submitTenDlcRegistration/ten-dlc-fee-402',
         operationId: 'submitTenDlcRegistration',
         check: 'ten-dlc-fee-402',
         part: '7, 8',
@@ -166,7 +163,6 @@ export function fixtureAccountScenarios(operations: Operation[], options: { empt
     const base = { fixture: 'free-account' as const, level: 'contract' as const, part: '2, 8' };
     scenarios.push({
       ...base,
-      id: 'getAccount/free-account-limits-object',
       operationId: 'getAccount',
       check: 'free-account-limits-object',
       title: 'the free account (--free-account-key) shows `limits` as the object of its call ceiling and concurrency (parts 2, 8)',
@@ -182,7 +178,6 @@ export function fixtureAccountScenarios(operations: Operation[], options: { empt
     if (has('updateAccount', 'listNumbers', 'updateNumber')) {
       scenarios.push({
         ...base,
-        id: 'updateAccount/free-call-cap-400',
         operationId: 'updateAccount',
         check: 'free-call-cap-400',
         part: '4.2, 8',

@@ -7,7 +7,7 @@
 import { findOperation, parameterExample, type Operation } from '../description.js';
 import { nonexistentId } from '../policy.js';
 import { firstOutOfOrder, listRecords, timestampsOf } from '../records.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 
 /** Groups judged by the filter: one shows the rule; more only adds requests. */
 const GROUPS_JUDGED = 2;
@@ -15,8 +15,8 @@ const GROUPS_JUDGED = 2;
 const OPERATIONS = ['listMessages', 'listCalls'];
 const TIME_FIELDS = ['createdAt', 'sentAt', 'receivedAt', 'startedAt', 'timestamp', 'date'];
 
-export function historyListScenarios(operations: Operation[]): Scenario[] {
-  const limits = OPERATIONS.flatMap((operationId): Scenario[] => {
+export function historyListScenarios(operations: Operation[]): ScenarioDraft[] {
+  const limits = OPERATIONS.flatMap((operationId): ScenarioDraft[] => {
     const op = findOperation(operations, operationId);
     if (!op) return [];
     return [
@@ -50,13 +50,12 @@ export function historyListScenarios(operations: Operation[]): Scenario[] {
   return [...limits, ...groupFilterScenarios(operations)];
 }
 
-function groupFilterScenarios(operations: Operation[]): Scenario[] {
+function groupFilterScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, 'listMessages');
   const param = op?.parameters.find((p) => p.in === 'query' && p.name === 'groupId');
   if (!op || !param) return [];
   return [
     {
-      id: 'listMessages/messages-filter-group',
       operationId: 'listMessages',
       check: 'messages-filter-group',
       part: '4.5',

@@ -22,7 +22,7 @@ import { findOperation, type Json, type Operation } from '../description.js';
 import type { Exchange, RequestSpec } from '../http.js';
 import { as, mockControl, signUpOnMock } from '../mock-accounts.js';
 import { listRecords, valuesNamed } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { idOf, MESSAGE_BODY, testHelperAvailable, WRITES_LOCK } from './write-helpers.js';
 
 const CAP = 'maxCallDurationSeconds';
@@ -179,7 +179,7 @@ async function judgeLists(ctx: ScenarioContext, mine: Account, other: Account, f
   if (judged === 0) ctx.skip(`Neither account lists a record, and ${other.label} could not be given one (${fresh.why ?? 'no messages list'}), so isolation could not be judged.`);
 }
 
-export function isolationScenarios(operations: Operation[], options: { secondKey?: boolean; mock?: boolean }): Scenario[] {
+export function isolationScenarios(operations: Operation[], options: { secondKey?: boolean; mock?: boolean }): ScenarioDraft[] {
   if (!findOperation(operations, 'listNumbers')) return [];
   const base = { operationId: 'getTenDlcRegistration', check: 'cross-account-404', part: '7', secondAccount: true };
   const keys = { mine: (s: RequestSpec = {}): RequestSpec => ({ ...s, auth: 'valid' }), second: (s: RequestSpec = {}): RequestSpec => ({ ...s, auth: 'second' }) };

@@ -3,16 +3,15 @@
 // in any other answer, fails the generic check no-full-key-in-answers (checks/key-exposure.ts).
 import { findOperation, type Operation } from '../description.js';
 import { allStrings } from '../records.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 
 const OPERATION = 'getAccount';
 
-export function keyPreviewScenarios(operations: Operation[]): Scenario[] {
+export function keyPreviewScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, OPERATION);
   if (!op) return [];
   return [
     {
-      id: `${OPERATION}/key-previews-not-full-keys`,
       operationId: OPERATION,
       check: 'key-previews-not-full-keys',
       part: '2, 5.3',

@@ -6,7 +6,7 @@
 import { findOperation, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
 import { listRecords } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { idOf, MESSAGE_BODY, needFields, senderNumber, testHelperAvailable, WRITES_LOCK } from './write-helpers.js';
 
 const CHECK = 'message-send-then-list';
@@ -31,7 +31,7 @@ async function createTwo(ctx: ScenarioContext, create: (n: number) => Promise<Ex
   return created;
 }
 
-export function messageFlowScenarios(operations: Operation[]): Scenario[] {
+export function messageFlowScenarios(operations: Operation[]): ScenarioDraft[] {
   const list = findOperation(operations, 'listMessages');
   const inject = findOperation(operations, 'injectTestInboundMessage');
   const send = findOperation(operations, 'sendMessage');

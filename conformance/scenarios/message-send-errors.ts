@@ -5,7 +5,7 @@
 import { documentedResponse, findOperation, type Json, type Operation } from '../description.js';
 import { resolveRef } from '../../src/contract/json-pointer.js';
 import { nonexistentId } from '../policy.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { MESSAGE_BODY } from './write-helpers.js';
 
 /** The `error` text of sendMessage's named 400 example `name`, when the contract has it. */
@@ -15,12 +15,11 @@ function documentedText(ctx: ScenarioContext, op: Operation, name: string): stri
   return typeof example?.value?.error === 'string' && example['x-inferred'] !== true ? example.value.error : undefined;
 }
 
-export function messageSendErrorScenarios(operations: Operation[]): Scenario[] {
+export function messageSendErrorScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, 'sendMessage');
   if (!op) return [];
   return [
     {
-      id: 'sendMessage/message-send-error-texts',
       operationId: 'sendMessage',
       check: 'message-send-error-texts',
       part: '4.5, 7',

@@ -17,7 +17,7 @@ import { findOperation, type Json, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
 import { as, CONTROL_REFUSED, fictionalNumber, mockControl, signUpOnMock, type MockAccount } from '../mock-accounts.js';
 import { listRecords } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { testValue, TEST_VALUE_ONLY_ON_THE_MOCK } from '../test-values.js';
 import { keyPrefix } from '../../src/contract/api-key.js';
 
@@ -56,10 +56,10 @@ async function firstLine(ctx: ScenarioContext, account: MockAccount): Promise<{ 
   return { id: String(first.id), number: String(first.number) };
 }
 
-export function mockJourneyScenarios(operations: Operation[]): Scenario[] {
+export function mockJourneyScenarios(operations: Operation[]): ScenarioDraft[] {
   const has = (...ids: string[]) => ids.every((id) => findOperation(operations, id));
   const base = { level: 'writes' as const, mockOnly: TEST_VALUE_ONLY_ON_THE_MOCK };
-  const scenarios: Scenario[] = [];
+  const scenarios: ScenarioDraft[] = [];
 
   if (has('createNumber', 'listNumbers', 'sendMessage', 'setTypingIndicator', 'waitForEvent')) {
     scenarios.push({

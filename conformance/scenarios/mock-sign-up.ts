@@ -12,7 +12,7 @@ import { findOperation, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
 import { as, fictionalNumber, scratchEmail, signUpOnMock, wrongCode } from '../mock-accounts.js';
 import { listRecords } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { testValue, TEST_VALUE_ONLY_ON_THE_MOCK } from '../test-values.js';
 
 const SIGN_UP_REACHES_A_PERSON = 'a sign-up emails and texts codes to a person, and its codes cannot be read on a deployment; the suite signs up only on the package\'s mock';
@@ -34,7 +34,7 @@ async function untilLimited(send: () => Promise<Exchange>): Promise<{ last: Exch
   return { last, attempts };
 }
 
-export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
+export function mockSignUpScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = (id: string) => findOperation(operations, id);
   const [signUp, verifyEmail, registerNumber, verifyPhoneNumber, getAccount, listNumbers, deleteAccount] = ['signUp', 'verifyEmail', 'registerNumber', 'verifyPhoneNumber', 'getAccount', 'listNumbers', 'deleteAccount'].map(op);
   if (!signUp || !verifyEmail || !registerNumber || !verifyPhoneNumber || !getAccount || !listNumbers || !deleteAccount) return [];
@@ -43,7 +43,6 @@ export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
   return [
     {
       ...base,
-      id: 'verifyPhoneNumber/sign-up-flow',
       operationId: 'verifyPhoneNumber',
       check: 'sign-up-flow',
       part: '3, 4.1, 4.2, 5.3',
@@ -95,7 +94,6 @@ export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
     },
     {
       ...base,
-      id: 'verifyEmail/sign-up-attempt-limits',
       operationId: 'verifyEmail',
       check: 'sign-up-attempt-limits',
       part: '4.1, 8',
@@ -128,7 +126,6 @@ export function mockSignUpScenarios(operations: Operation[]): Scenario[] {
     {
       ...base,
       mockOnly: TEST_VALUE_ONLY_ON_THE_MOCK,
-      id: 'verifyPhoneNumber/provisioning-fails-502',
       operationId: 'verifyPhoneNumber',
       check: 'provisioning-fails-502',
       part: '3, 4.1, 7',

@@ -4,7 +4,7 @@
 // the interface specification says other values fall back or are clamped, not rejected.
 import { type Json, type Operation } from '../description.js';
 import { resolveRef } from '../../src/contract/json-pointer.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 import { exampleQuery, pathParamNames, provokes } from './shared.js';
 
 /** A value the schema should refuse, or undefined when the schema does not constrain strings. */
@@ -15,7 +15,7 @@ function invalidValue(schema: Json): string | undefined {
   return undefined;
 }
 
-export function negativeQueryScenarios(document: Json, op: Operation): Scenario[] {
+export function negativeQueryScenarios(document: Json, op: Operation): ScenarioDraft[] {
   if (op.method !== 'get' || pathParamNames(op).length) return [];
   return op.parameters
     .filter((p) => p.in === 'query' && invalidValue(resolveRef(document, p.schema)) !== undefined)

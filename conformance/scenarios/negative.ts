@@ -2,15 +2,14 @@
 // request schema must get a 4xx. Sent only where the safety policy has a harmless invalid body.
 import type { Operation } from '../description.js';
 import { NEGATIVE_BODIES } from '../policy.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 import { buildPolicyBody, exampleQuery, nonexistentPathParams, provokes } from './shared.js';
 
-export function negativeDataScenarios(op: Operation): Scenario[] {
+export function negativeDataScenarios(op: Operation): ScenarioDraft[] {
   const policy = NEGATIVE_BODIES[op.operationId];
   if (!policy || !op.authenticated) return [];
   return [
     {
-      id: `${op.operationId}/negative-data-rejected`,
       operationId: op.operationId,
       check: 'negative-data-rejected',
       part: '7',
@@ -28,7 +27,7 @@ export function negativeDataScenarios(op: Operation): Scenario[] {
 }
 
 /** Each required header parameter left out must get a 4xx (Schemathesis's missing_required_header). */
-export function missingHeaderScenarios(op: Operation, safe: boolean): Scenario[] {
+export function missingHeaderScenarios(op: Operation, safe: boolean): ScenarioDraft[] {
   if (!safe) return [];
   return op.parameters
     .filter((p) => p.in === 'header' && p.required && p.name.toLowerCase() !== 'authorization')

@@ -9,13 +9,13 @@
 import { findOperation, requestExample, type Json, type Operation } from '../description.js';
 import { fictionalNumber } from '../mock-accounts.js';
 import { nonexistentId } from '../policy.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 
 const A_CODE = '000000';
 
-export function contractProvocationScenarios(operations: Operation[]): Scenario[] {
+export function contractProvocationScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = (id: string) => findOperation(operations, id);
-  const scenarios: Scenario[] = [];
+  const scenarios: ScenarioDraft[] = [];
   const base = { level: 'contract' as const };
 
   const verifyEmail = op('verifyEmail');
@@ -86,7 +86,6 @@ export function contractProvocationScenarios(operations: Operation[]): Scenario[
     const [cancel, resume, change, preview] = stateOps as [Operation, Operation, Operation, Operation];
     scenarios.push({
       ...base,
-      id: 'previewSubscriptionChange/subscription-state-answers',
       operationId: 'previewSubscriptionChange',
       check: 'subscription-state-answers',
       part: '3, 4.4',

@@ -11,7 +11,7 @@
 // spacing gap (part 8), the second refused with 429 and Retry-After, and nothing sent.
 import { findOperation, type Json, type Operation } from '../description.js';
 import { listRecords } from '../records.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { MESSAGE_BODY, senderNumber, WRITES_LOCK } from './write-helpers.js';
 
 const CAP = 'maxCallDurationSeconds';
@@ -22,9 +22,9 @@ async function readBilling(ctx: ScenarioContext, op: Operation | undefined) {
   return ex.status === 200 && ex.body && typeof ex.body === 'object' ? { ex, status: ex.body as Json } : undefined;
 }
 
-export function writesProvocationScenarios(operations: Operation[]): Scenario[] {
+export function writesProvocationScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = (id: string) => findOperation(operations, id);
-  const scenarios: Scenario[] = [];
+  const scenarios: ScenarioDraft[] = [];
   const listNumbers = op('listNumbers');
   const updateNumber = op('updateNumber');
   const typing = op('setTypingIndicator');
@@ -35,7 +35,6 @@ export function writesProvocationScenarios(operations: Operation[]): Scenario[] 
   const ping = op('pingWebhook');
   if (listNumbers && updateNumber && typing) {
     scenarios.push({
-      id: 'updateNumber/unchanged-writes',
       operationId: 'updateNumber',
       check: 'unchanged-writes',
       part: '3, 4.4, 4.5, 6',

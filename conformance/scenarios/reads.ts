@@ -2,7 +2,7 @@
 // exercised and judged by the generic checks, and unknown ids answer 404 (part 7).
 import { parameterExample, requestExample, type Operation } from '../description.js';
 import { NOT_AN_OBJECT } from '../policy.js';
-import type { Scenario, ScenarioContext } from '../scenario.js';
+import type { ScenarioDraft, ScenarioContext } from '../scenario.js';
 import { documents, exampleQuery, hasRequestBody, isSuccess, nonexistentPathParams, pathParamNames, provokes, successStatus } from './shared.js';
 
 /** Real ids for path parameters, from the deployment's own data; undefined when none is known. */
@@ -19,7 +19,7 @@ async function realPathParams(ctx: ScenarioContext, op: Operation): Promise<Reco
   return params;
 }
 
-export function readScenarios(op: Operation): Scenario[] {
+export function readScenarios(op: Operation): ScenarioDraft[] {
   if (op.method !== 'get') return [];
   return [
     {
@@ -52,11 +52,10 @@ export function readScenarios(op: Operation): Scenario[] {
 }
 
 /** Operations on one resource by id: an id that cannot exist answers 404 (part 7). */
-export function unknownResourceScenarios(op: Operation, safe: boolean): Scenario[] {
+export function unknownResourceScenarios(op: Operation, safe: boolean): ScenarioDraft[] {
   if (!safe || !pathParamNames(op).length || !documents(op, 404)) return [];
   return [
     {
-      id: `${op.operationId}/unknown-resource-404`,
       operationId: op.operationId,
       check: 'unknown-resource-404',
       part: '7',

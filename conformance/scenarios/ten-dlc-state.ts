@@ -4,7 +4,7 @@
 // a +1 number may be Canadian, so only numbers outside +1 count as outside the US.
 import { findOperation, type Operation } from '../description.js';
 import { listRecords } from '../records.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 
 /** Why 10DLC does not apply to a listed number, or undefined when part 2 gives no reason it should not. */
 function notApplicable(record: Record<string, unknown>): string | undefined {
@@ -13,12 +13,11 @@ function notApplicable(record: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export function tenDlcStateScenarios(operations: Operation[]): Scenario[] {
+export function tenDlcStateScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, 'listNumbers');
   if (!op) return [];
   return [
     {
-      id: 'listNumbers/ten-dlc-null-when-not-applicable',
       operationId: 'listNumbers',
       check: 'ten-dlc-null-when-not-applicable',
       part: '2',

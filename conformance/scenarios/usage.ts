@@ -3,11 +3,11 @@
 // independent of `days`: every answer holds the same one.
 import { findOperation, type Json, type Operation } from '../description.js';
 import type { Exchange } from '../http.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 
 const OPERATION = 'getUsage';
 
-export function usageScenarios(operations: Operation[]): Scenario[] {
+export function usageScenarios(operations: Operation[]): ScenarioDraft[] {
   const op = findOperation(operations, OPERATION);
   if (!op) return [];
   const cases: [string, number | string, number][] = [
@@ -19,7 +19,6 @@ export function usageScenarios(operations: Operation[]): Scenario[] {
   ];
   return [
     {
-      id: `${OPERATION}/usage-days-fallback`,
       operationId: OPERATION,
       check: 'usage-days-fallback',
       part: '4.3',

@@ -6,12 +6,12 @@
 // - events tie to actions (part 6): event-flows.ts
 // - read your write (part 4.2): account-flows.ts
 import type { Operation } from '../description.js';
-import type { Scenario } from '../scenario.js';
+import type { ScenarioDraft } from '../scenario.js';
 import { accountFlowScenarios } from './account-flows.js';
 import { callFlowScenarios } from './call-flows.js';
 import { eventFlowScenarios } from './event-flows.js';
 import { messageFlowScenarios } from './message-flows.js';
 
-export function writeScenarios(operations: Operation[]): Scenario[] {
+export function writeScenarios(operations: Operation[]): ScenarioDraft[] {
   return [...messageFlowScenarios(operations), ...callFlowScenarios(operations), ...eventFlowScenarios(operations), ...accountFlowScenarios(operations)];
 }

@@ -76,8 +76,8 @@ export function stringLeaves(value: unknown, pointer = '', field = ''): Array<{ 
   return [];
 }
 
-/** Follows a local `$ref` (`#/components/...`), hop after hop, to the first node that is not one. */
-export function resolveRef<T = JsonObject>(document: unknown, value: unknown): T {
+/** Follows local `$ref`s hop after hop (`hop`: the node a `$ref` node leads to); a remote or circular one is an error. */
+function followRefs<T>(value: unknown, hop: (node: { $ref: string }) => unknown): T {
   let current = value;
   const seen = new Set<string>();
   while (current !== null && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string') {
@@ -85,9 +85,14 @@ export function resolveRef<T = JsonObject>(document: unknown, value: unknown): T
     if (!ref.startsWith('#')) throw new Error(`Cannot follow $ref ${ref}: only local references are read`);
     if (seen.has(ref)) throw new Error(`Cannot follow $ref ${ref}: it comes back to itself`);
     seen.add(ref);
-    current = valueAt(document, ref);
+    current = hop(current as { $ref: string });
   }
   return current as T;
+}
+
+/** Follows a local `$ref` (`#/components/...`), hop after hop, to the first node that is not one. */
+export function resolveRef<T = JsonObject>(document: unknown, value: unknown): T {
+  return followRefs(value, (node) => valueAt(document, node.$ref));
 }
 
 /**
@@ -97,16 +102,9 @@ export function resolveRef<T = JsonObject>(document: unknown, value: unknown): T
  * reader would otherwise be shown an empty schema.
  */
 export function resolveRefShown<T = JsonObject>(document: unknown, value: unknown): T {
-  let current = value;
-  const seen = new Set<string>();
-  while (current !== null && typeof current === 'object' && typeof (current as { $ref?: unknown }).$ref === 'string') {
-    const { $ref: ref, ...beside } = current as { $ref: string };
-    if (!ref.startsWith('#')) throw new Error(`Cannot follow $ref ${ref}: only local references are read`);
-    if (seen.has(ref)) throw new Error(`Cannot follow $ref ${ref}: it comes back to itself`);
-    seen.add(ref);
+  return followRefs(value, ({ $ref: ref, ...beside }) => {
     const target = valueAt(document, ref);
     if (target === undefined) throw new Error(`Cannot follow $ref ${ref}: it points at nothing`);
-    current = { ...(target as object), ...beside };
-  }
-  return current as T;
+    return { ...(target as object), ...beside };
+  });
 }

@@ -13,9 +13,9 @@
 // Anything else is answered 400, 401 or 403 with `{"error"}`; nothing answers 500.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TargetUrlError } from '../delivery/loopback-url.js';
 import { bearerToken, sameToken } from '../mock/control-access.js';
+import { listenHttp } from '../mock/http-transport.js';
 import type { ListenAgent } from './agent.js';
 
 /** A request body larger than this is refused (a target URL is short). */
@@ -105,19 +105,7 @@ export async function startControlServer(agent: ListenAgent, port = 0, log: (lin
     }
   });
   server.on('clientError', (_error, socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  bound = (server.address() as AddressInfo).port;
-  return {
-    port: bound,
-    url: `http://127.0.0.1:${bound}`,
-    token,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const door = await listenHttp(server, '127.0.0.1', port);
+  bound = door.port;
+  return { ...door, token };
 }

@@ -5,9 +5,9 @@
 // name (DNS rebinding), no Origin (a web page always sends one), `Authorization: Bearer <token>`
 // (printed at start), the one path `/mcp`. Each refusal is one JSON-RPC error; the key is never in one.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { bearerToken, isLoopbackHost, sameToken } from '../mock/control-access.js';
+import { listenHttp } from '../mock/http-transport.js';
 import { createMcpServer } from './server.js';
 import type { McpService } from './service.js';
 
@@ -69,24 +69,6 @@ export async function startHttpServer(service: McpService, options: HttpServerOp
         if (!res.headersSent) refuse(res, 500, 'The request could not be handled.');
       });
   });
-  // Past an idle client's own timeout: Node's 5 s lets a loaded client reuse a socket the server
-  // is closing ("fetch failed"), as the mock's door (src/mock/http-transport.ts) says too.
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  return {
-    url: `http://${host}:${port}${MCP_PATH}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  const door = await listenHttp(server, options.host, options.port);
+  return { url: `${door.url}${MCP_PATH}`, close: door.close };
 }

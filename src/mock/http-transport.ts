@@ -34,9 +34,14 @@ export interface HttpDoor {
 }
 
 /** `listener` served on `host`:`port` (0: a free one), the protocol's edges in the `Error` shape (client-errors.ts). */
-export async function serveHttp(listener: http.RequestListener, host: string, port: number, timeouts?: ProtocolTimeouts): Promise<HttpDoor> {
-  const server = createMockServer(listener, timeouts);
-  // Keep idle client connections a little longer than common HTTP clients' own idle timeout.
+export function serveHttp(listener: http.RequestListener, host: string, port: number, timeouts?: ProtocolTimeouts): Promise<HttpDoor> {
+  return listenHttp(createMockServer(listener, timeouts), host, port);
+}
+
+/** `server` listening on `host`:`port` (0: a free one): every port of the package (the mock, the listen agent's targets, MCP) opens so. */
+export async function listenHttp(server: http.Server, host: string, port: number): Promise<HttpDoor> {
+  // Keep idle client connections a little longer than common HTTP clients' own idle timeout: Node's
+  // 5 s lets a loaded client reuse a socket the server is closing ("fetch failed").
   server.keepAliveTimeout = 65_000;
   const bound = await new Promise<number>((resolve, reject) => {
     server.once('error', reject);

@@ -7,10 +7,14 @@
 // a deployment by the runner itself.
 import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
+import type { ResolvedOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
 import { createRequester, NoAnswer, paramsOf, type RequestData } from '../request/index.js';
 import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { operationTable, runnerOperations } from '../workflows/step-request.js';
+
+/** Which operation a step sends: its source description, its id, its method and path. */
+export type StepOperation = Pick<ResolvedOperation, 'source' | 'operationId' | 'method' | 'path'>;
 
 export interface ReplayOptions {
   /** The recording, parsed. */
@@ -25,13 +29,9 @@ export interface ReplayOptions {
   /** Other inputs of the workflow (a sign-up code). */
   inputs?: Record<string, unknown>;
   /** Why a step may not be sent (the caller's safety rules), or undefined to send it. */
-  decide?: (step: { source: string; operationId: string; method: string; path: string }) => string | undefined;
+  decide?: (step: StepOperation) => string | undefined;
   /** Each answer as it comes (the suite's checks read it). */
-  onAnswer?: (exchange: {
-    source: string;
-    operationId: string;
-    method: string;
-    path: string;
+  onAnswer?: (exchange: StepOperation & {
     request: StepRequest;
     /** The request as sent (its path and query below the base URL, its headers but the secrets). */
     sent: RequestData;

@@ -275,24 +275,22 @@ describe.skipIf(SKIP)('try-it consoles and search in headless Chromium', () => {
   it('searches the whole site: a guide paragraph and an error code', async () => {
     await page.goto(`${site.origin}/index.html`);
     const box = page.locator('.site-search input');
+    /** Types `query` in the site search; its first hit of `kind` reads `names`; followed, it opens `to`. */
+    const follow = async (query: string, kind: string, names: string, shotName: string, to: RegExp) => {
+      await box.fill(query);
+      const hit = page.locator(`.site-search-results a[data-kind="${kind}"]`).first();
+      await hit.waitFor();
+      await expect(hit.textContent()).resolves.toContain(names);
+      await shot(shotName);
+      await hit.click();
+      await page.waitForURL(to);
+    };
     // A sentence only the receiving-events guide says.
-    await box.fill('presence-based');
-    const guideHit = page.locator('.site-search-results a[data-kind="guide"]').first();
-    await guideHit.waitFor();
-    await expect(guideHit.textContent()).resolves.toContain('Receiving events');
-    await shot('search-guide-paragraph');
-    await guideHit.click();
-    await page.waitForURL(/receiving-events\.html/);
+    await follow('presence-based', 'guide', 'Receiving events', 'search-guide-paragraph', /receiving-events\.html/);
     await expect(page.locator("main").textContent()).resolves.toContain("presence-based");
     // An error code, by its machine name, from another page.
     await page.keyboard.press('/');
-    await box.fill('call_limit_reached');
-    const codeHit = page.locator('.site-search-results a[data-kind="error code"]').first();
-    await codeHit.waitFor();
-    await expect(codeHit.textContent()).resolves.toContain('call_limit_reached');
-    await shot('search-error-code');
-    await codeHit.click();
-    await page.waitForURL(/errors\.html#code-call_limit_reached$/);
+    await follow('call_limit_reached', 'error code', 'call_limit_reached', 'search-error-code', /errors\.html#code-call_limit_reached$/);
     await expect(page.locator('#code-call_limit_reached').isVisible()).resolves.toBe(true);
   }, 60_000);
 

@@ -5,6 +5,7 @@
 // else (GET /__mock/about included, so the suite still knows it talks to the mock) passes as it came.
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { startMock } from '../../src/mock/start-mock.js';
 import { listenLoopback, readWhole } from './loopback-server.js';
 
 export interface ProxiedAnswer {
@@ -126,4 +127,23 @@ export function dropField(value: unknown, field: string): unknown {
     return rest;
   };
   return Array.isArray(value) ? value.map(drop) : drop(value);
+}
+
+/** A deployment hides the mock's control surface: GET /__mock/... answers 404. */
+export const HIDE_MOCK: BreakRule = { on: 'GET /__mock/.*', answer: () => ({ status: 404, headers: { 'content-type': 'application/json' }, body: { error: 'Not found' } }) };
+
+/**
+ * The real mock (strict keys, `accounts` seeded) behind a breaking proxy that hides its control
+ * surface, so the suite sees a deployment; `reset` drops the rules a test added, `close` stops both.
+ */
+export async function startMockAsDeployment(accounts: unknown[]): Promise<BreakingProxy & { reset(): void }> {
+  const mock = await startMock({ port: 0, strictKeys: true, seed: { accounts: accounts as never[] } });
+  await mock.ready;
+  const proxy = await startBreakingProxy(mock.url);
+  proxy.rules.push(HIDE_MOCK);
+  return {
+    ...proxy,
+    reset: () => void proxy.rules.splice(0, proxy.rules.length, HIDE_MOCK),
+    close: async () => (await proxy.close(), await mock.close()),
+  };
 }

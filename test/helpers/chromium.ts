@@ -2,7 +2,9 @@
 // browser download). A file using it skips with one line saying why where Chromium is missing,
 // unless REQUIRE_BROWSER=1 (npm run test:browser), which fails instead.
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { listenLoopback } from './loopback-server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const BROWSER_REQUIRED = process.env.REQUIRE_BROWSER === '1';
@@ -41,4 +43,21 @@ export async function loopbackPage(context: BrowserContext, outside: string[], e
     if (message.type() === 'error' && !/status of [45]\d\d/.test(message.text())) errors.push(message.text());
   });
   return page;
+}
+
+/** A front end on another port than the mock: an empty page served on 127.0.0.1, and Chromium to open it in. */
+export interface FrontEnd {
+  origin: string;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link FrontEnd} whose page is titled `title`; `close` stops the browser, then the page's server. */
+export async function startFrontEnd(title: string): Promise<FrontEnd> {
+  const page = await listenLoopback(createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${title}</title>`)));
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await page.close();
+    throw error;
+  });
+  return { origin: page.url, browser, close: async () => (await browser.close(), await page.close()) };
 }

@@ -91,3 +91,7 @@ export function resultText(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.find((c) => c.type === 'text')?.text ?? '';
 }
+
+/** A tool result's `structuredContent` (the operation's answer as data), untyped as a test reads it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const structured = (result: unknown): any => (result as { structuredContent?: unknown }).structuredContent;
