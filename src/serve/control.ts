@@ -13,7 +13,7 @@ import { completeCheckout } from '../simulator/resources/billing.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { unauthorized } from '../simulator/respond.js';
 import type { SimRules, SimWatch } from '../simulator/simulator.js';
-import { after, type MaybePromise, type SimStore, type SnapshotListing } from '../store/store.js';
+import type { MaybePromise, SimStore, SnapshotListing } from '../store/store.js';
 import type { SimRequest, SimResponse } from '../simulator/types.js';
 
 export interface ControlSurface {
@@ -49,6 +49,11 @@ function caught<T>(work: () => MaybePromise<T>, answer: (error: unknown) => T | 
 
 /** The last time a `date-time` with a four-digit year says (spec/mock-control.yaml, AdvanceClockRequest). */
 const LAST_DATE_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** `value`, or what it resolves with, given to `then` (synchronous stores stay synchronous). */
+function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>): MaybePromise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
 
 /**
  * `descriptions`: what `GET /__mock/descriptions/{file}` serves, by file name (the contract and

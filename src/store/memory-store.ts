@@ -1,8 +1,9 @@
 // The memory store (the default, and the MSW transport's): the state is the simulator's own
 // object, a run changes it in place and is committed as it ends; snapshots are kept beside it.
 // Synchronous, so the in-process transports answer at once. Browser-safe.
-import { DEFAULT_MAX_SNAPSHOT_BYTES, restoreAccountInto, sealKeys, snapshotInfo, snapshotShelf, takeSnapshot } from './snapshots.js';
+import { checkRoom, DEFAULT_MAX_SNAPSHOT_BYTES, restoreAccountInto, sealKeys, snapshotInfo, takeSnapshot } from './snapshots.js';
 import type { SimStorage } from '../simulator/simulator.js';
+import { withoutPrototype } from '../simulator/state.js';
 import type { SimStore, SnapshotFile, SnapshotListing, SnapshotShelf } from './store.js';
 
 /** Where a store of one process keeps its snapshots: in memory, or also on disk (the file store). */
@@ -21,36 +22,53 @@ export { SnapshotLimit } from './snapshots.js';
  */
 export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping = {}, initial: SnapshotFile[] = [], maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES): SnapshotShelf {
   const shelf = new Map<string, { listing: SnapshotListing; bytes: Uint8Array }>();
+  const encoder = new TextEncoder();
   const decoder = new TextDecoder();
+  const keep = (file: SnapshotFile, bytes: Uint8Array): SnapshotListing => {
+    const listing = snapshotInfo(file, bytes.length);
+    shelf.set(file.snapshot, { listing, bytes });
+    return listing;
+  };
+  const add = (file: SnapshotFile): SnapshotListing => {
+    const text = JSON.stringify(sealKeys(file));
+    const bytes = encoder.encode(text);
+    checkRoom([...shelf.values()].map(({ listing }) => listing), file.snapshot, bytes.length, maxBytes);
+    const listing = keep(file, bytes);
+    keeping.save?.(file, text);
+    return listing;
+  };
+  const read = (bytes: Uint8Array): SnapshotFile => JSON.parse(decoder.decode(bytes), withoutPrototype) as SnapshotFile;
   for (const file of initial) {
     // A file kept before keys were sealed is written again without them.
     const before = JSON.stringify(file);
     const text = JSON.stringify(sealKeys(file));
-    const bytes = new TextEncoder().encode(text);
-    shelf.set(file.snapshot, { listing: snapshotInfo(file, bytes.length), bytes });
+    keep(file, encoder.encode(text));
     if (text !== before) keeping.save?.(file, text);
   }
-  return snapshotShelf(
-    {
-      listings: () => [...shelf.values()].map(({ listing }) => listing),
-      text(name) {
-        const entry = shelf.get(name);
-        return entry && decoder.decode(entry.bytes);
-      },
-      keep(listing, text, bytes, file) {
-        shelf.set(listing.name, { listing, bytes });
-        keeping.save?.(file, text);
-      },
-      drop(name) {
-        if (!shelf.delete(name)) return false;
-        keeping.remove?.(name);
-        return true;
-      },
+  return {
+    save: (name, key) => add(takeSnapshot(simulator, name, new Date(simulator.clock.now()).toISOString(), key)),
+    put: (file) => add(JSON.parse(JSON.stringify(file), withoutPrototype) as SnapshotFile),
+    restore(name, key) {
+      const entry = shelf.get(name);
+      if (!entry) return undefined;
+      const file = read(entry.bytes);
+      if (file.scope === 'all') simulator.load(file.state);
+      else simulator.withContext((ctx) => restoreAccountInto(ctx.state, file, key));
+      return entry.listing;
     },
-    maxBytes,
-    (name, key) => takeSnapshot(simulator, name, new Date(simulator.clock.now()).toISOString(), key),
-    (file, key) => (file.scope === 'all' ? simulator.load(file.state) : simulator.withContext((ctx) => restoreAccountInto(ctx.state, file, key))),
-  );
+    list: () => [...shelf.values()].map(({ listing }) => listing).sort((a, b) => a.name.localeCompare(b.name)),
+    get(name) {
+      const entry = shelf.get(name);
+      return entry ? read(entry.bytes) : undefined;
+    },
+    remove(name) {
+      const entry = shelf.get(name);
+      if (!entry) return false;
+      shelf.delete(name);
+      keeping.remove?.(name);
+      return true;
+    },
+  };
 }
 
 export function memoryStore(simulator: SimStorage, maxSnapshotBytes?: number): SimStore {

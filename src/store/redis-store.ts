@@ -19,10 +19,10 @@
 import { Redis } from 'ioredis';
 import { applyChanges, INDEXES, Missing, trackChanges, type Change } from './change-set.js';
 import { addJobs, orderJobs } from '../simulator/job-queue.js';
-import { DEFAULT_MAX_SNAPSHOT_BYTES, restoreAccountInto, snapshotShelf, takeSnapshot } from './snapshots.js';
+import { checkRoom, DEFAULT_MAX_SNAPSHOT_BYTES, restoreAccountInto, sealKeys, snapshotInfo, takeSnapshot } from './snapshots.js';
 import type { Emitted, SimRules, SimStorage } from '../simulator/simulator.js';
 import { emptyState, withoutPrototype, type AccountState, type Job, type SimState } from '../simulator/state.js';
-import { StoreFailure, type IdempotencyLease, type SimStore, type SnapshotListing, type StoreScope } from './store.js';
+import { StoreFailure, type IdempotencyLease, type SimStore, type SnapshotFile, type SnapshotListing, type StoreScope } from './store.js';
 import { CLAIM, COMMIT, DUMP, LOAD, RELEASE_LEASE, REDUE, REPLACE } from './redis-scripts.js';
 
 /** The store could not be reached or refused a command: the pipeline answers 503 (the mock never invents success). */
@@ -540,30 +540,45 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
   }
 
   const snapshotKey = (name: string): string => `${P}:snap:${name}`;
-  const snapshots = snapshotShelf(
-    {
-      async listings() {
-        const all = await reach(redis.hgetall(`${P}:snaps`));
-        return Object.values(all).map((text) => ({ owners: [], ...(JSON.parse(text) as Partial<SnapshotListing>) }) as SnapshotListing);
-      },
-      text: async (name) => (await reach(redis.get(snapshotKey(name)))) || undefined,
+  const snapshots = {
+    async save(name: string, key?: string): Promise<SnapshotListing> {
+      const createdAt = new Date(simulator.clock.now()).toISOString();
+      const file = key === undefined ? takeSnapshot({ state: await dumpAll(), accountForKey: () => undefined }, name, createdAt) : await run({ key }, (sim) => takeSnapshot(sim, name, createdAt, key));
+      return this.put(file);
+    },
+    async put(file: SnapshotFile): Promise<SnapshotListing> {
+      const text = JSON.stringify(sealKeys(JSON.parse(JSON.stringify(file), withoutPrototype) as SnapshotFile));
+      const sealed = JSON.parse(text) as SnapshotFile;
+      const info = snapshotInfo(sealed, Buffer.byteLength(text));
       // The bound is checked against the list as this process reads it: two processes saving at
       // once may pass it by one snapshot each.
-      async keep(listing, text) {
-        await reach(redis.multi().set(snapshotKey(listing.name), text).hset(`${P}:snaps`, listing.name, JSON.stringify(listing)).exec());
-      },
-      async drop(name) {
-        const [[, removed]] = ((await reach(redis.multi().hdel(`${P}:snaps`, name).del(snapshotKey(name)).exec())) ?? [[null, 0]]) as Array<[unknown, number]>;
-        return removed === 1;
-      },
+      checkRoom(await this.list(), sealed.snapshot, info.bytes, maxSnapshotBytes);
+      await reach(redis.multi().set(snapshotKey(sealed.snapshot), text).hset(`${P}:snaps`, sealed.snapshot, JSON.stringify(info)).exec());
+      return info;
     },
-    maxSnapshotBytes,
-    async (name, key) => {
-      const createdAt = new Date(simulator.clock.now()).toISOString();
-      return key === undefined ? takeSnapshot({ state: await dumpAll(), accountForKey: () => undefined }, name, createdAt) : await run({ key }, (sim) => takeSnapshot(sim, name, createdAt, key));
+    async get(name: string): Promise<SnapshotFile | undefined> {
+      const text = await reach(redis.get(snapshotKey(name)));
+      return text ? (JSON.parse(text, withoutPrototype) as SnapshotFile) : undefined;
     },
-    (file, key) => (file.scope === 'all' ? replaceAll(file.state) : run(key === undefined ? {} : { key }, (sim) => sim.withContext((ctx) => restoreAccountInto(ctx.state, file, key)))),
-  );
+    async restore(name: string, key?: string): Promise<SnapshotListing | undefined> {
+      const file = await this.get(name);
+      if (!file) return undefined;
+      if (file.scope === 'all') await replaceAll(file.state);
+      else await run(key === undefined ? {} : { key }, (sim) => sim.withContext((ctx) => restoreAccountInto(ctx.state, file, key)));
+      return snapshotInfo(file, Buffer.byteLength(JSON.stringify(file)));
+    },
+    async list(): Promise<SnapshotListing[]> {
+      const all = await reach(redis.hgetall(`${P}:snaps`));
+      return Object.values(all)
+        .map((text) => JSON.parse(text) as Partial<SnapshotListing>)
+        .map((listing) => ({ ...listing, owners: listing.owners ?? [] }) as SnapshotListing)
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async remove(name: string): Promise<boolean> {
+      const [[, removed]] = ((await reach(redis.multi().hdel(`${P}:snaps`, name).del(snapshotKey(name)).exec())) ?? [[null, 0]]) as Array<[unknown, number]>;
+      return removed === 1;
+    },
+  };
 
   return {
     run,

@@ -5,9 +5,9 @@
 // decided here, once (issue 39: a snapshot keeps no full key; it is its account's). Browser-safe.
 import { keyDigest } from '../contract/api-key.js';
 import { dropJobs, planJob } from '../simulator/job-queue.js';
-import { copyWithoutPrototypes, dict, emptyState, withoutPrototype, type AccountState, type SimState } from '../simulator/state.js';
+import { copyWithoutPrototypes, dict, emptyState, type AccountState, type SimState } from '../simulator/state.js';
 import type { SimRules } from '../simulator/simulator.js';
-import { after, type MaybePromise, type SnapshotFile, type SnapshotInfo, type SnapshotListing, type SnapshotShelf } from './store.js';
+import type { SnapshotFile, SnapshotInfo, SnapshotListing } from './store.js';
 
 /** A snapshot's name: what a path segment and a file name can carry as they are. */
 export const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -106,47 +106,6 @@ export function takeSnapshot({ state, accountForKey }: Pick<SimRules, 'state' | 
 /** What the list says of a snapshot, and whose it is. */
 export function snapshotInfo(file: SnapshotFile, bytes: number): SnapshotListing {
   return { name: file.snapshot, scope: file.scope, accounts: Object.keys(file.state.accounts).length, createdAt: file.createdAt, bytes, owners: snapshotOwners(file) };
-}
-
-/** Where a store keeps each snapshot of its shelf: its listing and its JSON text (or its UTF-8 bytes). */
-export interface SnapshotKeeper {
-  listings(): MaybePromise<SnapshotListing[]>;
-  text(name: string): MaybePromise<string | undefined>;
-  keep(listing: SnapshotListing, text: string, bytes: Uint8Array, file: SnapshotFile): MaybePromise<void>;
-  drop(name: string): MaybePromise<boolean>;
-}
-
-/**
- * The snapshot shelf of every store, over its `keeper`: `take` makes a snapshot (every account, or
- * the one a key opens), `bringBack` puts one back. Synchronous where those three are (memory, file).
- */
-export function snapshotShelf(keeper: SnapshotKeeper, maxBytes: number, take: (name: string, key?: string) => MaybePromise<SnapshotFile>, bringBack: (file: SnapshotFile, key?: string) => MaybePromise<unknown>): SnapshotShelf {
-  const encoder = new TextEncoder();
-  const read = (text: string | undefined): SnapshotFile | undefined => (text === undefined ? undefined : (JSON.parse(text, withoutPrototype) as SnapshotFile));
-  /** Keeps `file` (the shelf's own copy), its keys sealed, when the bounds leave room for it. */
-  const keep = (file: SnapshotFile): MaybePromise<SnapshotListing> => {
-    const text = JSON.stringify(sealKeys(file));
-    const bytes = encoder.encode(text);
-    const listing = snapshotInfo(file, bytes.length);
-    return after(keeper.listings(), (kept) => {
-      checkRoom(kept, file.snapshot, bytes.length, maxBytes);
-      return after(keeper.keep(listing, text, bytes, file), () => listing);
-    });
-  };
-  return {
-    save: (name, key) => after(take(name, key), keep),
-    put: (file) => keep(copy(file)),
-    get: (name) => after(keeper.text(name), read),
-    restore: (name, key) =>
-      after(keeper.text(name), (text) => {
-        const file = read(text);
-        if (!file) return undefined;
-        const listing = snapshotInfo(file, encoder.encode(text).length);
-        return after(bringBack(file, key), () => listing);
-      }),
-    list: () => after(keeper.listings(), (kept) => [...kept].sort((a, b) => a.name.localeCompare(b.name))),
-    remove: (name) => keeper.drop(name),
-  };
 }
 
 /** The list's entry as it is answered: whose it is stays the mock's. */

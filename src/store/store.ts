@@ -18,11 +18,6 @@ import type { SimRules } from '../simulator/simulator.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
-/** `value`, or what it resolves with, given to `then` (synchronous stores stay synchronous). */
-export function after<T, R>(value: MaybePromise<T>, then: (value: T) => MaybePromise<R>): MaybePromise<R> {
-  return value instanceof Promise ? value.then(then) : then(value);
-}
-
 /**
  * Where the state is kept across restarts (`--state`, the file store): a request is answered only
  * once every change made before its answer is durable, its own and any other it could show, so
