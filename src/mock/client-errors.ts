@@ -41,12 +41,6 @@ function rawAnswer(status: number, error: string): string {
   ].join('\r\n');
 }
 
-/** The answer to a protocol error, as raw HTTP: 408 for a request too slow, else the documented 400. */
-export function clientErrorAnswer(code: string | undefined): string {
-  const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  return rawAnswer(status, REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.`);
-}
-
 /** The 400 of a request the protocol itself makes unreadable: HTTP/1.1 without `Host`. */
 export function protocolRefusal(req: http.IncomingMessage): SimResponse | undefined {
   if (req.httpVersion === '1.1' && req.headers.host === undefined) {
@@ -99,7 +93,9 @@ export function answerClientErrors(server: http.Server): void {
       socket.destroy();
       return;
     }
-    const answer = clientErrorAnswer(error.code);
+    // 408 for a request too slow, else the documented 400.
+    const { code } = error;
+    const answer = rawAnswer(code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.`);
     // A request pipelined before the bad one is still being answered: its answer goes first.
     // (When the request in flight is itself the bad one, its body broke: it is answered now.)
     const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;

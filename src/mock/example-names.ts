@@ -27,12 +27,6 @@ export interface OperationExamples {
   responses: ResponseExamples[];
 }
 
-// Only named `examples` can be selected; a lone `example` is served but has no name.
-function exampleNamesOf(media: JsonObject): string[] {
-  if (media.examples && typeof media.examples === 'object') return Object.keys(media.examples);
-  return [];
-}
-
 /** Every operation, in document order, with the example names of each documented response. */
 export function listExampleNames(document: JsonObject): OperationExamples[] {
   return listOperations(document).map(({ method, path, operation }) => {
@@ -40,7 +34,8 @@ export function listExampleNames(document: JsonObject): OperationExamples[] {
     for (const [status, raw] of Object.entries<JsonObject>(operation.responses ?? {})) {
       const response = resolveRef(document, raw);
       for (const [mediaType, media] of Object.entries<JsonObject>(response?.content ?? {})) {
-        const names = exampleNamesOf(media);
+        // Only named `examples` can be selected; a lone `example` is served but has no name.
+        const names = media.examples && typeof media.examples === 'object' ? Object.keys(media.examples) : [];
         if (names.length > 0) responses.push({ status, mediaType, names });
       }
     }

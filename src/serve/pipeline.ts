@@ -27,7 +27,7 @@ import type { SimContract } from '../simulator/contract.js';
 import { readableFieldErrors } from '../simulator/field-errors.js';
 import { routeNotFound, unauthorized } from '../simulator/respond.js';
 import type { SimRequest, SimResponse, Verdict } from '../simulator/types.js';
-import { storeFailureAnswer, type Durability } from '../store/store.js';
+import { StoreFailure, type Durability } from '../store/store.js';
 import type { ControlSurface } from './control.js';
 import type { Gate } from './gate.js';
 import { namesItsAnswer, preferRefusal } from './named-answers.js';
@@ -125,9 +125,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       } catch (error) {
         // A store that could not keep or read the state (src/store/store.ts): 503, never a
         // success; an upstream with no answer to pass on: 502. Both unjudged: the pipeline's own.
-        const failed = storeFailureAnswer(error) ?? (error instanceof UpstreamFailure ? { status: 502, body: { error: error.message } } : undefined);
-        if (!failed) throw error;
-        return frozen(failed);
+        if (!(error instanceof StoreFailure || error instanceof UpstreamFailure)) throw error;
+        return frozen({ status: error instanceof StoreFailure ? 503 : 502, body: { error: error.message } });
       }
       if (mock?.durability) {
         try {

@@ -30,8 +30,7 @@ interface Waiting {
   again?: boolean;
 }
 
-export function startRunner(simulator: SimWatch, store: SimStore, options: { maxDelayMs?: number } = {}): SimRunner {
-  const maxDelay = options.maxDelayMs ?? MAX_DELAY_MS;
+export function startRunner(simulator: SimWatch, store: SimStore): SimRunner {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let wakeAt = Infinity;
   let stopped = false;
@@ -61,7 +60,7 @@ export function startRunner(simulator: SimWatch, store: SimStore, options: { max
     // A shared store always names a time (it looks for steps other processes planned).
     const due = store.nextDueAt();
     if (due === undefined) return;
-    const delay = Math.min(maxDelay, Math.max(MIN_DELAY_MS, due - simulator.clock.now()));
+    const delay = Math.min(MAX_DELAY_MS, Math.max(MIN_DELAY_MS, due - simulator.clock.now()));
     const at = Date.now() + delay;
     if (timer !== undefined && wakeAt <= at) return;
     if (timer !== undefined) clearTimeout(timer);

@@ -53,7 +53,6 @@ const ACCOUNT: Shape = {
 };
 /** The maps of the state that are read and written entry by entry. */
 export const INDEXES = ['keys', 'revokedKeys', 'emails', 'boundNumbers', 'serviceNumbers', 'signups', 'registrations'] as const;
-export type IndexName = (typeof INDEXES)[number];
 const ROOT: Shape = {
   struct: { accounts: { dict: ACCOUNT }, jobs: 'jobs', ...Object.fromEntries(INDEXES.map((name) => [name, ENTRIES])) },
   other: 'unit',
@@ -72,10 +71,7 @@ export class Missing extends Error {
 /** For a view holding part of the state: whether it holds (or knows the absence of) `key` of the root map `map`. */
 export interface Lazy {
   holds(map: string, key: string): boolean;
-  /** An entry was read (the store checks at commit that nobody changed it). */
-  read?(map: string, key: string): void;
 }
-
 
 const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
@@ -274,10 +270,7 @@ class DictHandler implements ProxyHandler<object> {
     this.partial = notes.lazy && path.length === 1 ? path[0] : undefined;
   }
   private check(key: PropertyKey): void {
-    if (this.partial === undefined || typeof key !== 'string') return;
-    const lazy = this.notes.lazy!;
-    if (!lazy.holds(this.partial, key)) throw new Missing(this.partial, key);
-    lazy.read?.(this.partial, key);
+    if (this.partial !== undefined && typeof key === 'string' && !this.notes.lazy!.holds(this.partial, key)) throw new Missing(this.partial, key);
   }
   get(t: object, key: PropertyKey): unknown {
     if (key === RAW) return t;

@@ -44,11 +44,6 @@ export interface FileStoreOptions {
   maxSnapshotBytes?: number;
 }
 
-export interface FileStore extends SimStore {
-  /** Writes what is not written yet, now, synchronously (at stop). */
-  flush(): void;
-}
-
 /** One line of the journal for a change numbered `n`. */
 const line = (n: number, body: string): string => `{"n":${n},${body}}\n`;
 
@@ -63,7 +58,7 @@ function zerosAfter(fd: number, at: number): boolean {
   return readSync(fd, first, 0, 1, at) === 0 || first[0] === 0;
 }
 
-export function fileStore(simulator: SimStorage, file: string, options: FileStoreOptions = {}): FileStore {
+export function fileStore(simulator: SimStorage, file: string, options: FileStoreOptions = {}): SimStore {
   const log = options.log ?? (() => undefined);
   const journalFile = journalOf(file);
   let seq = options.lastSeq ?? 0;
@@ -326,6 +321,36 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     }
   }
 
+  /** Writes what is not written yet, now, synchronously (at stop). */
+  function flush(): void {
+    if (pending.length === 0) return;
+    const buffer = Buffer.from(pending.join(''), 'utf8');
+    try {
+      closeJournal();
+      const fd = openSync(journalFile, 'a', 0o600);
+      try {
+        if (fstatSync(fd).size !== goodBytes) ftruncateSync(fd, goodBytes);
+        for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done, buffer.length - done, goodBytes + done);
+        fsyncSync(fd);
+        goodBytes += buffer.length;
+        pending = [];
+        pendingBytes = 0;
+        succeeded(seq);
+      } catch (error) {
+        try {
+          ftruncateSync(fd, goodBytes);
+        } catch {
+          // the next start cuts it back
+        }
+        throw error;
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      failed(error as NodeJS.ErrnoException);
+    }
+  }
+
   const snapshots = localSnapshots(simulator, options.keepSnapshot, options.snapshots, options.maxSnapshotBytes);
 
   return {
@@ -350,38 +375,10 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
         });
       },
     },
-    flush() {
-      if (pending.length === 0) return;
-      const buffer = Buffer.from(pending.join(''), 'utf8');
-      try {
-        closeJournal();
-        const fd = openSync(journalFile, 'a', 0o600);
-        try {
-          if (fstatSync(fd).size !== goodBytes) ftruncateSync(fd, goodBytes);
-          for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done, buffer.length - done, goodBytes + done);
-          fsyncSync(fd);
-          goodBytes += buffer.length;
-          pending = [];
-          pendingBytes = 0;
-          succeeded(seq);
-        } catch (error) {
-          try {
-            ftruncateSync(fd, goodBytes);
-          } catch {
-            // the next start cuts it back
-          }
-          throw error;
-        } finally {
-          closeSync(fd);
-        }
-      } catch (error) {
-        failed(error as NodeJS.ErrnoException);
-      }
-    },
     async close() {
       await compacting;
       while (writing) await new Promise((resolve) => setTimeout(resolve, 1));
-      this.flush();
+      flush();
       stopped = true;
       clearTimeout(idle);
       closeJournal(true);

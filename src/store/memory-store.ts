@@ -46,12 +46,7 @@ export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping =
     if (text !== before) keeping.save?.(file, text);
   }
   return {
-    save(name, key) {
-      const account = key === undefined ? undefined : simulator.accountForKey(key);
-      // A key that opens no account never stands for every account.
-      if (key !== undefined && !account) throw new Error('The key opens no account.');
-      return add(takeSnapshot(simulator.state, name, new Date(simulator.clock.now()).toISOString(), account));
-    },
+    save: (name, key) => add(takeSnapshot(simulator, name, new Date(simulator.clock.now()).toISOString(), key)),
     put: (file) => add(JSON.parse(JSON.stringify(file), withoutPrototype) as SnapshotFile),
     restore(name, key) {
       const entry = shelf.get(name);

@@ -16,12 +16,24 @@
 //   P:snap:<name>, P:snaps   named snapshots and their list
 //   channel P:events      "<gen> <replica> <account id>" after a commit with events
 
-/** Loads: the generation, the clock, the counters, index entries, accounts (whole, or the changes after a version the caller holds). */
-export const LOAD = `
+/**
+ * What the scripts begin with: the prefix (ARGV[1]); the current generation and its keys (`G`) for
+ * all but REPLACE, which starts the next; and `redue`, which sets an account's due time from its
+ * first planned step.
+ */
+const PRELUDE = `
+local function redue(G, id)
+  local first = redis.call('ZRANGE', G .. ':j:' .. id, 0, 0, 'WITHSCORES')
+  if first[2] then redis.call('ZADD', G .. ':due', first[2], id) else redis.call('ZREM', G .. ':due', id) end
+end
 local P = ARGV[1]
-local req = cjson.decode(ARGV[2])
-local gen = redis.call('GET', P .. ':gen') or '0'
+`;
+const AT_GENERATION = `${PRELUDE}local gen = redis.call('GET', P .. ':gen') or '0'
 local G = P .. ':g' .. gen
+`;
+
+/** Loads: the generation, the clock, the counters, index entries, accounts (whole, or the changes after a version the caller holds). */
+export const LOAD = `${AT_GENERATION}local req = cjson.decode(ARGV[2])
 local clock = redis.call('GET', P .. ':clock') or '0'
 local counters = redis.call('HGETALL', G .. ':c')
 local idx = {}
@@ -55,11 +67,7 @@ return {gen, clock, counters, idx, accounts}
  * The plan's `lease` ([name, token], an Idempotency-Key the run held) ends with the commit: what
  * the run stored and the end of its lease land together, or neither.
  */
-export const COMMIT = `
-local P = ARGV[1]
-local gen = redis.call('GET', P .. ':gen') or '0'
-if gen ~= ARGV[2] then return 'CONFLICT' end
-local G = P .. ':g' .. gen
+export const COMMIT = `${AT_GENERATION}if gen ~= ARGV[2] then return 'CONFLICT' end
 local plan = cjson.decode(ARGV[3])
 for id, v in pairs(plan.checkA) do
   if tonumber(redis.call('HGET', G .. ':a:' .. id, 'v') or '0') ~= v then return 'CONFLICT' end
@@ -95,8 +103,7 @@ for _, w in ipairs(plan.a) do
     local jobs = G .. ':j:' .. id
     for _, member in ipairs(w.jrem) do redis.call('ZREM', jobs, ARGV[member]) end
     for _, add in ipairs(w.jadd) do redis.call('ZADD', jobs, add[1], ARGV[add[2]]) end
-    local first = redis.call('ZRANGE', jobs, 0, 0, 'WITHSCORES')
-    if first[2] then redis.call('ZADD', G .. ':due', first[2], id) else redis.call('ZREM', G .. ':due', id) end
+    redue(G, id)
   end
 end
 if plan.lease and redis.call('GET', plan.lease[1]) == plan.lease[2] then redis.call('DEL', plan.lease[1]) end
@@ -108,33 +115,20 @@ return 'OK'
 export const RELEASE_LEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /** Claims up to ARGV[4] accounts with a step due by ARGV[2] for a lease of ARGV[3] ms; returns them and the next due time. */
-export const CLAIM = `
-local P = ARGV[1]
-local gen = redis.call('GET', P .. ':gen') or '0'
-local G = P .. ':g' .. gen
-local due = redis.call('ZRANGEBYSCORE', G .. ':due', '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[4]))
+export const CLAIM = `${AT_GENERATION}local due = redis.call('ZRANGEBYSCORE', G .. ':due', '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[4]))
 for _, id in ipairs(due) do redis.call('ZADD', G .. ':due', tonumber(ARGV[2]) + tonumber(ARGV[3]), id) end
 local next = redis.call('ZRANGE', G .. ':due', 0, 0, 'WITHSCORES')
 return {gen, due, next[2] or ''}
 `;
 
 /** Sets an account's due time from its steps again (a claim that found nothing left to run). */
-export const REDUE = `
-local P = ARGV[1]
-local gen = redis.call('GET', P .. ':gen') or '0'
-if gen ~= ARGV[2] then return 0 end
-local G = P .. ':g' .. gen
-local first = redis.call('ZRANGE', G .. ':j:' .. ARGV[3], 0, 0, 'WITHSCORES')
-if first[2] then redis.call('ZADD', G .. ':due', first[2], ARGV[3]) else redis.call('ZREM', G .. ':due', ARGV[3]) end
+export const REDUE = `${AT_GENERATION}if gen ~= ARGV[2] then return 0 end
+redue(G, ARGV[3])
 return 1
 `;
 
 /** Everything of the current generation, at one moment (a snapshot of every account). */
-export const DUMP = `
-local P = ARGV[1]
-local gen = redis.call('GET', P .. ':gen') or '0'
-local G = P .. ':g' .. gen
-local maps = {}
+export const DUMP = `${AT_GENERATION}local maps = {}
 for i, name in ipairs(cjson.decode(ARGV[2])) do maps[i] = redis.call('HGETALL', G .. ':x:' .. name) end
 local accounts = {}
 for _, id in ipairs(redis.call('SMEMBERS', G .. ':accts')) do
@@ -147,9 +141,7 @@ return {gen, redis.call('HGETALL', G .. ':c'), maps, accounts}
  * Starts the next generation with the given state (a reset to the seed, a snapshot brought back):
  * ARGV: prefix, the plan (JSON: maps, counters, accounts with their steps), then the texts it names.
  */
-export const REPLACE = `
-local P = ARGV[1]
-local plan = cjson.decode(ARGV[2])
+export const REPLACE = `${PRELUDE}local plan = cjson.decode(ARGV[2])
 local gen = tostring(redis.call('INCR', P .. ':gen'))
 local G = P .. ':g' .. gen
 for name, entries in pairs(plan.x) do
@@ -160,8 +152,7 @@ for _, a in ipairs(plan.a) do
   redis.call('HSET', G .. ':a:' .. a.id, 'v', 1, 'bv', 1, 'b', ARGV[a.base])
   redis.call('SADD', G .. ':accts', a.id)
   for _, add in ipairs(a.jadd) do redis.call('ZADD', G .. ':j:' .. a.id, add[1], ARGV[add[2]]) end
-  local first = redis.call('ZRANGE', G .. ':j:' .. a.id, 0, 0, 'WITHSCORES')
-  if first[2] then redis.call('ZADD', G .. ':due', first[2], a.id) end
+  redue(G, a.id)
 end
 redis.call('PUBLISH', P .. ':events', gen .. ' ' .. plan.replica .. ' *')
 return gen

@@ -196,8 +196,9 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
   const otherEvents = new Set<(accountId: string) => void>();
   let closed = false;
 
-  /** A store error as the 503 of the pipeline. */
-  const unavailable = (error: unknown): Error => (error instanceof StoreUnavailable || error instanceof TooManyConflicts ? error : new StoreUnavailable(url, error as Error));
+  /** What the store answers, or its error as the 503 of the pipeline. */
+  const reach = <T>(command: Promise<T>): Promise<T> =>
+    command.catch((error: unknown) => Promise.reject(error instanceof StoreUnavailable || error instanceof TooManyConflicts ? error : new StoreUnavailable(url, error as Error)));
 
   // What a commit publishes: "<generation> <process> <account id>" (redis-scripts.ts), plain fields.
   subscriber.on('message', (_channel: string, published: string) => {
@@ -266,13 +267,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       a: Object.fromEntries([...wanted.accounts].map((id) => [id, cache.get(id)?.v ?? -1])),
       x: wanted.entries,
     };
-    let reply: Load;
-    try {
-      reply = (await scripts.load(P, JSON.stringify(request))) as Load;
-    } catch (error) {
-      throw unavailable(error);
-    }
-    const [atGen, clock, counterList, idx, accounts] = reply;
+    const [atGen, clock, counterList, idx, accounts] = (await reach(scripts.load(P, JSON.stringify(request)))) as Load;
     if (atGen !== gen) {
       cache.clear();
       gen = atGen;
@@ -424,13 +419,10 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       for (const job of planned) if (job.accountId === id && !taken.has(job.seq!)) (entry.jadd as Array<[number, number]>).push([job.at, text(JSON.stringify(job))]);
       plan.a.push(entry);
     }
-    let reply: unknown;
-    try {
-      reply = await scripts.commit(P, gen, JSON.stringify(plan), ...texts);
-    } catch (error) {
+    const reply = await reach(scripts.commit(P, gen, JSON.stringify(plan), ...texts)).catch((error: unknown) => {
       for (const id of accounts) cache.delete(id);
-      throw unavailable(error);
-    }
+      throw error;
+    });
     if (reply !== 'OK') return false;
     if (lease) lease.ended = true;
     // The accounts as the run left them are now the store's, at their next version.
@@ -525,11 +517,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       })),
     };
     // cjson reads an empty object as an empty list and the reverse: both are fine for the script.
-    try {
-      gen = String(await scripts.replace(P, JSON.stringify(plan), ...texts));
-    } catch (error) {
-      throw unavailable(error);
-    }
+    gen = String(await reach(scripts.replace(P, JSON.stringify(plan), ...texts)));
     cache.clear();
     void removeOldGenerations();
   }
@@ -555,15 +543,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
   const snapshots = {
     async save(name: string, key?: string): Promise<SnapshotListing> {
       const createdAt = new Date(simulator.clock.now()).toISOString();
-      const file =
-        key === undefined
-          ? takeSnapshot(await dumpAll(), name, createdAt)
-          : await run({ key }, (sim) => {
-              const account = sim.accountForKey(key);
-              // A key that opens no account never stands for every account.
-              if (!account) throw new Error('The key opens no account.');
-              return takeSnapshot(sim.state, name, createdAt, account);
-            });
+      const file = key === undefined ? takeSnapshot({ state: await dumpAll(), accountForKey: () => undefined }, name, createdAt) : await run({ key }, (sim) => takeSnapshot(sim, name, createdAt, key));
       return this.put(file);
     },
     async put(file: SnapshotFile): Promise<SnapshotListing> {
@@ -573,15 +553,11 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       // The bound is checked against the list as this process reads it: two processes saving at
       // once may pass it by one snapshot each.
       checkRoom(await this.list(), sealed.snapshot, info.bytes, maxSnapshotBytes);
-      try {
-        await redis.multi().set(snapshotKey(sealed.snapshot), text).hset(`${P}:snaps`, sealed.snapshot, JSON.stringify(info)).exec();
-      } catch (error) {
-        throw unavailable(error);
-      }
+      await reach(redis.multi().set(snapshotKey(sealed.snapshot), text).hset(`${P}:snaps`, sealed.snapshot, JSON.stringify(info)).exec());
       return info;
     },
     async get(name: string): Promise<SnapshotFile | undefined> {
-      const text = await redis.get(snapshotKey(name)).catch((error: Error) => Promise.reject(unavailable(error)));
+      const text = await reach(redis.get(snapshotKey(name)));
       return text ? (JSON.parse(text, withoutPrototype) as SnapshotFile) : undefined;
     },
     async restore(name: string, key?: string): Promise<SnapshotListing | undefined> {
@@ -592,14 +568,14 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       return snapshotInfo(file, Buffer.byteLength(JSON.stringify(file)));
     },
     async list(): Promise<SnapshotListing[]> {
-      const all = await redis.hgetall(`${P}:snaps`).catch((error: Error) => Promise.reject(unavailable(error)));
+      const all = await reach(redis.hgetall(`${P}:snaps`));
       return Object.values(all)
         .map((text) => JSON.parse(text) as Partial<SnapshotListing>)
         .map((listing) => ({ ...listing, owners: listing.owners ?? [] }) as SnapshotListing)
         .sort((a, b) => a.name.localeCompare(b.name));
     },
     async remove(name: string): Promise<boolean> {
-      const [[, removed]] = ((await redis.multi().hdel(`${P}:snaps`, name).del(snapshotKey(name)).exec().catch((error: Error) => Promise.reject(unavailable(error)))) ?? [[null, 0]]) as Array<[unknown, number]>;
+      const [[, removed]] = ((await reach(redis.multi().hdel(`${P}:snaps`, name).del(snapshotKey(name)).exec())) ?? [[null, 0]]) as Array<[unknown, number]>;
       return removed === 1;
     },
   };
@@ -612,14 +588,10 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
         const name = `${P}:g${gen || '0'}:idem:${key}:${idempotencyKey}`;
         const token = `${replica}:${Math.random().toString(36).slice(2)}`;
         const until = Date.now() + IDEMPOTENCY_WAIT_MS;
-        try {
-          // SET NX with a lease: atomic, so two processes never both run as the original.
-          while ((await redis.set(name, token, 'PX', IDEMPOTENCY_LEASE_MS, 'NX')) !== 'OK') {
-            if (Date.now() >= until) return undefined;
-            await new Promise((resolve) => setTimeout(resolve, 25));
-          }
-        } catch (error) {
-          throw unavailable(error);
+        // SET NX with a lease: atomic, so two processes never both run as the original.
+        while ((await reach(redis.set(name, token, 'PX', IDEMPOTENCY_LEASE_MS, 'NX'))) !== 'OK') {
+          if (Date.now() >= until) return undefined;
+          await new Promise((resolve) => setTimeout(resolve, 25));
         }
         return new RedisLease(name, token, redis);
       },
@@ -630,11 +602,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
     },
     nextDueAt: () => Math.min(nextDue ?? Infinity, simulator.clock.now() + POLL_MS),
     async advance(ms) {
-      try {
-        syncClock(Number(await redis.incrby(`${P}:clock`, Math.round(ms))));
-      } catch (error) {
-        throw unavailable(error);
-      }
+      syncClock(Number(await reach(redis.incrby(`${P}:clock`, Math.round(ms)))));
       await runDue();
     },
     async reset() {
@@ -645,11 +613,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       await replaceAll(fresh);
     },
     async clock() {
-      try {
-        syncClock(Number((await redis.get(`${P}:clock`)) ?? 0));
-      } catch (error) {
-        throw unavailable(error);
-      }
+      syncClock(Number((await reach(redis.get(`${P}:clock`))) ?? 0));
       return { now: simulator.clock.now(), offsetMs: simulator.clock.offset() };
     },
     snapshots,

@@ -6,6 +6,7 @@
 import { keyDigest } from '../contract/api-key.js';
 import { dropJobs, planJob } from '../simulator/job-queue.js';
 import { copyWithoutPrototypes, dict, emptyState, type AccountState, type SimState } from '../simulator/state.js';
+import type { SimRules } from '../simulator/simulator.js';
 import type { SnapshotFile, SnapshotInfo, SnapshotListing } from './store.js';
 
 /** A snapshot's name: what a path segment and a file name can carry as they are. */
@@ -87,9 +88,12 @@ function indexEntriesOf(state: SimState, account: AccountState): Pick<SimState, 
   return entries;
 }
 
-/** A snapshot of the whole `state`, or of `account` alone, as a file holds it: its keys sealed. */
-export function takeSnapshot(state: SimState, name: string, createdAt: string, account?: AccountState): SnapshotFile {
-  if (!account) return sealKeys({ snapshot: name, scope: 'all', createdAt, state: copy(state) });
+/** A snapshot of the whole state `sim` shows, or of the account `key` opens, as a file holds it: its keys sealed. */
+export function takeSnapshot({ state, accountForKey }: Pick<SimRules, 'state' | 'accountForKey'>, name: string, createdAt: string, key?: string): SnapshotFile {
+  if (key === undefined) return sealKeys({ snapshot: name, scope: 'all', createdAt, state: copy(state) });
+  const account = accountForKey(key);
+  // A key that opens no account never stands for every account.
+  if (!account) throw new Error('The key opens no account.');
   const one = emptyState();
   one.accounts[account.id] = copy(account);
   Object.assign(one, copy(indexEntriesOf(state, account)));

@@ -89,15 +89,8 @@ export function readStateFile(file: string, check: (state: SimState) => string[]
   return readStateWithJournal(file, check, wholeParseLimit)?.state;
 }
 
-export interface ReadState {
-  state: SimState;
-  /** The last change number in the journal (0: none). */
-  lastSeq: number;
-  /** What the journal's last line left that was not a whole change (a write a kill cut short), in bytes. */
-  tornBytes: number;
-  /** The journal's length up to its last whole change. */
-  journalBytes: number;
-}
+/** The state, and of its journal (`Journal`) how far it goes: `lastSeq` the last change number, the file's own included. */
+export type ReadState = Omit<Journal, 'entries'> & { state: SimState };
 
 export function readStateWithJournal(file: string, check: (state: SimState) => string[] = () => [], wholeParseLimit = WHOLE_PARSE_LIMIT): ReadState | undefined {
   const base = readBase(file, wholeParseLimit);
@@ -111,7 +104,7 @@ export function readStateWithJournal(file: string, check: (state: SimState) => s
     const shown = `${problems.slice(0, 3).join('; ')}${problems.length > 3 ? `; and ${problems.length - 3} more` : ''}`;
     throw new Error(`${file} is not a valid state of this mock (${shown}); it is left untouched: move it away or choose another --state.`);
   }
-  return { state: replayed, lastSeq: Math.max(seqs.head, journal?.lastSeq ?? 0), tornBytes: journal?.tornBytes ?? 0, journalBytes: journal?.goodBytes ?? 0 };
+  return { state: replayed, lastSeq: Math.max(seqs.head, journal?.lastSeq ?? 0), tornBytes: journal?.tornBytes ?? 0, goodBytes: journal?.goodBytes ?? 0 };
 }
 
 /** The bytes of `file` (`what` it is, for the error), or undefined when there is none. */

@@ -40,11 +40,6 @@ export class StoreFailure extends Error {
   readonly status = 503;
 }
 
-/** What a store failure is answered with. */
-export function storeFailureAnswer(error: unknown): { status: number; body: { error: string } } | undefined {
-  return error instanceof StoreFailure ? { status: 503, body: { error: error.message } } : undefined;
-}
-
 /** What a run is about, so that a store that loads on demand can load it up front. */
 export interface StoreScope {
   /** The request's key: the account it opens. */
