@@ -153,6 +153,34 @@ describe.skipIf(!canMount)('--state on a disk that is full or read-only (tmpfs)'
       await again.exited;
     }
   });
+  it('a start on a full disk keeps the journal it could not fold: the changes in it survive the next write and the next start', async () => {
+    const disk = smallDisk(64);
+    const stateFile = path.join(disk.dir, 'state.json');
+    const [first, second] = [newKey('journal_first'), newKey('journal_second')];
+    const run = async (body: (url: string) => Promise<void>) => {
+      const cli = startCli(['mock', '--port', String(await freePort()), '--quiet', '--state', stateFile]);
+      try {
+        const [, url] = (await cli.waitForOutput(/Mock ready on (\S+)/))!;
+        await body(url!);
+      } finally {
+        cli.child.kill('SIGKILL');
+        await cli.exited;
+      }
+    };
+    // Acknowledged, so in the journal; killed before any start folds it into the file.
+    await run(async (url) => expect((await client(url, first)('PATCH', NUMBER, patch(600))).status).toBe(200));
+    // This start cannot write the file it folds the journal into; room comes back; another change.
+    disk.fill();
+    await run(async (url) => {
+      disk.free();
+      expect((await client(url, second)('PATCH', NUMBER, patch(700))).status).toBe(200);
+    });
+    await run(async (url) => {
+      const cap = async (key: string) => (await client(url, key)('GET', '/api/v1/numbers')).body.find((n: { id: string }) => n.id === 'pn_8f3kq2m9x7').maxCallDurationSeconds;
+      expect(await cap(first)).toBe(600);
+      expect(await cap(second)).toBe(700);
+    });
+  });
 });
 
 describe('--state file checks at start', () => {

@@ -183,6 +183,8 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     fresh = (await redis.redis.scard(`${redis.prefix}:g${gen}:accts`).catch(() => 0)) === 0;
   }
   let kept: SnapshotFile[] = [];
+  /** How much of the journal holds whole changes: what a refused first write must not cut away. */
+  let journalBytes = 0;
   if (options.statePath) {
     kept = readSnapshotsBeside(options.statePath, warn);
     // What a killed run left half-written goes first; the file itself is checked before it is used.
@@ -196,6 +198,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     if (read?.tornBytes) warn(`--state: ignored the last ${read.tornBytes} bytes of ${options.statePath}.journal, a write cut short by a kill (never acknowledged).`);
     state = read?.state;
     lastSeq = read?.lastSeq ?? 0;
+    journalBytes = read?.goodBytes ?? 0;
     fresh = state === undefined;
   }
   const controlDocument = readGeneratedJson('mock-control.json');
@@ -219,7 +222,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
-          store: (simulator: SimStorage) => fileStore(simulator, options.statePath!, { lastSeq, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!), maxSnapshotBytes: options.maxSnapshotBytes }),
+          store: (simulator: SimStorage) => fileStore(simulator, options.statePath!, { lastSeq, journalBytes, log: warn, snapshots: kept, keepSnapshot: snapshotsBeside(options.statePath!), maxSnapshotBytes: options.maxSnapshotBytes }),
         }
       : redis
         ? { store: (simulator: SimStorage) => redisStore(simulator, redis, { warn, maxSnapshotBytes: options.maxSnapshotBytes }) }
