@@ -22,14 +22,15 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
-import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep, startProcess } from '../bench-support.mjs';
+import { benchOutput, cpuMs, firstRequestExample, freePort, loadOpenApi, request as requestWith, root, sleep, startBareServer, startProcess } from '../bench-support.mjs';
 
 const openapi = loadOpenApi();
 const SECONDS = Number(process.env.HOSTING_BENCH_SECONDS ?? 5);
 const KEY = 'Bearer sk_live_hostbench0000';
+/** One request with the bench's key. */
+const request = (port, endpoint) => requestWith(port, endpoint, KEY);
 const KEYS = Array.from({ length: 100 }, (_, i) => `Bearer sk_live_hostbench${String(i + 1).padStart(4, '0')}`);
 /** The one key of the one-key sends (not the reading key: its list stays 100 records long). */
 const ONE_KEY = 'Bearer sk_live_hostbench0101';
@@ -63,20 +64,6 @@ function load(port, endpoint, seconds = SECONDS, amount = undefined) {
   );
 }
 
-function request(port, endpoint) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: endpoint.method, path: endpoint.path, agent: false, headers: { Authorization: KEY, ...(endpoint.body ? { 'Content-Type': 'application/json' } : {}) } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(endpoint.body);
-  });
-}
 
 async function answers(port, proc) {
   for (let i = 0; i < 600; i++) {
@@ -103,17 +90,6 @@ const cli = (...args) => [process.execPath, ['--import', 'tsx', path.join(root, 
 const mock = (...args) => started(...cli('mock', '--port', '$PORT', ...args));
 const tmp = (prefix) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
-/** CPU ms (user + system) of `pid` so far: the kernel's counters, as process.cpuUsage reads them in that process. */
-function cpuMs(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
 
 /** The pid of the node process serving `port` under `rootPid` (npm, tsx ... run it as a child). */
 function serverPid(rootPid) {
@@ -211,16 +187,8 @@ const SETUPS = [
 
 /** A bare node:http server in its own process answering each endpoint with `bytes` (the memory mock's answers). */
 async function bare(bytes) {
-  const code = `
-    const http = require('node:http');
-    const answers = JSON.parse(process.env.ANSWERS);
-    http.createServer((req, res) => {
-      const a = answers[req.method + ' ' + req.url.split('?')[0]];
-      req.resume();
-      req.on('end', () => { res.writeHead(a.status, { 'content-type': a.type }); res.end(a.body); });
-    }).listen(Number(process.argv[1]), '127.0.0.1');`;
   const port = await freePort();
-  const proc = startProcess(process.execPath, ['-e', code, String(port)], { ANSWERS: JSON.stringify(bytes) });
+  const proc = startBareServer(port, bytes);
   await answers(port, proc);
   return { port, pid: proc.child.pid, stop: () => proc.stop() };
 }

@@ -26,11 +26,10 @@
 // MOCK_BENCH_SECONDS (default 6) sets the length of each measurement.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { benchOutput, firstRequestExample, freePort, loadOpenApi, root, sleep, startProcess } from '../bench-support.mjs';
+import { benchOutput, cpuMs, firstRequestExample, freePort, loadOpenApi, request as requestWith, root, sleep, startBareServer, startProcess } from '../bench-support.mjs';
 
 const load = (file) => import(pathToFileURL(path.join(root, file)).href);
 
@@ -38,6 +37,8 @@ const openapi = loadOpenApi();
 const SECONDS = Number(process.env.MOCK_BENCH_SECONDS ?? 6);
 const CONNECTIONS = 10;
 const KEY = 'Bearer sk_live_benchmark0001';
+/** One request with the bench's key. */
+const request = (port, endpoint) => requestWith(port, endpoint, KEY);
 
 const { emit, progress } = benchOutput('mock');
 
@@ -50,21 +51,6 @@ const endpoints = [
 const GOALS = { 'GET /api/v1/account': 2, 'POST /api/v1/messages': 1.5 };
 const P99_GOAL_MS = 10;
 
-/** One request; resolves with status, headers and body, or rejects on a connection error. */
-function request(port, endpoint) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: endpoint.method, path: endpoint.path, agent: false, headers: { Authorization: KEY, ...(endpoint.body ? { 'Content-Type': 'application/json' } : {}) } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    req.end(endpoint.body);
-  });
-}
 
 
 /** Polls until the first answer; resolves with the milliseconds since `started`. */
@@ -83,19 +69,6 @@ async function firstAnswer(port, started, proc, limitMs = 60_000) {
   throw new Error(`no answer within ${limitMs} ms`);
 }
 
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** CPU milliseconds (user + system) a process (or the sum of several) has used so far, from /proc. */
-function cpuMs(pid) {
-  if (Array.isArray(pid)) return pid.reduce((sum, one) => sum + cpuMs(one), 0);
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return 0;
-  }
-}
 
 /** The processes in `root`'s tree whose command line matches, as `{ name: pid }` (`[pids]` for `prism`). */
 function findProcesses(rootPid, patterns) {
@@ -174,15 +147,7 @@ async function measure(label, port, endpoint, pids = {}, warmUp = true) {
 /** A bare node:http server, in its own process, answering each endpoint with the mock's answer. */
 async function startCeiling(answers) {
   const port = await freePort();
-  const code = `
-    const http = require('node:http');
-    const answers = JSON.parse(process.env.ANSWERS);
-    http.createServer((req, res) => {
-      const a = answers[req.method + ' ' + req.url.split('?')[0]];
-      req.resume();
-      req.on('end', () => { res.writeHead(a.status, { 'content-type': a.type }); res.end(a.body); });
-    }).listen(${port}, '127.0.0.1', () => process.stdout.write('up'));`;
-  const proc = startProcess(process.execPath, ['-e', code], { ANSWERS: JSON.stringify(answers) });
+  const proc = startBareServer(port, answers);
   await firstAnswer(port, Date.now(), proc, 10_000);
   return { port, proc };
 }
