@@ -10,7 +10,6 @@ import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
 import { recordTraffic } from './usage.js';
 
-/** How many records a list answers (part 8). */
 /** WhatsApp: the fixed minimum gap between consecutive messages of one number (part 8). */
 const WHATSAPP_GAP_MS = 1000;
 /** WhatsApp: consecutive messages to one recipient with no reply (part 8). */
@@ -54,6 +53,12 @@ interface MessageMeta {
   delivery?: string;
 }
 
+/** A new message record on `line` (in `group`, when given), without media. */
+function newMessage(ctx: RuleContext, line: NumberRecord, group: GroupRecord | undefined, fields: Pick<MessageRecord, 'channel' | 'from' | 'to' | 'body' | 'replyToId' | 'source'>): MessageRecord {
+  const { channel, from, to, body, replyToId, source } = fields;
+  return { id: ctx.ids.next('msg_'), phoneNumberId: line.id, groupId: group ? group.id : null, channel, from, to, body, media: [], replyToId, reaction: null, source };
+}
+
 /** Appends a message, newest last, keeping the newest HISTORY_LIMIT and forgetting the dropped ones' meta. */
 export function storeMessage(account: AccountState, record: MessageRecord, meta: MessageMeta): void {
   account.messages.push(record);
@@ -74,17 +79,12 @@ function messageTime(account: AccountState, message: MessageRecord): number {
   return Date.parse(meta?.createdAt ?? account.createdAt);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Channels and attachments
 
 /** The account's lines in a group: those recorded for it, else the lines its seeded messages were on. */
 export function groupLines(account: AccountState, groupId: string): string[] {
-  const state = messagingState(account);
-  const known = state.groupLines[groupId];
-  if (known) return known;
-  const lines = [...new Set(account.messages.filter((m) => m.groupId === groupId).map((m) => m.phoneNumberId))];
-  return lines;
+  return messagingState(account).groupLines[groupId] ?? [...new Set(account.messages.filter((m) => m.groupId === groupId).map((m) => m.phoneNumberId))];
 }
 
 /** The channels a number carries now (WhatsApp only once it is ready, part 3). */
@@ -99,7 +99,6 @@ function defaultChannel(number: NumberRecord): MessageChannel {
   return 'whatsapp';
 }
 
-const IMAGE_OR_VIDEO = /\.(jpe?g|png|gif|webp|heic|heif|bmp|mp4|m4v|mov|3gp|webm|mpe?g)$/i;
 const EXTENSION_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -160,11 +159,13 @@ function typeByExtension(url: string): string | undefined {
   return extension ? EXTENSION_TYPES[extension] : undefined;
 }
 
-/** Audio or a document, which WhatsApp sends without a body (part 4.5); an undecidable item is given the benefit of the doubt. */
+/**
+ * Audio or a document, which WhatsApp sends without a body (part 4.5); an undecidable item (no
+ * type given, none known for its extension) is given the benefit of the doubt.
+ */
 function isAudioOrDocument(attachment: Attachment): boolean {
-  if (attachment.contentType) return !/^(image|video)\//i.test(attachment.contentType);
-  const extension = extensionOf(attachment.url);
-  return extension !== undefined && !IMAGE_OR_VIDEO.test(`.${extension}`) && extension in EXTENSION_TYPES;
+  const type = attachment.contentType || typeByExtension(attachment.url);
+  return type !== undefined && !/^(image|video)\//i.test(type);
 }
 
 /** The stored media items: served by the service at a URL shaped like the contract's example's. */
@@ -301,19 +302,8 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
     state.imessageNew[number.id] = { day: today, count: count + 1 };
   }
 
-  const record: MessageRecord = {
-    id: ctx.ids.next('msg_'),
-    phoneNumberId: number.id,
-    groupId: group ? group.id : null,
-    channel,
-    from: number.number,
-    to: group ? null : recipient!,
-    body: text,
-    media: mediaItems(ctx, list),
-    replyToId,
-    reaction: null,
-    source: 'external',
-  };
+  const record = newMessage(ctx, number, group, { channel, from: number.number, to: group ? null : recipient!, body: text, replyToId, source: 'external' });
+  record.media = mediaItems(ctx, list);
   const delivery = deliveryStates(ctx);
   storeMessage(account, record, { direction: 'outbound', createdAt: ctx.nowIso, delivery: delivery.initial });
   if (recipient !== undefined) contacts[recipient] = true;
@@ -369,19 +359,7 @@ export function receiveMessage(
   const channel = input.group ? 'whatsapp' : (input.channel ?? defaultChannel(input.line));
   const records: MessageRecord[] = [];
   for (const line of lines) {
-    const record: MessageRecord = {
-      id: ctx.ids.next('msg_'),
-      phoneNumberId: line.id,
-      groupId: input.group ? input.group.id : null,
-      channel,
-      from: input.from,
-      to: input.group ? null : line.number,
-      body: input.body,
-      media: [],
-      replyToId: null,
-      reaction: null,
-      source: input.source,
-    };
+    const record = newMessage(ctx, line, input.group, { channel, from: input.from, to: input.group ? null : line.number, body: input.body, replyToId: null, source: input.source });
     storeMessage(account, record, { direction: 'inbound', createdAt: ctx.nowIso });
     (state.contacts[line.id] ??= dict())[input.from] = true;
     delete state.unanswered[`${line.id} ${input.group ? input.group.id : input.from}`];
