@@ -15,7 +15,7 @@ import { routeNotFound, unauthorized } from './respond.js';
 import { dropJobs, nextDueAt, orderJobs, planJob, takeDue } from './job-queue.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
-import { demoSeed, type SeedFile } from './seed.js';
+import { demoAccountSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
 import { accountBounds, DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS, type Eviction } from './account-bounds.js';
 import { webhookTargets } from './resources/events.js';
@@ -151,7 +151,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract) };
   for (const [name, value] of Object.entries(init.options ?? {})) if (value !== undefined) Object.assign(options, { [name]: value });
   // A seed without `default` keeps the demo seed for accounts opened by unknown keys.
-  const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoSeed(contract).default };
+  const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoAccountSeed(contract) };
   let state: SimState = init.state ?? emptyState();
   orderJobs(state);
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);

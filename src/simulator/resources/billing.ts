@@ -149,7 +149,6 @@ function recentUsage(ctx: RuleContext, account: AccountState): JsonObject {
   return usage;
 }
 
-/** The active subscription, or the documented 409 without one (part 4.4). */
 /** `act` on the account's subscription, unless there is none (409) or a test value of `only` answers instead. */
 function onSubscription(ctx: RequestContext, act: (subscription: JsonObject) => SimResponse, only?: string[]): SimResponse {
   const subscription = ctx.account.billing.subscription;

@@ -11,7 +11,6 @@ import { aboveFreeCeiling, freeLimits, isFree } from './free-account.js';
 import { findNumber, isWalletGated } from './numbers.js';
 import { recordTraffic } from './usage.js';
 
-/** How many records a list answers (part 8). */
 /** Simulated ms spent in a state before the next move, at the default pace (issue 11: Terminated within about 10 s). */
 const TIME_IN_STATE_MS: Record<string, number> = { Queued: 1000, Ringing: 2000, 'In-Progress': 5000 };
 const DEFAULT_TIME_IN_STATE_MS = 2000;
@@ -126,7 +125,6 @@ function progressStep(ctx: RuleContext, account: AccountState, job: Job): void {
     recordTraffic(ctx, account, 'call', { record: call, durationSeconds: seconds });
   }
 }
-
 
 /**
  * The effective call cap (part 4.2): the per-call cap, then the number's, then the account's,
