@@ -213,10 +213,8 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     readonly local = local;
     readonly ids = ids;
     readonly options = options;
-    readonly now: number;
     readonly nowIso: string;
-    constructor(now: number) {
-      this.now = now;
+    constructor(readonly now: number) {
       this.nowIso = new Date(now).toISOString();
     }
     get state(): SimState {
@@ -247,17 +245,16 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   }
 
   class RequestMoment extends Moment implements RequestFacts, AnyAnswers {
-    readonly request: SimRequest;
-    readonly operationId: OperationId;
-    readonly params: Record<string, string>;
     readonly body: JsonObject;
     /** Set once the key is checked, on every operation that needs one. */
     account!: AccountState;
-    constructor(now: number, request: SimRequest, operationId: string, params: Record<string, string>) {
+    constructor(
+      now: number,
+      readonly request: SimRequest,
+      readonly operationId: OperationId,
+      readonly params: Record<string, string>,
+    ) {
       super(now);
-      this.request = request;
-      this.operationId = operationId as OperationId;
-      this.params = params;
       this.body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
     }
     documented(status: number, example?: string, headers?: Record<string, string>): SimResponse {
@@ -311,7 +308,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     let stateChanged = false;
     const { operationId, params } = matched;
     const entry = handlers.get(operationId);
-    const ctx = new RequestMoment(clock.now(), request, operationId, params);
+    const ctx = new RequestMoment(clock.now(), request, operationId as OperationId, params);
     if (contract.needsKey(operationId)) {
       const key = accepted ?? acceptedKey({ contract, state, options }, request.headers.authorization);
       if (key === undefined) return unauthorized(contract, operationId, request.headers.authorization);

@@ -21,9 +21,6 @@ export const MAX_CODES_SENT = 5;
 /** The credit of the documented valid coupon (`couponCredit` test value; coupon values are not shown, part 5.4). */
 export const COUPON_CREDIT_USD = 50;
 
-/** A sign-up as kept in `state.signups`, with the number of SMS codes sent for it. */
-type Signup = SignupState & { codesSent?: number };
-
 /** The states of the contract's `signUp` machine this module stands in (part 3). */
 export const SIGNUP_STAGES = {
   emailCodePending: 'email code pending',
@@ -96,14 +93,9 @@ function validCoupon(ctx: RuleContext, coupon: string): boolean {
   return coupon === testValueOf(ctx, 'couponCredit');
 }
 
-/** A number the service provisioned (a seeded account's numbers are registered as such too, numbers.ts). */
-function isServiceNumber(ctx: RuleContext, e164: string): boolean {
-  return Object.hasOwn(ctx.state.serviceNumbers, e164);
-}
-
-function signupOfRegistration(ctx: RequestContext): Signup | undefined {
+function signupOfRegistration(ctx: RequestContext): SignupState | undefined {
   const verificationId = ctx.state.registrations[String(ctx.body.registrationId)];
-  return verificationId ? (ctx.state.signups[verificationId] as Signup | undefined) : undefined;
+  return verificationId ? ctx.state.signups[verificationId] : undefined;
 }
 
 /** A code check with the attempt limit: undefined when the code is right. */
@@ -124,7 +116,7 @@ export const authModule: ResourceModule = {
       // Refused before any code is sent (part 4.1); the mock knows only the documented coupon.
       if (coupon !== undefined && !validCoupon(ctx, coupon)) return ctx.documented(400, 'couponRefused');
       const verificationId = ctx.ids.next('ver_');
-      const signup: Signup = { verificationId, email, emailVerified: false, failedAttempts: 0, ...(coupon ? { coupon } : {}) };
+      const signup: SignupState = { verificationId, email, emailVerified: false, failedAttempts: 0, ...(coupon ? { coupon } : {}) };
       ctx.state.signups[verificationId] = signup;
       return ctx.json(200, { verificationId });
     },
@@ -157,8 +149,9 @@ export const authModule: ResourceModule = {
       const signup = signupOfRegistration(ctx);
       if (!signup || !allowed(ctx, signup)) return ctx.documented(409, 'registrationComplete');
       const phoneNumber = String(ctx.body.phoneNumber);
-      // Part 5.5: a number the service provisioned cannot register an account (409 inferred).
-      if (isServiceNumber(ctx, phoneNumber)) return ctx.documented(409, 'serviceNumber');
+      // Part 5.5: a number the service provisioned (a seeded account's too, numbers.ts) cannot
+      // register an account (409 inferred).
+      if (Object.hasOwn(ctx.state.serviceNumbers, phoneNumber)) return ctx.documented(409, 'serviceNumber');
       // Part 3: a verified number is bound to one account permanently.
       if (ctx.state.boundNumbers[phoneNumber]) return ctx.documented(409, 'numberBound');
       if ((signup.codesSent ?? 0) >= MAX_CODES_SENT) return ctx.documented(429);

@@ -272,18 +272,11 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
 
   const recipient = group ? undefined : String(body.to);
   const contacts = (state.contacts[number.id] ??= dict());
-  // Carrier and registry outcomes, by documented test value (spec/test-values.yaml).
-  const refusal = ctx.testValue(['messageUnsupportedRegion']);
+  // Carrier and registry outcomes, by documented test value (spec/test-values.yaml); on WhatsApp,
+  // limited access still lets the number reply to someone who messaged it (part 7).
+  const onWhatsapp = channel === 'whatsapp' && recipient !== undefined ? ['recipientNotOnWhatsapp', ...(contacts[recipient] ? [] : ['whatsappLimited'])] : [];
+  const refusal = ctx.testValue(['messageUnsupportedRegion', ...onWhatsapp]);
   if (refusal) return refusal;
-  if (channel === 'whatsapp' && recipient !== undefined) {
-    const whatsapp = ctx.testValue(['recipientNotOnWhatsapp']);
-    if (whatsapp) return whatsapp;
-    // Limited access still lets the number reply to someone who messaged it (part 7).
-    if (!contacts[recipient]) {
-      const limited = ctx.testValue(['whatsappLimited']);
-      if (limited) return limited;
-    }
-  }
 
   // Wallet gating (parts 3 and 7): a PAYG number with the wallet at or below zero.
   if (isWalletGated(account, number)) return ctx.documented(402);
@@ -388,13 +381,10 @@ function setTypingIndicator(ctx: RequestContext<'setTypingIndicator'>): SimRespo
         : 'sms';
   if (channel === 'whatsapp') {
     if (!channelReady(number, 'whatsapp')) return ctx.documented(400, 'whatsappNotConnected');
-    const contacts = messagingState(account).contacts[number.id] ?? {};
-    const down = ctx.testValue(['typingWhatsappChannelDown']);
-    if (down) return down;
-    if (!contacts[String(body.toNumber)]) {
-      const limited = ctx.testValue(['typingWhatsappLimited']);
-      if (limited) return limited;
-    }
+    // Limited access still lets the number type to someone who messaged it (part 7).
+    const known = messagingState(account).contacts[number.id]?.[String(body.toNumber)];
+    const refusal = ctx.testValue(['typingWhatsappChannelDown', ...(known ? [] : ['typingWhatsappLimited'])]);
+    if (refusal) return refusal;
   }
   // A standard SMS number silently does nothing; there is nothing to keep for an indicator.
   return ctx.documented(200, 'done');
