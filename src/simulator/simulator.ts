@@ -267,9 +267,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       const found = matchTestValue(contract, this.operationId, this.request, only);
       return found && found.status !== undefined ? { status: found.status, body: contract.example(this.operationId, found.status, found.example) } : undefined;
     }
-    hasTestValue(name: string): boolean {
-      return matchTestValue(contract, this.operationId, this.request, [name]) !== undefined;
-    }
   }
 
   const ruleContext = (now = clock.now()): RuleContext => new Moment(now);

@@ -2,7 +2,7 @@
 // phone number, the account. Which operation may move a sign-up on from where it stands is read
 // from the contract's `signUp` state machine (x-state-machines), each transition bound to the
 // operationId its trigger names; the state names below are the machine's own.
-import { addKey, issueKey } from '../accounts.js';
+import { issueKey } from '../accounts.js';
 import { trimKeys } from '../account-bounds.js';
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { SignupState } from '../state.js';
@@ -132,8 +132,7 @@ export const authModule: ResourceModule = {
       const existing = ctx.state.accounts[ctx.state.emails[signup.email] ?? ''];
       if (existing) {
         // Signed in: a new key of that account, returned this once (part 5.3); a coupon is for new accounts only.
-        const apiKey = issueKey(ctx);
-        addKey(ctx, existing, apiKey);
+        const apiKey = issueKey(ctx, existing);
         trimKeys(ctx.state, existing);
         signup.completed = true;
         signup.accountId = existing.id;
@@ -183,8 +182,7 @@ export const authModule: ResourceModule = {
       // A new account is free (limits an object) and holds no credit but a valid coupon's (parts 3, 5.4).
       const account = ctx.createAccount({ email: signup.email });
       if (signup.coupon && validCoupon(ctx, signup.coupon)) account.balance += COUPON_CREDIT_USD;
-      const apiKey = issueKey(ctx);
-      addKey(ctx, account, apiKey);
+      const apiKey = issueKey(ctx, account);
       ctx.state.boundNumbers[phoneNumber] = account.id;
       // The first number (part 3), provisioned as createNumber does and registered as a service number.
       const first = provisionNumber(ctx, account);
