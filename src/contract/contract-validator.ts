@@ -9,7 +9,7 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
 import { documentedOnly } from './documented-only.js';
-import { childPointer, escapePointerSegment, pointerOf as pointerOfSegments, pointerSegments, resolveRef, type JsonObject } from './json-pointer.js';
+import { childPointer, escapePointerSegment, pointerOf as pointerOfSegments, pointerSegments, resolveRef, type JsonNode, type JsonObject } from './json-pointer.js';
 import { listOperations } from './operations.js';
 import { judgedBranch } from './union-branch.js';
 import { actualOf, isUnionKeyword, ruleVerdict, type UnionBranch, type Verdict, type VerdictPlace } from './verdict.js';
@@ -213,16 +213,11 @@ export function contractValidator(document: JsonObject): ContractValidator {
   const underMarker = (pointer: string): boolean => {
     let known = inferredAt.get(pointer);
     if (known === undefined) {
-      let node: unknown = document;
-      known = false;
-      for (const segment of pointerSegments(pointer)) {
-        if (node === null || typeof node !== 'object') break;
-        node = (node as JsonObject)[segment];
-        if (node && typeof node === 'object' && (node as JsonObject)['x-inferred'] === true) {
-          known = true;
-          break;
-        }
-      }
+      let node: JsonNode = document;
+      known = pointerSegments(pointer).some((segment) => {
+        node = node?.[segment];
+        return node?.['x-inferred'] === true;
+      });
       inferredAt.set(pointer, known);
     }
     return known;

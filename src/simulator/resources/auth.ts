@@ -76,9 +76,8 @@ function allowed(ctx: RequestContext, signup: SignupState): boolean {
 export function canonicalEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 0) return email.toLowerCase();
-  let local = email.slice(0, at).toLowerCase();
+  let local = email.slice(0, at).toLowerCase().split('+')[0]!;
   let domain = email.slice(at + 1).toLowerCase();
-  local = local.split('+')[0]!;
   if (domain === 'googlemail.com') domain = 'gmail.com';
   if (domain === 'gmail.com') local = local.replace(/\./g, '');
   return `${local}@${domain}`;

@@ -156,6 +156,15 @@ function onSubscription(ctx: RequestContext, act: (subscription: JsonObject) => 
   return (only && ctx.testValue(only)) || act(subscription);
 }
 
+/** Cancels the subscription at its period end (part 3: coverage continues until then, and the account reverts to PAYG), or no longer. */
+const cancelAtPeriodEnd =
+  (cancel: boolean) =>
+  (ctx: RequestContext): SimResponse =>
+    onSubscription(ctx, (subscription) => {
+      subscription.cancelAtPeriodEnd = cancel;
+      return ctx.documented(200, 'actionDone');
+    });
+
 function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
   const paging = activityPaging(ctx.contract.document)!;
   return ctx.json(200, pageActivity(ctx.account.billing.activity, ctx.request.query, paging));
@@ -192,18 +201,8 @@ export const billingModule: ResourceModule = {
 
     createPaymentMethodSetup: (ctx) => openCheckout(ctx, 'setup'),
 
-    cancelSubscription: (ctx) =>
-      onSubscription(ctx, (subscription) => {
-        // Part 3: coverage continues until periodEnd, then the account reverts to PAYG.
-        subscription.cancelAtPeriodEnd = true;
-        return ctx.documented(200, 'actionDone');
-      }),
-
-    resumeSubscription: (ctx) =>
-      onSubscription(ctx, (subscription) => {
-        subscription.cancelAtPeriodEnd = false;
-        return ctx.documented(200, 'actionDone');
-      }),
+    cancelSubscription: cancelAtPeriodEnd(true),
+    resumeSubscription: cancelAtPeriodEnd(false),
 
     changeSubscriptionInterval: (ctx) =>
       onSubscription(

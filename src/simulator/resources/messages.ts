@@ -8,7 +8,7 @@ import { dict, HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState } from '
 import type { GroupRecord, MediaRecord, MessageChannel, MessageRecord, NumberRecord } from '../records.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
-import { recordTraffic } from './usage.js';
+import { recordTraffic, utcDay } from './usage.js';
 
 /** WhatsApp: the fixed minimum gap between consecutive messages of one number (part 8). */
 const WHATSAPP_GAP_MS = 1000;
@@ -18,8 +18,6 @@ const WHATSAPP_UNANSWERED = 3;
 const IMESSAGE_NEW_PER_DAY = 50;
 /** Simulated ms from a send to its delivery report at the default pace (issue 11: within about 2 s). */
 const DELIVERY_DELAY_MS = 1000;
-
-const DAY_MS = 86_400_000;
 
 /** What this module keeps per account in `extra.messages`. */
 interface MessagingState {
@@ -36,13 +34,9 @@ interface MessagingState {
 }
 
 export function messagingState(account: AccountState): MessagingState {
-  const extra = (account.extra.messages ??= dict()) as Partial<MessagingState>;
-  extra.whatsappLastAt ??= dict();
-  extra.unanswered ??= dict();
-  extra.imessageNew ??= dict();
-  extra.contacts ??= dict();
-  extra.groupLines ??= dict();
-  return extra as MessagingState;
+  const extra = (account.extra.messages ??= dict()) as Record<string, unknown>;
+  for (const key of ['whatsappLastAt', 'unanswered', 'imessageNew', 'contacts', 'groupLines'] satisfies Array<keyof MessagingState>) extra[key] ??= dict();
+  return extra as unknown as MessagingState;
 }
 
 /** Where a message stands and what the service knows of it but never shows (part 2: the status field is not shown). */
@@ -211,10 +205,6 @@ function whatsappRateLimit(ctx: RequestContext, account: AccountState, number: N
   }
   if ((state.unanswered[`${number.id} ${conversation}`] ?? 0) >= WHATSAPP_UNANSWERED) return ctx.documented(429, 'whatsappUnanswered');
   return undefined;
-}
-
-function utcDay(ms: number): string {
-  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 }
 
 function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
