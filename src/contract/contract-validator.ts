@@ -9,10 +9,10 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
 import { documentedOnly } from './documented-only.js';
-import { childPointer, escapePointerSegment, pointerOf as pointerOfSegments, pointerSegments, resolveRef, type JsonObject } from './json-pointer.js';
+import { childPointer, escapePointerSegment, pointerOf as pointerOfSegments, pointerSegments, resolveRef, type JsonNode, type JsonObject } from './json-pointer.js';
 import { listOperations } from './operations.js';
 import { judgedBranch } from './union-branch.js';
-import { actualOf, isUnionKeyword, type UnionBranch, type Verdict, type VerdictPlace } from './verdict.js';
+import { actualOf, isUnionKeyword, ruleVerdict, type UnionBranch, type Verdict, type VerdictPlace } from './verdict.js';
 
 // CommonJS modules with a `default` export: under NodeNext the default import is the module object.
 const Ajv2020 = ((_Ajv2020 as unknown as { default?: unknown }).default ?? _Ajv2020) as unknown as typeof _Ajv2020.default;
@@ -213,20 +213,19 @@ export function contractValidator(document: JsonObject): ContractValidator {
   const underMarker = (pointer: string): boolean => {
     let known = inferredAt.get(pointer);
     if (known === undefined) {
-      let node: unknown = document;
-      known = false;
-      for (const segment of pointerSegments(pointer)) {
-        if (node === null || typeof node !== 'object') break;
-        node = (node as JsonObject)[segment];
-        if (node && typeof node === 'object' && (node as JsonObject)['x-inferred'] === true) {
-          known = true;
-          break;
-        }
-      }
+      let node: JsonNode = document;
+      known = pointerSegments(pointer).some((segment) => {
+        node = node?.[segment];
+        return node?.['x-inferred'] === true;
+      });
       inferredAt.set(pointer, known);
     }
     return known;
   };
+
+  /** A required parameter or header that did not come, at the place of the contract that requires it. */
+  const missing = (place: Place, name: string, pointer: string): Verdict =>
+    ruleVerdict({ ...place, keyword: 'required', params: { missingProperty: name }, field: [name], schema: { pointer }, severity: underMarker(pointer) ? 'inferred' : 'documented', expected: true });
 
   const plans = new Map<string, OperationPlan>();
   const byId = new Map(listOperations(document).map((entry) => [String(entry.operation.operationId), entry]));
@@ -377,20 +376,7 @@ export function contractValidator(document: JsonObject): ContractValidator {
         const values = parameter.in === 'query' ? request.query.getAll(parameter.name) : [request.headers[parameter.name.toLowerCase()]].filter((v): v is string => v !== undefined);
         const place: Place = { of: 'request', in: parameter.in, parameter: parameter.name, ...(plan.part ? { part: plan.part } : {}) };
         if (values.length === 0) {
-          if (parameter.required) {
-            verdicts.push({
-              ...place,
-              keyword: 'required',
-              params: { missingProperty: parameter.name },
-              instancePath: '',
-              field: [parameter.name],
-              schema: { pointer: parameter.pointer },
-              judged: true,
-              severity: underMarker(parameter.pointer) ? 'inferred' : 'documented',
-              expected: true,
-              actual: { type: 'missing' },
-            });
-          }
+          if (parameter.required) verdicts.push(missing(place, parameter.name, parameter.pointer));
           continue;
         }
         // A parameter given more than once arrives as a list, which a scalar schema refuses by its
@@ -410,9 +396,7 @@ export function contractValidator(document: JsonObject): ContractValidator {
         verdicts.push(...judge(body.form, parts, place));
       } else if (body.json) {
         if (request.body === undefined) {
-          if (body.required) {
-            verdicts.push({ ...place, keyword: 'bodyRequired', params: {}, instancePath: '', field: [], schema: { pointer: body.pointer }, judged: true, severity: 'documented', expected: true, actual: { type: 'missing' } });
-          }
+          if (body.required) verdicts.push(ruleVerdict({ ...place, keyword: 'bodyRequired', schema: { pointer: body.pointer }, expected: true }));
         } else verdicts.push(...judge(body.json, request.body, place));
       }
       return verdicts;
@@ -425,29 +409,13 @@ export function contractValidator(document: JsonObject): ContractValidator {
       const { node: declared, pointer } = located(document, plan.responses[String(response.status)], at);
       if (!declared) {
         const documented = Object.keys(plan.responses);
-        return [
-          { of: 'response', in: 'status', keyword: 'status', params: { status: response.status, documented }, instancePath: '', field: [], schema: { pointer: childPointer(plan.pointer, 'responses') }, judged: true, ...part, severity: 'documented', expected: documented, actual: actualOf(response.status) },
-        ];
+        return [ruleVerdict({ of: 'response', in: 'status', keyword: 'status', params: { status: response.status, documented }, schema: { pointer: childPointer(plan.pointer, 'responses') }, ...part, expected: documented, actual: actualOf(response.status) })];
       }
       const verdicts: Verdict[] = [];
       for (const [name, raw] of Object.entries<unknown>(declared.headers ?? {})) {
         const header = located(document, raw, childPointer(pointer, 'headers', name));
         if (header.node?.required !== true || response.headers?.[name] !== undefined || response.headers?.[name.toLowerCase()] !== undefined) continue;
-        verdicts.push({
-          of: 'response',
-          in: 'header',
-          parameter: name,
-          keyword: 'required',
-          params: { missingProperty: name },
-          instancePath: '',
-          field: [name],
-          schema: { pointer: header.pointer },
-          judged: true,
-          ...part,
-          severity: underMarker(header.pointer) ? 'inferred' : 'documented',
-          expected: true,
-          actual: { type: 'missing' },
-        });
+        verdicts.push(missing({ of: 'response', in: 'header', parameter: name, ...part }, name, header.pointer));
       }
       if (declared.content?.['application/json']?.schema !== undefined) {
         verdicts.push(...judge(childPointer(pointer, 'content', 'application/json', 'schema'), response.body, { of: 'response', in: 'body', ...part }));

@@ -106,17 +106,18 @@ export function relaxSchema(schema: Json, mode: Mode = 'documented', types?: Com
   return out;
 }
 
-function relaxMediaMap(content: Json, mode: Mode, types: ComponentTypes): Json {
-  if (!content || typeof content !== 'object') return content;
+/**
+ * A map of media types or of headers, each entry's schema read in `mode` (inferred under an entry
+ * marked x-inferred); `assumed`: a component that is the whole schema is read as its "assumed" variant.
+ */
+function relaxEntries(map: Json, mode: Mode, types: ComponentTypes, assumed = false): Json {
+  if (!map || typeof map !== 'object') return map;
   return Object.fromEntries(
-    Object.entries<Json>(content).map(([type, media]) => [type, media?.schema ? { ...media, schema: relaxSchema(media.schema, mode, types) } : media]),
-  );
-}
-
-function relaxHeaders(headers: Json, types: ComponentTypes, mode: Mode = 'documented'): Json {
-  if (!headers || typeof headers !== 'object') return headers;
-  return Object.fromEntries(
-    Object.entries<Json>(headers).map(([name, h]) => [name, h?.schema ? { ...h, schema: relaxSchema(h.schema, isInferred(h) ? 'inferred' : mode, types) } : h]),
+    Object.entries<Json>(map).map(([name, entry]) => {
+      if (!entry?.schema) return [name, entry];
+      const schema = relaxSchema(entry.schema, isInferred(entry) ? 'inferred' : mode, types);
+      return [name, { ...entry, schema: assumed && typeof schema.$ref === 'string' ? { ...schema, $ref: assumedRef(schema.$ref) } : schema }];
+    }),
   );
 }
 
@@ -127,13 +128,7 @@ function relaxHeaders(headers: Json, types: ComponentTypes, mode: Mode = 'docume
 function relaxResponse(response: Json, inferred: boolean, types: ComponentTypes, success: boolean): Json {
   if (!response || typeof response !== 'object' || response.$ref) return response;
   const mode: Mode = inferred || isInferred(response) ? 'inferred' : 'documented';
-  let content = relaxMediaMap(response.content, mode, types);
-  if (mode === 'inferred' && success && content && typeof content === 'object') {
-    content = Object.fromEntries(
-      Object.entries<Json>(content).map(([type, media]) => [type, typeof media?.schema?.$ref === 'string' ? { ...media, schema: { ...media.schema, $ref: assumedRef(media.schema.$ref) } } : media]),
-    );
-  }
-  return { ...response, content, headers: relaxHeaders(response.headers, types, mode) };
+  return { ...response, content: relaxEntries(response.content, mode, types, mode === 'inferred' && success), headers: relaxEntries(response.headers, mode, types) };
 }
 
 /** ComponentTypes read from the description as written. */
@@ -158,7 +153,7 @@ export function documentedOnly(document: Json): Json {
   }
   components.schemas = schemas;
   for (const [name, response] of Object.entries<Json>(components.responses ?? {})) components.responses[name] = relaxResponse(response, false, types, false);
-  components.headers = relaxHeaders(components.headers, types);
+  components.headers = relaxEntries(components.headers, 'documented', types);
   for (const item of Object.values<Json>(doc.paths ?? {})) {
     for (const op of Object.values<Json>(item ?? {})) {
       if (!op || typeof op !== 'object' || !op.responses) continue;

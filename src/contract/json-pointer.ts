@@ -40,6 +40,15 @@ export function childPointer(pointer: string, ...segments: Array<string | number
   return segments.reduce<string>((acc, segment) => `${acc}/${escapePointerSegment(segment)}`, pointer);
 }
 
+/** Text URI-decoded, or as it is where it is not URI-encoded (a lone `%`). */
+export function uriDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The segments of `#/a/b`, `/a/b` or a URI fragment (`#/paths/~1api~1v1~1account`), unescaped. */
 export function pointerSegments(pointer: string): string[] {
   const path = pointer.startsWith('#') ? pointer.slice(1) : pointer;
@@ -47,15 +56,7 @@ export function pointerSegments(pointer: string): string[] {
   return path
     .slice(1)
     .split('/')
-    .map((segment) => {
-      let decoded = segment;
-      try {
-        decoded = decodeURIComponent(segment);
-      } catch {
-        // not URI-encoded: read as it is
-      }
-      return unescapePointerSegment(decoded);
-    });
+    .map((segment) => unescapePointerSegment(uriDecoded(segment)));
 }
 
 /** The value at `pointer` in `document`, or undefined when there is none. */

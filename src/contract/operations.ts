@@ -3,7 +3,7 @@
 // in-process (MSW) transport in a browser, the conformance suite, the docs build and the tests
 // all list the operations the same way. Loading the bundle from disk is src/contract/generated-files.ts.
 
-import { pointerOf, resolveRef, type JsonObject } from './json-pointer.js';
+import { pointerOf, resolveRef, uriDecoded, type JsonObject } from './json-pointer.js';
 
 export { escapePointerSegment, pointerOf, resolveRef, type JsonObject } from './json-pointer.js';
 
@@ -115,13 +115,7 @@ export function operationMatcher(document: JsonObject): (method: string, pathnam
       const found = route.regex.exec(pathname);
       if (!found) continue;
       const params: Record<string, string> = {};
-      route.names.forEach((name, i) => {
-        try {
-          params[name] = decodeURIComponent(found[i + 1]!);
-        } catch {
-          params[name] = found[i + 1]!;
-        }
-      });
+      route.names.forEach((name, i) => (params[name] = uriDecoded(found[i + 1]!)));
       return { entry: route.entry, operationId: String(route.entry.operation.operationId), params };
     }
     return undefined;

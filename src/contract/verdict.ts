@@ -129,25 +129,21 @@ export function verdictPlace(verdict: Verdict): string {
   return `${verdict.in} ${verdict.parameter ?? ''}${verdict.instancePath}`.trimEnd();
 }
 
+/** The words of the exchange's own rules, by keyword. */
+const OWN_RULE_WORDS: Record<string, (params: Verdict['params']) => string> = {
+  bodyRequired: () => 'a JSON body is required',
+  bodyNotJson: (p) => `is not valid JSON${p.reason ? ` (${String(p.reason)})` : ''}`,
+  bodyTooLarge: (p) => `is larger than the ${Number(p.limit)} bytes the service reads`,
+  bodyNotMultipart: (p) => `is not valid multipart/form-data${p.reason ? ` (${String(p.reason)})` : ''}`,
+  status: (p) => `${String(p.status)} is not a status the operation documents${Array.isArray(p.documented) ? ` (documented: ${p.documented.join(', ')})` : ''}`,
+  fileType: (p) => `must be a file of ${(p.types as string[] | undefined)?.join(', ') ?? 'a documented type'} of at most ${Number(p.maxBytes)} bytes`,
+};
+
 /** The words of a rule: ajv's for a schema keyword, the exchange's own for its rules. */
 export function ruleWords(verdict: Verdict): string {
-  const { params } = verdict;
-  switch (verdict.keyword) {
-    case 'bodyRequired':
-      return 'a JSON body is required';
-    case 'bodyNotJson':
-      return `is not valid JSON${params.reason ? ` (${String(params.reason)})` : ''}`;
-    case 'bodyTooLarge':
-      return `is larger than the ${Number(params.limit)} bytes the service reads`;
-    case 'bodyNotMultipart':
-      return `is not valid multipart/form-data${params.reason ? ` (${String(params.reason)})` : ''}`;
-    case 'status':
-      return `${String(params.status)} is not a status the operation documents${Array.isArray(params.documented) ? ` (documented: ${params.documented.join(', ')})` : ''}`;
-    case 'fileType':
-      return `must be a file of ${(params.types as string[] | undefined)?.join(', ') ?? 'a documented type'} of at most ${Number(params.maxBytes)} bytes`;
-    default:
-      return `${verdict.ajvMessage ?? verdict.keyword}${Array.isArray(params.allowedValues) ? `: ${params.allowedValues.join(', ')}` : ''}`;
-  }
+  const { keyword, params } = verdict;
+  if (Object.hasOwn(OWN_RULE_WORDS, keyword)) return OWN_RULE_WORDS[keyword]!(params);
+  return `${verdict.ajvMessage ?? keyword}${Array.isArray(params.allowedValues) ? `: ${params.allowedValues.join(', ')}` : ''}`;
 }
 
 /**

@@ -10,6 +10,7 @@
 // sources are passed in, already parsed.
 import { childPointer, pointerSegments, resolveRef, type JsonObject } from './json-pointer.js';
 import { listOperations, needsApiKey } from './operations.js';
+import { jsonType } from './verdict.js';
 import { criterionExpressions, criterionType, ExpressionSyntaxError, expressionsIn, formatExpression, parseRuntimeExpression, statusesCompared, type Criterion, type RuntimeExpression } from './runtime-expression.js';
 
 export interface WorkflowProblem {
@@ -105,21 +106,9 @@ export function schemasAt(document: JsonObject, schema: unknown, pointer: string
   return current;
 }
 
-/** Whether `pointer` (`/a/0/b`) names a field `schema` declares. */
-export function schemaDeclares(document: JsonObject, schema: unknown, pointer: string): boolean {
-  return schemasAt(document, schema, pointer).length > 0;
-}
-
 function typeMatches(type: unknown, value: unknown): boolean {
-  const types = Array.isArray(type) ? type : [type];
-  return types.some((t) => {
-    if (t === 'integer') return Number.isInteger(value);
-    if (t === 'number') return typeof value === 'number';
-    if (t === 'null') return value === null;
-    if (t === 'array') return Array.isArray(value);
-    if (t === 'object') return value !== null && typeof value === 'object' && !Array.isArray(value);
-    return typeof value === t;
-  });
+  const actual = jsonType(value);
+  return [type].flat().some((t) => t === actual || (t === 'number' && actual === 'integer'));
 }
 
 /** Whether a literal value fits a schema's `type`, `enum` and `const` (in at least one alternative that says). */
@@ -212,9 +201,7 @@ function resolveParameter(arazzo: JsonObject, parameter: JsonObject): JsonObject
 }
 
 function workflowInputs(arazzo: JsonObject, workflow: JsonObject): JsonObject {
-  const inputs = workflow.inputs as JsonObject | undefined;
-  if (inputs && typeof inputs.$ref === 'string') return resolveRef(arazzo, inputs) ?? {};
-  return inputs ?? {};
+  return resolveRef(arazzo, workflow.inputs) ?? {};
 }
 
 /** Checks one runtime expression where it is read: what it names exists there. */
@@ -249,7 +236,7 @@ function checkExpression(ctx: Context, e: RuntimeExpression, scope: { workflow: 
   }
   if (e.part !== 'body') return `reads ${text}, which an answer does not have`;
   if (!e.pointer || e.pointer === '/') return undefined;
-  const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemaDeclares(op.document, schema, e.pointer!)));
+  const declared = statuses.some((status) => responseSchemas(op, status).some((schema) => schemasAt(op.document, schema, e.pointer!).length > 0));
   return declared ? undefined : `reads ${text}, a field the ${statuses.join('/')} answer of ${op.operationId} does not declare`;
 }
 

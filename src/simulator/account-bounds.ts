@@ -20,6 +20,7 @@
 // which evicts through `evictLeastRecentlyUsed`.
 import { dropJobs } from './job-queue.js';
 import { rawOf } from './raw.js';
+import type { SimOptions } from './context.js';
 import type { AccountState, SimState } from './state.js';
 
 /** Live accounts by default: about 16 KB of heap each for a demo-seeded account (`npm run bench`), so 160 MB. */
@@ -31,40 +32,11 @@ export const MAX_KEYS = 100;
 /** What a request is counted for besides its body (the records, events and meta it may add). */
 const PER_REQUEST_ALLOWANCE = 4096;
 
-export interface BoundsOptions {
-  maxAccounts: number;
-  maxAccountBytes: number;
-}
-
-export type EvictionReason = 'cap' | 'memory';
-
 export interface Eviction {
   account: AccountState;
-  reason: EvictionReason;
+  reason: 'cap' | 'memory';
   /** Live accounts left after it. */
   live: number;
-}
-
-export interface AccountBounds {
-  /** The account served now is the most recently used. */
-  touch(account: AccountState): void;
-  /** Evicts the least recently used accounts while more than `maxAccounts` live; `keep` is never evicted. */
-  enforce(keep?: AccountState): Eviction[];
-  /** Lowers the cap on live accounts to `limit` for good (the heap guard), evicting the least recently used down to it. */
-  lowerCap(limit: number): Eviction[];
-  /** The cap on live accounts now. */
-  cap(): number;
-  /**
-   * Undefined when `account` may take a request body of `bytes`; else how much it holds (JSON
-   * bytes), for the 400. Counts the body as taken when it may.
-   */
-  refuses(account: AccountState, bytes: number): number | undefined;
-  /** Forgets the oldest entries of the state's maps that grow without an account. */
-  trimGlobal(): void;
-  /** How many accounts are live. */
-  live(): number;
-  /** Starts over from `state` (a reset, a state loaded). */
-  rebuild(state: SimState): void;
 }
 
 /** Drops the oldest keys (insertion order) of `dict` past `limit`. */
@@ -79,7 +51,7 @@ export function trimDict(dict: Record<string, unknown>, limit: number, onDrop?: 
   }
 }
 
-export function accountBounds(getState: () => SimState, options: BoundsOptions, isBusy: (account: AccountState) => boolean, isNamed: (account: AccountState) => boolean): AccountBounds {
+export function accountBounds(getState: () => SimState, options: Pick<SimOptions, 'maxAccounts' | 'maxAccountBytes'>, isBusy: (account: AccountState) => boolean, isNamed: (account: AccountState) => boolean) {
   /** Account id → nothing: a Map keeps insertion order, so its first entry is the least recently used. */
   let recency = new Map<string, true>();
   let cap = options.maxAccounts;
@@ -100,7 +72,7 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
     size.delete(account.id);
   }
 
-  function evictSome(count: number, reason: EvictionReason, keep?: AccountState): Eviction[] {
+  function evictSome(count: number, reason: Eviction['reason'], keep?: AccountState): Eviction[] {
     const state = getState();
     const evicted: Eviction[] = [];
     const gone = new Set<string>();
@@ -128,20 +100,28 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
   // nothing is tracked, evicted or trimmed here.
   const unbounded = !Number.isFinite(options.maxAccounts);
   return {
-    touch(account) {
+    /** The account served now is the most recently used. */
+    touch(account: AccountState): void {
       if (unbounded) return;
       recency.delete(account.id);
       recency.set(account.id, true);
     },
-    enforce(keep) {
+    /** Evicts the least recently used accounts while more than `maxAccounts` live; `keep` is never evicted. */
+    enforce(keep?: AccountState): Eviction[] {
       return recency.size > cap ? evictSome(recency.size - cap, cap < options.maxAccounts ? 'memory' : 'cap', keep) : [];
     },
-    lowerCap(limit) {
+    /** Lowers the cap on live accounts to `limit` for good (the heap guard), evicting the least recently used down to it. */
+    lowerCap(limit: number): Eviction[] {
       cap = Math.max(1, Math.min(cap, limit));
       return recency.size > cap ? evictSome(recency.size - cap, 'memory') : [];
     },
-    cap: () => cap,
-    refuses(account, bytes) {
+    /** The cap on live accounts now. */
+    cap: (): number => cap,
+    /**
+     * Undefined when `account` may take a request body of `bytes`; else how much it holds (JSON
+     * bytes), for the 400. Counts the body as taken when it may.
+     */
+    refuses(account: AccountState, bytes: number): number | undefined {
       let known = size.get(account.id);
       if (!known || known.measured + known.since + bytes > options.maxAccountBytes) {
         known = { measured: JSON.stringify(rawOf(account)).length, since: 0 };
@@ -151,7 +131,8 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
       known.since += bytes + PER_REQUEST_ALLOWANCE;
       return undefined;
     },
-    trimGlobal() {
+    /** Forgets the oldest entries of the state's maps that grow without an account. */
+    trimGlobal(): void {
       if (unbounded) return;
       const state = getState();
       const limit = options.maxAccounts;
@@ -162,7 +143,9 @@ export function accountBounds(getState: () => SimState, options: BoundsOptions, 
       trimDict(state.revokedKeys, limit);
       trimDict(state.boundNumbers, limit);
     },
-    live: () => recency.size,
+    /** How many accounts are live. */
+    live: (): number => recency.size,
+    /** Starts over from `state` (a reset, a state loaded). */
     rebuild,
   };
 }

@@ -51,9 +51,11 @@ export function keyPreview(ctx: Pick<RuleContext, 'contract'>, key: string): str
   return `${apiKeyPrefix(ctx)}…${isKeyDigest(key) ? key.slice('sha256:'.length + 44) : key.slice(-4)}`;
 }
 
-/** A new key, as the sign-up issues it. */
-export function issueKey(ctx: RuleContext): string {
-  return `${apiKeyPrefix(ctx)}${ctx.ids.next('').toLowerCase()}`;
+/** A new key of `account`, as the sign-up issues it. */
+export function issueKey(ctx: RuleContext, account: AccountState): string {
+  const key = `${apiKeyPrefix(ctx)}${ctx.ids.next('').toLowerCase()}`;
+  addKey(ctx, account, key);
+  return key;
 }
 
 const copy = copyWithoutPrototypes;

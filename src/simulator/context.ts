@@ -62,8 +62,6 @@ export interface RequestFacts extends RuleContext {
    * `only` limits it to the named test values.
    */
   testValue(only?: string[]): SimResponse | undefined;
-  /** Whether the request carries the named test value. */
-  hasTestValue(name: string): boolean;
 }
 
 /** How a handler of `Op` answers: typed by the statuses and bodies the contract documents for `Op`. */

@@ -2,7 +2,7 @@
 // operations, their documented examples, the documented test values (`x-test-values`) and the
 // state tables (`x-state-machines`). Everything a rule answers that is not computed from state is
 // one of these examples: the simulator never restates a message or a shape of the contract.
-import { needsApiKey, operationMatcher, pathMethods, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
+import { listOperations, needsApiKey, operationMatcher, pathMethods, resolveRef, type JsonObject, type MatchedOperation } from '../contract/operations.js';
 import type { BodyOf, OperationId, StatusOf } from './records.js';
 
 /** One documented test value (`x-test-values`, spec/EXTENSIONS.md): an input that triggers a documented outcome. */
@@ -32,28 +32,17 @@ export interface SimContract {
   example(operationId: string, status: number, name?: string): unknown;
   /** The example names of `operationId`'s `status` answer, in document order. */
   exampleNames(operationId: string, status: number): string[];
-  /** The response headers `operationId` documents for `status` (lower-case names). */
-  responseHeaders(operationId: string, status: number): string[];
   /** A deep copy of a component example's value (`#/components/examples/<name>`). */
   componentExample(name: string): unknown;
   testValues(operationId?: string): TestValue[];
   stateMachine(name: string): JsonObject | undefined;
-  /** A component schema, `$ref`s left as they are. */
-  schema(name: string): JsonObject;
 }
 
 const clone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
 
 export function simContract(document: JsonObject): SimContract {
   const match = operationMatcher(document);
-  const byId = new Map<string, JsonObject>();
-  for (const [, item] of Object.entries(document.paths ?? {})) {
-    const pathItem = resolveRef(document, item);
-    for (const value of Object.values(pathItem)) {
-      const operation = value as JsonObject;
-      if (operation && typeof operation === 'object' && typeof operation.operationId === 'string') byId.set(operation.operationId, operation);
-    }
-  }
+  const byId = new Map(listOperations(document).map((entry) => [String(entry.operation.operationId), entry.operation]));
   const operation = (operationId: string): JsonObject => {
     const found = byId.get(operationId);
     if (!found) throw new Error(`The contract has no operation ${operationId}`);
@@ -80,7 +69,6 @@ export function simContract(document: JsonObject): SimContract {
       return clone(resolveRef(document, examples[key]).value) as never;
     },
     exampleNames: (operationId, status) => Object.keys(examplesOf(operationId, status)),
-    responseHeaders: (operationId, status) => Object.keys(response(operationId, status)?.headers ?? {}).map((name) => name.toLowerCase()),
     componentExample(name) {
       const example = document.components?.examples?.[name];
       if (!example) throw new Error(`The contract has no component example ${name}`);
@@ -88,10 +76,5 @@ export function simContract(document: JsonObject): SimContract {
     },
     testValues: (operationId) => (operationId ? testValues.filter((entry) => entry.operations.includes(operationId)) : testValues),
     stateMachine: (name) => (document['x-state-machines'] as JsonObject | undefined)?.[name],
-    schema(name) {
-      const schema = document.components?.schemas?.[name];
-      if (!schema) throw new Error(`The contract has no schema ${name}`);
-      return schema;
-    },
   };
 }

@@ -17,67 +17,48 @@ import type { SimRequest, SimResponse } from './types.js';
 const article = (type: string): string => (type === 'null' ? 'null' : ['a', 'e', 'i', 'o', 'u'].includes(type[0]!) ? `an ${type}` : `a ${type}`);
 const megabytes = (bytes: unknown): number => Math.round(Number(bytes) / 1024 / 1024);
 
-/** The param a keyword's plain message is made from (a verdict from Prism's gate may lack it). */
-const NEEDS: Record<string, string> = { type: 'type', enum: 'allowedValues', const: 'allowedValue', minimum: 'limit', maximum: 'limit', exclusiveMinimum: 'limit', exclusiveMaximum: 'limit', minLength: 'limit', maxLength: 'limit', minItems: 'limit', maxItems: 'limit', format: 'format' };
+type Params = Verdict['params'];
+const items = (limit: unknown): string => `${limit} item${limit === 1 ? '' : 's'}`;
+
+/** A plain message for each rule a value breaks, by its keyword: the param it is made from (a verdict from Prism's gate may lack it), and its words. */
+const PLAIN: Record<string, [needs: string | undefined, words: (params: Params) => string]> = {
+  required: [undefined, () => 'Required'],
+  type: ['type', (p) => `Must be ${[p.type].flat().map(String).map(article).join(' or ')}`],
+  enum: ['allowedValues', (p) => `Must be one of: ${(p.allowedValues as unknown[]).map(String).join(', ')}`],
+  const: ['allowedValue', (p) => `Must be ${JSON.stringify(p.allowedValue)}`],
+  minimum: ['limit', (p) => `Must be at least ${p.limit}`],
+  maximum: ['limit', (p) => `Must be at most ${p.limit}`],
+  exclusiveMinimum: ['limit', (p) => `Must be more than ${p.limit}`],
+  exclusiveMaximum: ['limit', (p) => `Must be less than ${p.limit}`],
+  minLength: ['limit', (p) => (p.limit === 1 ? 'Must not be empty' : `Must be at least ${p.limit} characters`)],
+  maxLength: ['limit', (p) => `Must be at most ${p.limit} characters`],
+  minItems: ['limit', (p) => `Must hold at least ${items(p.limit)}`],
+  maxItems: ['limit', (p) => `Must hold at most ${items(p.limit)}`],
+  format: ['format', (p) => (p.format === 'email' ? 'Invalid email address' : p.format === 'uri' ? 'Invalid URL' : `Invalid ${p.format}`)],
+  additionalProperties: [undefined, () => 'Not a field of this request'],
+  fileType: [
+    undefined,
+    (p) => {
+      const types = (p.types as string[] | undefined) ?? [];
+      const named = types.length > 1 ? `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}` : (types[0] ?? 'an accepted');
+      return `Must be a ${named} file of at most ${megabytes(p.maxBytes)} MB`;
+    },
+  ],
+};
 
 /** A plain message for a rule a value breaks (its keyword and params). */
 export function plainMessage({ keyword, params }: Pick<Verdict, 'keyword' | 'params'>): string {
-  const needed = NEEDS[keyword];
-  if (needed !== undefined && params[needed] === undefined) return 'Invalid value';
-  switch (keyword) {
-    case 'required':
-      return 'Required';
-    case 'type':
-      return `Must be ${[params.type].flat().map(String).map(article).join(' or ')}`;
-    case 'enum':
-      return `Must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
-    case 'const':
-      return `Must be ${JSON.stringify(params.allowedValue)}`;
-    case 'minimum':
-      return `Must be at least ${params.limit}`;
-    case 'maximum':
-      return `Must be at most ${params.limit}`;
-    case 'exclusiveMinimum':
-      return `Must be more than ${params.limit}`;
-    case 'exclusiveMaximum':
-      return `Must be less than ${params.limit}`;
-    case 'minLength':
-      return params.limit === 1 ? 'Must not be empty' : `Must be at least ${params.limit} characters`;
-    case 'maxLength':
-      return `Must be at most ${params.limit} characters`;
-    case 'minItems':
-      return `Must hold at least ${params.limit} item${params.limit === 1 ? '' : 's'}`;
-    case 'maxItems':
-      return `Must hold at most ${params.limit} item${params.limit === 1 ? '' : 's'}`;
-    case 'format':
-      return params.format === 'email' ? 'Invalid email address' : params.format === 'uri' ? 'Invalid URL' : `Invalid ${params.format}`;
-    case 'additionalProperties':
-      return 'Not a field of this request';
-    case 'fileType': {
-      const types = (params.types as string[] | undefined) ?? [];
-      const named = types.length > 1 ? `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}` : (types[0] ?? 'an accepted');
-      return `Must be a ${named} file of at most ${megabytes(params.maxBytes)} MB`;
-    }
-    default:
-      return 'Invalid value';
-  }
+  const rule = Object.hasOwn(PLAIN, keyword) ? PLAIN[keyword] : undefined;
+  return rule && (rule[0] === undefined || params[rule[0]] !== undefined) ? rule[1](params) : 'Invalid value';
 }
 
-/** The `error` sentence of a problem with the body as a whole, or undefined when the verdict is about a field. */
-function wholeBodyError({ keyword, params }: Verdict): string | undefined {
-  switch (keyword) {
-    case 'bodyNotJson':
-      return `The request body is not valid JSON${params.reason ? `: ${String(params.reason)}` : ''}.`;
-    case 'bodyTooLarge':
-      return `The request body is larger than the ${megabytes(params.limit)} MB the service reads.`;
-    case 'bodyNotMultipart':
-      return 'The request body is not valid multipart/form-data.';
-    case 'bodyRequired':
-      return 'A JSON request body is required.';
-    default:
-      return undefined;
-  }
-}
+/** The `error` sentence of a problem with the body as a whole, by its keyword (any other verdict is about a field). */
+const WHOLE_BODY: Record<string, (params: Params) => string> = {
+  bodyNotJson: (p) => `The request body is not valid JSON${p.reason ? `: ${String(p.reason)}` : ''}.`,
+  bodyTooLarge: (p) => `The request body is larger than the ${megabytes(p.limit)} MB the service reads.`,
+  bodyNotMultipart: () => 'The request body is not valid multipart/form-data.',
+  bodyRequired: () => 'A JSON request body is required.',
+};
 
 /** A field's message: its schema's own sentence (not for a missing field), else the plain one. */
 const messageOf = (verdict: Verdict): string => (verdict.keyword !== 'required' && verdict.errorMessage) || plainMessage(verdict);
@@ -88,7 +69,7 @@ const isFieldBreak = (verdict: Verdict): boolean => verdict.in === 'body' && ver
 /** The documented 400 for a request the gate refused: `{error: {fieldErrors}}`, or the `error` sentence for the body as a whole. */
 export function readableFieldErrors(request: Pick<SimRequest, 'body' | 'form'>, verdicts: readonly Verdict[]): SimResponse {
   for (const verdict of verdicts) {
-    const whole = verdict.in === 'body' ? wholeBodyError(verdict) : undefined;
+    const whole = verdict.in === 'body' && Object.hasOwn(WHOLE_BODY, verdict.keyword) ? WHOLE_BODY[verdict.keyword]!(verdict.params) : undefined;
     if (whole) return { status: 400, body: { error: whole } };
   }
   const body = request.body;

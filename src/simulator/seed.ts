@@ -81,10 +81,6 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
   };
 }
 
-export function demoSeed(contract: SimContract): SeedFile {
-  return { default: demoAccountSeed(contract) };
-}
-
 /** Reads a seed file's JSON, saying what is wrong with it; its keys are well formed by the key rule (part 5.1). */
 export function parseSeed(text: string, source = 'seed', prefix = DOCUMENTED_KEY_PREFIX): SeedFile {
   let value: unknown;

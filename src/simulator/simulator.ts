@@ -15,7 +15,7 @@ import { routeNotFound, unauthorized } from './respond.js';
 import { dropJobs, nextDueAt, orderJobs, planJob, takeDue } from './job-queue.js';
 import { EVENT_LOG_LIMIT, emptyState, trimOldest, type AccountState, type SimState } from './state.js';
 import { RESOURCE_MODULES } from './resources/index.js';
-import { demoSeed, type SeedFile } from './seed.js';
+import { demoAccountSeed, type SeedFile } from './seed.js';
 import { matchTestValue } from './documented-inputs.js';
 import { accountBounds, DEFAULT_MAX_ACCOUNT_BYTES, DEFAULT_MAX_ACCOUNTS, type Eviction } from './account-bounds.js';
 import { webhookTargets } from './resources/events.js';
@@ -151,7 +151,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   const options: SimOptions = { ...DEFAULT_OPTIONS, signupCode: documentedSignupCode(contract) };
   for (const [name, value] of Object.entries(init.options ?? {})) if (value !== undefined) Object.assign(options, { [name]: value });
   // A seed without `default` keeps the demo seed for accounts opened by unknown keys.
-  const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoSeed(contract).default };
+  const seed: SeedFile = { ...init.seed, default: init.seed?.default ?? demoAccountSeed(contract) };
   let state: SimState = init.state ?? emptyState();
   orderJobs(state);
   const clock = init.clock ?? systemClock(undefined, state.clockOffsetMs);
@@ -213,10 +213,8 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     readonly local = local;
     readonly ids = ids;
     readonly options = options;
-    readonly now: number;
     readonly nowIso: string;
-    constructor(now: number) {
-      this.now = now;
+    constructor(readonly now: number) {
       this.nowIso = new Date(now).toISOString();
     }
     get state(): SimState {
@@ -247,17 +245,16 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   }
 
   class RequestMoment extends Moment implements RequestFacts, AnyAnswers {
-    readonly request: SimRequest;
-    readonly operationId: OperationId;
-    readonly params: Record<string, string>;
     readonly body: JsonObject;
     /** Set once the key is checked, on every operation that needs one. */
     account!: AccountState;
-    constructor(now: number, request: SimRequest, operationId: string, params: Record<string, string>) {
+    constructor(
+      now: number,
+      readonly request: SimRequest,
+      readonly operationId: OperationId,
+      readonly params: Record<string, string>,
+    ) {
       super(now);
-      this.request = request;
-      this.operationId = operationId as OperationId;
-      this.params = params;
       this.body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? (request.body as JsonObject) : {};
     }
     documented(status: number, example?: string, headers?: Record<string, string>): SimResponse {
@@ -269,9 +266,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     testValue(only?: string[]): SimResponse | undefined {
       const found = matchTestValue(contract, this.operationId, this.request, only);
       return found && found.status !== undefined ? { status: found.status, body: contract.example(this.operationId, found.status, found.example) } : undefined;
-    }
-    hasTestValue(name: string): boolean {
-      return matchTestValue(contract, this.operationId, this.request, [name]) !== undefined;
     }
   }
 
@@ -311,7 +305,7 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     let stateChanged = false;
     const { operationId, params } = matched;
     const entry = handlers.get(operationId);
-    const ctx = new RequestMoment(clock.now(), request, operationId, params);
+    const ctx = new RequestMoment(clock.now(), request, operationId as OperationId, params);
     if (contract.needsKey(operationId)) {
       const key = accepted ?? acceptedKey({ contract, state, options }, request.headers.authorization);
       if (key === undefined) return unauthorized(contract, operationId, request.headers.authorization);

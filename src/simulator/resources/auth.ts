@@ -2,7 +2,7 @@
 // phone number, the account. Which operation may move a sign-up on from where it stands is read
 // from the contract's `signUp` state machine (x-state-machines), each transition bound to the
 // operationId its trigger names; the state names below are the machine's own.
-import { addKey, issueKey } from '../accounts.js';
+import { issueKey } from '../accounts.js';
 import { trimKeys } from '../account-bounds.js';
 import type { RequestContext, ResourceModule, RuleContext } from '../context.js';
 import type { SignupState } from '../state.js';
@@ -20,9 +20,6 @@ export const MAX_CODES_SENT = 5;
 
 /** The credit of the documented valid coupon (`couponCredit` test value; coupon values are not shown, part 5.4). */
 export const COUPON_CREDIT_USD = 50;
-
-/** A sign-up as kept in `state.signups`, with the number of SMS codes sent for it. */
-type Signup = SignupState & { codesSent?: number };
 
 /** The states of the contract's `signUp` machine this module stands in (part 3). */
 export const SIGNUP_STAGES = {
@@ -79,9 +76,8 @@ function allowed(ctx: RequestContext, signup: SignupState): boolean {
 export function canonicalEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 0) return email.toLowerCase();
-  let local = email.slice(0, at).toLowerCase();
+  let local = email.slice(0, at).toLowerCase().split('+')[0]!;
   let domain = email.slice(at + 1).toLowerCase();
-  local = local.split('+')[0]!;
   if (domain === 'googlemail.com') domain = 'gmail.com';
   if (domain === 'gmail.com') local = local.replace(/\./g, '');
   return `${local}@${domain}`;
@@ -96,14 +92,9 @@ function validCoupon(ctx: RuleContext, coupon: string): boolean {
   return coupon === testValueOf(ctx, 'couponCredit');
 }
 
-/** A number the service provisioned (a seeded account's numbers are registered as such too, numbers.ts). */
-function isServiceNumber(ctx: RuleContext, e164: string): boolean {
-  return Object.hasOwn(ctx.state.serviceNumbers, e164);
-}
-
-function signupOfRegistration(ctx: RequestContext): Signup | undefined {
+function signupOfRegistration(ctx: RequestContext): SignupState | undefined {
   const verificationId = ctx.state.registrations[String(ctx.body.registrationId)];
-  return verificationId ? (ctx.state.signups[verificationId] as Signup | undefined) : undefined;
+  return verificationId ? ctx.state.signups[verificationId] : undefined;
 }
 
 /** A code check with the attempt limit: undefined when the code is right. */
@@ -124,7 +115,7 @@ export const authModule: ResourceModule = {
       // Refused before any code is sent (part 4.1); the mock knows only the documented coupon.
       if (coupon !== undefined && !validCoupon(ctx, coupon)) return ctx.documented(400, 'couponRefused');
       const verificationId = ctx.ids.next('ver_');
-      const signup: Signup = { verificationId, email, emailVerified: false, failedAttempts: 0, ...(coupon ? { coupon } : {}) };
+      const signup: SignupState = { verificationId, email, emailVerified: false, failedAttempts: 0, ...(coupon ? { coupon } : {}) };
       ctx.state.signups[verificationId] = signup;
       return ctx.json(200, { verificationId });
     },
@@ -140,8 +131,7 @@ export const authModule: ResourceModule = {
       const existing = ctx.state.accounts[ctx.state.emails[signup.email] ?? ''];
       if (existing) {
         // Signed in: a new key of that account, returned this once (part 5.3); a coupon is for new accounts only.
-        const apiKey = issueKey(ctx);
-        addKey(ctx, existing, apiKey);
+        const apiKey = issueKey(ctx, existing);
         trimKeys(ctx.state, existing);
         signup.completed = true;
         signup.accountId = existing.id;
@@ -157,8 +147,9 @@ export const authModule: ResourceModule = {
       const signup = signupOfRegistration(ctx);
       if (!signup || !allowed(ctx, signup)) return ctx.documented(409, 'registrationComplete');
       const phoneNumber = String(ctx.body.phoneNumber);
-      // Part 5.5: a number the service provisioned cannot register an account (409 inferred).
-      if (isServiceNumber(ctx, phoneNumber)) return ctx.documented(409, 'serviceNumber');
+      // Part 5.5: a number the service provisioned (a seeded account's too, numbers.ts) cannot
+      // register an account (409 inferred).
+      if (Object.hasOwn(ctx.state.serviceNumbers, phoneNumber)) return ctx.documented(409, 'serviceNumber');
       // Part 3: a verified number is bound to one account permanently.
       if (ctx.state.boundNumbers[phoneNumber]) return ctx.documented(409, 'numberBound');
       if ((signup.codesSent ?? 0) >= MAX_CODES_SENT) return ctx.documented(429);
@@ -190,8 +181,7 @@ export const authModule: ResourceModule = {
       // A new account is free (limits an object) and holds no credit but a valid coupon's (parts 3, 5.4).
       const account = ctx.createAccount({ email: signup.email });
       if (signup.coupon && validCoupon(ctx, signup.coupon)) account.balance += COUPON_CREDIT_USD;
-      const apiKey = issueKey(ctx);
-      addKey(ctx, account, apiKey);
+      const apiKey = issueKey(ctx, account);
       ctx.state.boundNumbers[phoneNumber] = account.id;
       // The first number (part 3), provisioned as createNumber does and registered as a service number.
       const first = provisionNumber(ctx, account);

@@ -10,7 +10,7 @@
 // - `hasMore` says whether the limit cut the list.
 // Everything but the rules is read from the contract: the list field (`items` is inferred), its
 // `maxItems`, the default `limit`. Browser-safe.
-import { resolveRef, type JsonObject } from '../../contract/json-pointer.js';
+import { listOperations, resolveRef, type JsonObject } from '../../contract/operations.js';
 
 export const BILLING_ACTIVITY_OPERATION_ID = 'listBillingActivity';
 const TIME_FIELD = 'occurredAt';
@@ -32,9 +32,8 @@ const pagings = new WeakMap<object, ActivityPaging | null>();
 export function activityPaging(document: JsonObject): ActivityPaging | undefined {
   if (pagings.has(document)) return pagings.get(document) ?? undefined;
   let paging: ActivityPaging | null = null;
-  for (const item of Object.values<JsonObject>(document.paths ?? {})) {
-    const operation = resolveRef<JsonObject>(document, item)?.get;
-    if (operation?.operationId !== BILLING_ACTIVITY_OPERATION_ID) continue;
+  const operation = listOperations(document).find((entry) => entry.method === 'get' && entry.operation.operationId === BILLING_ACTIVITY_OPERATION_ID)?.operation;
+  if (operation) {
     const schema = resolveRef<JsonObject | undefined>(document, resolveRef<JsonObject | undefined>(document, operation.responses?.['200'])?.content?.['application/json']?.schema);
     const limit = (operation.parameters ?? []).map((raw: unknown) => resolveRef<JsonObject>(document, raw)).find((p: JsonObject) => p.in === 'query' && p.name === 'limit');
     const defaultLimit = resolveRef<JsonObject | undefined>(document, limit?.schema)?.default;

@@ -149,13 +149,21 @@ function recentUsage(ctx: RuleContext, account: AccountState): JsonObject {
   return usage;
 }
 
-/** The active subscription, or the documented 409 without one (part 4.4). */
 /** `act` on the account's subscription, unless there is none (409) or a test value of `only` answers instead. */
 function onSubscription(ctx: RequestContext, act: (subscription: JsonObject) => SimResponse, only?: string[]): SimResponse {
   const subscription = ctx.account.billing.subscription;
   if (!subscription) return ctx.documented(409, 'noActiveSubscription');
   return (only && ctx.testValue(only)) || act(subscription);
 }
+
+/** Cancels the subscription at its period end (part 3: coverage continues until then, and the account reverts to PAYG), or no longer. */
+const cancelAtPeriodEnd =
+  (cancel: boolean) =>
+  (ctx: RequestContext): SimResponse =>
+    onSubscription(ctx, (subscription) => {
+      subscription.cancelAtPeriodEnd = cancel;
+      return ctx.documented(200, 'actionDone');
+    });
 
 function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
   const paging = activityPaging(ctx.contract.document)!;
@@ -193,18 +201,8 @@ export const billingModule: ResourceModule = {
 
     createPaymentMethodSetup: (ctx) => openCheckout(ctx, 'setup'),
 
-    cancelSubscription: (ctx) =>
-      onSubscription(ctx, (subscription) => {
-        // Part 3: coverage continues until periodEnd, then the account reverts to PAYG.
-        subscription.cancelAtPeriodEnd = true;
-        return ctx.documented(200, 'actionDone');
-      }),
-
-    resumeSubscription: (ctx) =>
-      onSubscription(ctx, (subscription) => {
-        subscription.cancelAtPeriodEnd = false;
-        return ctx.documented(200, 'actionDone');
-      }),
+    cancelSubscription: cancelAtPeriodEnd(true),
+    resumeSubscription: cancelAtPeriodEnd(false),
 
     changeSubscriptionInterval: (ctx) =>
       onSubscription(

@@ -9,9 +9,9 @@ import type { CallRecord, CallStatusChangedData, CallStatusRecord, NumberRecord,
 import type { JsonObject, SimResponse } from '../types.js';
 import { aboveFreeCeiling, freeLimits, isFree } from './free-account.js';
 import { findNumber, isWalletGated } from './numbers.js';
+import { matchTestValue } from '../documented-inputs.js';
 import { recordTraffic } from './usage.js';
 
-/** How many records a list answers (part 8). */
 /** Simulated ms spent in a state before the next move, at the default pace (issue 11: Terminated within about 10 s). */
 const TIME_IN_STATE_MS: Record<string, number> = { Queued: 1000, Ringing: 2000, 'In-Progress': 5000 };
 const DEFAULT_TIME_IN_STATE_MS = 2000;
@@ -127,7 +127,6 @@ function progressStep(ctx: RuleContext, account: AccountState, job: Job): void {
   }
 }
 
-
 /**
  * The effective call cap (part 4.2): the per-call cap, then the number's, then the account's,
  * then the global default; a higher level overrides a lower one either way. A free account's
@@ -145,17 +144,8 @@ function isActive(ctx: Pick<RuleContext, 'contract'>, call: CallRecord): boolean
   return call.status.state !== callLifecycle(ctx).terminal;
 }
 
-/** The ending a test value asks for (spec/test-values.yaml), else `completed`. */
-function plannedEnding(ctx: RequestContext): TerminationType {
-  for (const [name, ending] of [
-    ['callBusy', 'busy'],
-    ['callNoAnswer', 'no-answer'],
-    ['callFailed', 'failed'],
-  ] as const) {
-    if (ctx.hasTestValue(name)) return ending;
-  }
-  return 'completed';
-}
+/** The endings test values ask for (spec/test-values.yaml); any other call ends `completed`. */
+const TEST_ENDINGS: Record<string, TerminationType> = { callBusy: 'busy', callNoAnswer: 'no-answer', callFailed: 'failed' };
 
 function storeCall(account: AccountState, call: CallRecord, meta: CallMeta): void {
   account.calls.push(call);
@@ -201,7 +191,7 @@ function createCall(ctx: RequestContext<'createCall'>): SimResponse {
     to: String(body.to),
     fromNumberId: number.id,
     createdAt: ctx.nowIso,
-    moves: plannedMoves(ctx, first, plannedEnding(ctx)),
+    moves: plannedMoves(ctx, first, TEST_ENDINGS[matchTestValue(ctx.contract, ctx.operationId, ctx.request, Object.keys(TEST_ENDINGS))?.name ?? ''] ?? 'completed'),
     ...(key ? { idempotencyKey: key } : {}),
   });
   if (key) account.idempotency[key] = call.id;

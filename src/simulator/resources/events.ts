@@ -52,12 +52,10 @@ function shortName(text: string): string {
  * `data` (`groupId`, `messageId`, `channel`, `status`...). An event without that field does not match.
  */
 export function matchesFilters(event: SimEvent, filters: JsonObject): boolean {
-  for (const [key, wanted] of Object.entries(filters)) {
+  return Object.entries(filters).every(([key, wanted]) => {
     const actual = key === 'type' ? event.type : event.data[key];
-    if (actual === undefined) return false;
-    if (JSON.stringify(actual) !== JSON.stringify(wanted)) return false;
-  }
-  return true;
+    return actual !== undefined && JSON.stringify(actual) === JSON.stringify(wanted);
+  });
 }
 
 function cursors(account: AccountState): Record<string, number> {

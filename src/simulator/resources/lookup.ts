@@ -6,7 +6,7 @@
 // The answer comes from the number alone: the documented test values reach a failed lookup (502)
 // and each documented channel outcome; any other number answers the `imessageReachable` channels
 // when its country calling code is +1, else the `whatsappOnly` channels.
-import type { ResourceModule, RuleContext } from '../context.js';
+import type { ResourceModule } from '../context.js';
 import { dict, type AccountState } from '../state.js';
 import type { JsonObject } from '../types.js';
 
@@ -23,11 +23,6 @@ interface LookupState {
 
 function lookupState(account: AccountState): LookupState {
   return ((account.extra.lookup as LookupState | undefined) ??= { counted: [], cache: dict() });
-}
-
-/** The channels of the documented outcome named `example` of a 200 lookup. */
-function documentedChannels(ctx: Pick<RuleContext, 'contract'>, example: string): JsonObject {
-  return (ctx.contract.example('lookupNumber', 200, example) as JsonObject).channels as JsonObject;
 }
 
 /** Seconds until a lookup would fit under both caps again, or 0 when it fits now. */
@@ -59,13 +54,11 @@ export const lookupModule: ResourceModule = {
       if (retryAfter > 0) return ctx.documented(429, 'lookupRateLimited', { 'Retry-After': String(retryAfter) });
       state.counted.push(now);
 
-      // A lookup that could not complete implies nothing about the number and is not cached (part 7).
-      if (ctx.hasTestValue('lookupIncomplete')) return ctx.documented(502, 'lookupIncomplete');
-      const channels = ctx.hasTestValue('lookupWhatsappOnly')
-        ? documentedChannels(ctx, 'whatsappOnly')
-        : ctx.hasTestValue('lookupImessageReachable') || number.startsWith('+1')
-          ? documentedChannels(ctx, 'imessageReachable')
-          : documentedChannels(ctx, 'whatsappOnly');
+      // A documented outcome by test value; a lookup that could not complete (502) implies nothing
+      // about the number and is not cached (part 7).
+      const documented = ctx.testValue(['lookupIncomplete', 'lookupWhatsappOnly', 'lookupImessageReachable']);
+      if (documented && documented.status !== 200) return documented;
+      const channels = ((documented?.body ?? ctx.documented(200, number.startsWith('+1') ? 'imessageReachable' : 'whatsappOnly').body) as JsonObject).channels as JsonObject;
       state.cache[number] = { at: now, channels };
       return ctx.json(200, { number, channels });
     },

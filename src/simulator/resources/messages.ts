@@ -8,9 +8,8 @@ import { dict, HISTORY_LIMIT, LIST_LIMIT, trimOldest, type AccountState } from '
 import type { GroupRecord, MediaRecord, MessageChannel, MessageRecord, NumberRecord } from '../records.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { findNumber, isWalletGated } from './numbers.js';
-import { recordTraffic } from './usage.js';
+import { recordTraffic, utcDay } from './usage.js';
 
-/** How many records a list answers (part 8). */
 /** WhatsApp: the fixed minimum gap between consecutive messages of one number (part 8). */
 const WHATSAPP_GAP_MS = 1000;
 /** WhatsApp: consecutive messages to one recipient with no reply (part 8). */
@@ -19,8 +18,6 @@ const WHATSAPP_UNANSWERED = 3;
 const IMESSAGE_NEW_PER_DAY = 50;
 /** Simulated ms from a send to its delivery report at the default pace (issue 11: within about 2 s). */
 const DELIVERY_DELAY_MS = 1000;
-
-const DAY_MS = 86_400_000;
 
 /** What this module keeps per account in `extra.messages`. */
 interface MessagingState {
@@ -37,13 +34,9 @@ interface MessagingState {
 }
 
 export function messagingState(account: AccountState): MessagingState {
-  const extra = (account.extra.messages ??= dict()) as Partial<MessagingState>;
-  extra.whatsappLastAt ??= dict();
-  extra.unanswered ??= dict();
-  extra.imessageNew ??= dict();
-  extra.contacts ??= dict();
-  extra.groupLines ??= dict();
-  return extra as MessagingState;
+  const extra = (account.extra.messages ??= dict()) as Record<string, unknown>;
+  for (const key of ['whatsappLastAt', 'unanswered', 'imessageNew', 'contacts', 'groupLines'] satisfies Array<keyof MessagingState>) extra[key] ??= dict();
+  return extra as unknown as MessagingState;
 }
 
 /** Where a message stands and what the service knows of it but never shows (part 2: the status field is not shown). */
@@ -52,6 +45,12 @@ interface MessageMeta {
   createdAt: string;
   /** Delivery state (spec/states/message-delivery.yaml), outbound only. */
   delivery?: string;
+}
+
+/** A new message record on `line` (in `group`, when given), without media. */
+function newMessage(ctx: RuleContext, line: NumberRecord, group: GroupRecord | undefined, fields: Pick<MessageRecord, 'channel' | 'from' | 'to' | 'body' | 'replyToId' | 'source'>): MessageRecord {
+  const { channel, from, to, body, replyToId, source } = fields;
+  return { id: ctx.ids.next('msg_'), phoneNumberId: line.id, groupId: group ? group.id : null, channel, from, to, body, media: [], replyToId, reaction: null, source };
 }
 
 /** Appends a message, newest last, keeping the newest HISTORY_LIMIT and forgetting the dropped ones' meta. */
@@ -74,17 +73,12 @@ function messageTime(account: AccountState, message: MessageRecord): number {
   return Date.parse(meta?.createdAt ?? account.createdAt);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Channels and attachments
 
 /** The account's lines in a group: those recorded for it, else the lines its seeded messages were on. */
 export function groupLines(account: AccountState, groupId: string): string[] {
-  const state = messagingState(account);
-  const known = state.groupLines[groupId];
-  if (known) return known;
-  const lines = [...new Set(account.messages.filter((m) => m.groupId === groupId).map((m) => m.phoneNumberId))];
-  return lines;
+  return messagingState(account).groupLines[groupId] ?? [...new Set(account.messages.filter((m) => m.groupId === groupId).map((m) => m.phoneNumberId))];
 }
 
 /** The channels a number carries now (WhatsApp only once it is ready, part 3). */
@@ -99,7 +93,6 @@ function defaultChannel(number: NumberRecord): MessageChannel {
   return 'whatsapp';
 }
 
-const IMAGE_OR_VIDEO = /\.(jpe?g|png|gif|webp|heic|heif|bmp|mp4|m4v|mov|3gp|webm|mpe?g)$/i;
 const EXTENSION_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',
@@ -160,11 +153,13 @@ function typeByExtension(url: string): string | undefined {
   return extension ? EXTENSION_TYPES[extension] : undefined;
 }
 
-/** Audio or a document, which WhatsApp sends without a body (part 4.5); an undecidable item is given the benefit of the doubt. */
+/**
+ * Audio or a document, which WhatsApp sends without a body (part 4.5); an undecidable item (no
+ * type given, none known for its extension) is given the benefit of the doubt.
+ */
 function isAudioOrDocument(attachment: Attachment): boolean {
-  if (attachment.contentType) return !/^(image|video)\//i.test(attachment.contentType);
-  const extension = extensionOf(attachment.url);
-  return extension !== undefined && !IMAGE_OR_VIDEO.test(`.${extension}`) && extension in EXTENSION_TYPES;
+  const type = attachment.contentType || typeByExtension(attachment.url);
+  return type !== undefined && !/^(image|video)\//i.test(type);
 }
 
 /** The stored media items: served by the service at a URL shaped like the contract's example's. */
@@ -210,10 +205,6 @@ function whatsappRateLimit(ctx: RequestContext, account: AccountState, number: N
   }
   if ((state.unanswered[`${number.id} ${conversation}`] ?? 0) >= WHATSAPP_UNANSWERED) return ctx.documented(429, 'whatsappUnanswered');
   return undefined;
-}
-
-function utcDay(ms: number): string {
-  return new Date(Math.floor(ms / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 }
 
 function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
@@ -271,18 +262,11 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
 
   const recipient = group ? undefined : String(body.to);
   const contacts = (state.contacts[number.id] ??= dict());
-  // Carrier and registry outcomes, by documented test value (spec/test-values.yaml).
-  const refusal = ctx.testValue(['messageUnsupportedRegion']);
+  // Carrier and registry outcomes, by documented test value (spec/test-values.yaml); on WhatsApp,
+  // limited access still lets the number reply to someone who messaged it (part 7).
+  const onWhatsapp = channel === 'whatsapp' && recipient !== undefined ? ['recipientNotOnWhatsapp', ...(contacts[recipient] ? [] : ['whatsappLimited'])] : [];
+  const refusal = ctx.testValue(['messageUnsupportedRegion', ...onWhatsapp]);
   if (refusal) return refusal;
-  if (channel === 'whatsapp' && recipient !== undefined) {
-    const whatsapp = ctx.testValue(['recipientNotOnWhatsapp']);
-    if (whatsapp) return whatsapp;
-    // Limited access still lets the number reply to someone who messaged it (part 7).
-    if (!contacts[recipient]) {
-      const limited = ctx.testValue(['whatsappLimited']);
-      if (limited) return limited;
-    }
-  }
 
   // Wallet gating (parts 3 and 7): a PAYG number with the wallet at or below zero.
   if (isWalletGated(account, number)) return ctx.documented(402);
@@ -301,19 +285,8 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
     state.imessageNew[number.id] = { day: today, count: count + 1 };
   }
 
-  const record: MessageRecord = {
-    id: ctx.ids.next('msg_'),
-    phoneNumberId: number.id,
-    groupId: group ? group.id : null,
-    channel,
-    from: number.number,
-    to: group ? null : recipient!,
-    body: text,
-    media: mediaItems(ctx, list),
-    replyToId,
-    reaction: null,
-    source: 'external',
-  };
+  const record = newMessage(ctx, number, group, { channel, from: number.number, to: group ? null : recipient!, body: text, replyToId, source: 'external' });
+  record.media = mediaItems(ctx, list);
   const delivery = deliveryStates(ctx);
   storeMessage(account, record, { direction: 'outbound', createdAt: ctx.nowIso, delivery: delivery.initial });
   if (recipient !== undefined) contacts[recipient] = true;
@@ -369,19 +342,7 @@ export function receiveMessage(
   const channel = input.group ? 'whatsapp' : (input.channel ?? defaultChannel(input.line));
   const records: MessageRecord[] = [];
   for (const line of lines) {
-    const record: MessageRecord = {
-      id: ctx.ids.next('msg_'),
-      phoneNumberId: line.id,
-      groupId: input.group ? input.group.id : null,
-      channel,
-      from: input.from,
-      to: input.group ? null : line.number,
-      body: input.body,
-      media: [],
-      replyToId: null,
-      reaction: null,
-      source: input.source,
-    };
+    const record = newMessage(ctx, line, input.group, { channel, from: input.from, to: input.group ? null : line.number, body: input.body, replyToId: null, source: input.source });
     storeMessage(account, record, { direction: 'inbound', createdAt: ctx.nowIso });
     (state.contacts[line.id] ??= dict())[input.from] = true;
     delete state.unanswered[`${line.id} ${input.group ? input.group.id : input.from}`];
@@ -410,13 +371,10 @@ function setTypingIndicator(ctx: RequestContext<'setTypingIndicator'>): SimRespo
         : 'sms';
   if (channel === 'whatsapp') {
     if (!channelReady(number, 'whatsapp')) return ctx.documented(400, 'whatsappNotConnected');
-    const contacts = messagingState(account).contacts[number.id] ?? {};
-    const down = ctx.testValue(['typingWhatsappChannelDown']);
-    if (down) return down;
-    if (!contacts[String(body.toNumber)]) {
-      const limited = ctx.testValue(['typingWhatsappLimited']);
-      if (limited) return limited;
-    }
+    // Limited access still lets the number type to someone who messaged it (part 7).
+    const known = messagingState(account).contacts[number.id]?.[String(body.toNumber)];
+    const refusal = ctx.testValue(['typingWhatsappChannelDown', ...(known ? [] : ['typingWhatsappLimited'])]);
+    if (refusal) return refusal;
   }
   // A standard SMS number silently does nothing; there is nothing to keep for an indicator.
   return ctx.documented(200, 'done');

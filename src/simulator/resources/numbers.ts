@@ -111,18 +111,16 @@ const warmupDone: ProcessStep = (_ctx, account, job) => {
   if (number?.whatsapp?.status === 'warming_up') number.whatsapp = { status: 'ready' };
 };
 
-/** The list answer: newest first. */
-function listed(account: AccountState): NumberRecord[] {
-  refreshNumbers(account);
-  return [...account.numbers].reverse();
-}
-
 export const numbersModule: ResourceModule = {
   name: 'numbers',
   parts: '2, 3, 4.5, 8',
   reads: ['listNumbers'],
   handlers: {
-    listNumbers: (ctx) => ctx.json(200, listed(ctx.account)),
+    // Newest first.
+    listNumbers(ctx) {
+      refreshNumbers(ctx.account);
+      return ctx.json(200, [...ctx.account.numbers].reverse());
+    },
 
     createNumber(ctx: RequestContext<'createNumber'>) {
       const { account } = ctx;

@@ -44,21 +44,19 @@ function usageState(account: AccountState): UsageState {
   return state as UsageState;
 }
 
-const emptySplit = (): Split => ({
-  voice: {
-    outbound: { domestic: { calls: 0, minutes: 0 }, intl: { calls: 0, minutes: 0 } },
-    inbound: { domestic: { calls: 0, minutes: 0 }, intl: { calls: 0, minutes: 0 } },
-  },
-  messages: { outbound: { domestic: { count: 0 }, intl: { count: 0 } }, inbound: { domestic: { count: 0 }, intl: { count: 0 } } },
-});
+/** Every direction and geography a split counts. */
+const WAYS = [['outbound', 'domestic'], ['outbound', 'intl'], ['inbound', 'domestic'], ['inbound', 'intl']] as const;
+
+function emptySplit(): Split {
+  const cells = <T>(make: () => T) => ({ outbound: { domestic: make(), intl: make() }, inbound: { domestic: make(), intl: make() } });
+  return { voice: cells(() => ({ calls: 0, minutes: 0 })), messages: cells(() => ({ count: 0 })) };
+}
 
 function addSplit(into: Split, from: Split): void {
-  for (const direction of ['outbound', 'inbound'] as const) {
-    for (const geography of ['domestic', 'intl'] as const) {
-      into.voice[direction][geography].calls += from.voice[direction][geography].calls;
-      into.voice[direction][geography].minutes += from.voice[direction][geography].minutes;
-      into.messages[direction][geography].count += from.messages[direction][geography].count;
-    }
+  for (const [direction, geography] of WAYS) {
+    into.voice[direction][geography].calls += from.voice[direction][geography].calls;
+    into.voice[direction][geography].minutes += from.voice[direction][geography].minutes;
+    into.messages[direction][geography].count += from.messages[direction][geography].count;
   }
 }
 
@@ -249,7 +247,7 @@ function currentPeriod(ctx: RequestContext, account: AccountState) {
     }
   }
   const roundMinutes = (split: Split): Split => {
-    for (const direction of ['outbound', 'inbound'] as const) for (const geo of ['domestic', 'intl'] as const) split.voice[direction][geo].minutes = round(split.voice[direction][geo].minutes);
+    for (const [direction, geography] of WAYS) split.voice[direction][geography].minutes = round(split.voice[direction][geography].minutes);
     return split;
   };
   const daysTotal = Math.round((end - start) / DAY_MS);
@@ -281,8 +279,7 @@ export function computeUsage(ctx: RequestContext, account: AccountState, periodD
   for (const [day, numbers] of Object.entries(state.days)) {
     if (!inWindow.has(day)) continue;
     for (const [numberId, split] of Object.entries(numbers)) {
-      const m = split.messages;
-      messagesByNumber[numberId] = (messagesByNumber[numberId] ?? 0) + m.outbound.domestic.count + m.outbound.intl.count + m.inbound.domestic.count + m.inbound.intl.count;
+      messagesByNumber[numberId] = WAYS.reduce((sum, [direction, geography]) => sum + split.messages[direction][geography].count, messagesByNumber[numberId] ?? 0);
     }
   }
   const breakdown = (field: 'messages' | 'calls' | 'minutes') => ({ d7: windowSum(account, now, 7, field), d30: windowSum(account, now, 30, field), all: round(state.all[field]) });
