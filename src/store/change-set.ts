@@ -79,10 +79,12 @@ const isObject = (value: unknown): value is object => typeof value === 'object' 
  * `value` with every tracking proxy in it replaced by its object (what is stored is plain data;
  * a run's result, so that writing its answer out reads plain objects, not traps).
  */
-export function unwrapDeep(value: unknown, seen = new Set<object>()): unknown {
+export function unwrapDeep(value: unknown, seen?: Set<object>): unknown {
   if (!isObject(value)) return value;
   const raw = rawOf(value);
   if (raw !== value) return raw;
+  // Made for an object only: every write a rule makes passes through here, most of them a number or a string.
+  seen ??= new Set<object>();
   if (seen.has(value)) return value;
   seen.add(value);
   if (Array.isArray(value)) {
