@@ -324,7 +324,13 @@ export function createSimulator(init: SimulatorOptions): Simulator {
       if (quiet) {
         ctx.account = quiet;
         bounds.touch(quiet);
-        return onWhole(() => reply(ctx, entry, false));
+        const view = state;
+        state = whole!;
+        try {
+          return reply(ctx, entry, false);
+        } finally {
+          state = view;
+        }
       }
       ctx.account = openAccount(ctx, key, (k) => {
         stateChanged = true; // a new account is a change
@@ -340,17 +346,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
   function quietAccount(on: SimState, key: string, now: number): AccountState | undefined {
     if (!Object.hasOwn(on.keys, key) || (nextDueAt(on) ?? Number.POSITIVE_INFINITY) <= now) return undefined;
     return on.accounts[on.keys[key]!];
-  }
-
-  /** Runs `fn` on the whole state behind the store's view (`within`'s `whole`). */
-  function onWhole<T>(fn: () => T): T {
-    const view = state;
-    state = whole!;
-    try {
-      return fn();
-    } finally {
-      state = view;
-    }
   }
 
   /** The answer once the account is open and what was due has run. */

@@ -64,7 +64,6 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
   let seq = options.lastSeq ?? 0;
   /** Lines not yet written, and the change number the last of them carries. */
   let pending: string[] = [];
-  let pendingBytes = 0;
   let written = seq;
   let writing = false;
   let stopped = false;
@@ -105,7 +104,6 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
   const record = (body: string): void => {
     const text = line(++seq, body);
     pending.push(text);
-    pendingBytes += text.length;
     since?.push([seq, text]);
   };
 
@@ -226,10 +224,8 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     }
     writing = true;
     const lines = pending;
-    const bytes = pendingBytes;
     const upTo = seq;
     pending = [];
-    pendingBytes = 0;
     for (const waiter of waiters) waiter.started = true;
     (async () => {
       // One write into the page cache, made synchronously (microseconds), and one fdatasync off
@@ -251,13 +247,11 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
         throw error;
       }
       goodBytes += buffer.length;
-      return bytes;
     })().then(
       () => succeeded(upTo),
       (error: NodeJS.ErrnoException) => {
         // The lines go out with the next write.
         pending = [...lines, ...pending];
-        pendingBytes += bytes;
         failed(error);
       },
     ).finally(() => {
@@ -336,7 +330,6 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
         fsyncSync(fd);
         goodBytes += buffer.length;
         pending = [];
-        pendingBytes = 0;
         succeeded(seq);
       } catch (error) {
         try {
