@@ -12,6 +12,7 @@ import { loadOpenApi, readGeneratedJson } from '../src/contract/generated-files.
 import { readJournal, readStateFile } from '../src/store/state-file.js';
 import { fileStore } from '../src/store/file-store.js';
 import { createMockCore } from '../src/serve/mock-core.js';
+import { manualClock } from '../src/simulator/clock.js';
 import type { SimState } from '../src/simulator/state.js';
 import { simRequest } from './helpers/simulator-harness.js';
 
@@ -69,6 +70,35 @@ describe('--state: the journal holds exactly what the mock holds', () => {
       expect(read.accounts[b]!.account.maxCallDurationSeconds).toBe(900);
       // Folded along the way: the journal no longer starts at the first change.
       expect(readJournal(`${file}.journal`)!.entries[0]!.n).toBeGreaterThan(1);
+    } finally {
+      core.stop();
+      await core.store.close();
+    }
+  });
+
+  it('a read runs what fell due as a change, written like any other; a read with nothing due writes nothing', async () => {
+    // A read of an open account with nothing due runs on the state itself, untracked (simulator.ts
+    // `within`): one that runs due steps must not, or the journal would lack what they did.
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mock-journal-')), 'state.json');
+    const clock = manualClock();
+    const core = createMockCore({ document: loadOpenApi(), controlDocument: readGeneratedJson('mock-control.json'), clock, store: (simulator) => fileStore(simulator, file) });
+    const key = 'sk_live_journal_due';
+    const serve = (method: string, pathname: string, body?: unknown) =>
+      core.pipeline.serve(simRequest(method, pathname, { body, key, headers: body !== undefined ? { 'content-type': 'application/json' } : {} }));
+    const lines = (): number => readJournal(`${file}.journal`)?.entries.length ?? 0;
+    try {
+      for (let i = 0; i < 3; i++) expect((await serve('POST', '/api/v1/messages', { to: '+14155550123', fromNumberId: 'pn_8f3kq2m9x7', body: 'due' })).status).toBe(201);
+      const quiet = lines();
+      expect((await serve('GET', '/api/v1/messages')).status).toBe(200);
+      expect(lines(), 'a read with nothing due').toBe(quiet);
+      // The deliveries fall due; the next read runs them (the runner's timer has not woken yet).
+      clock.set(clock.now() + 60_000);
+      expect((await serve('GET', '/api/v1/messages')).status).toBe(200);
+      expect(lines(), 'a read that ran the deliveries').toBeGreaterThan(quiet);
+      const inMemory = normal(core.simulator.state);
+      core.stop();
+      await core.store.close();
+      expect(normal(readStateFile(file)!)).toEqual(inMemory);
     } finally {
       core.stop();
       await core.store.close();

@@ -79,10 +79,12 @@ const isObject = (value: unknown): value is object => typeof value === 'object' 
  * `value` with every tracking proxy in it replaced by its object (what is stored is plain data;
  * a run's result, so that writing its answer out reads plain objects, not traps).
  */
-export function unwrapDeep(value: unknown, seen = new Set<object>()): unknown {
+export function unwrapDeep(value: unknown, seen?: Set<object>): unknown {
   if (!isObject(value)) return value;
   const raw = rawOf(value);
   if (raw !== value) return raw;
+  // Made for an object only: every write a rule makes passes through here, most of them a number or a string.
+  seen ??= new Set<object>();
   if (seen.has(value)) return value;
   seen.add(value);
   if (Array.isArray(value)) {
@@ -98,7 +100,9 @@ const keyOf = (path: Path): string => path.join('\u0000');
 interface ListNote {
   path: Path;
   list: unknown[];
-  /** The list as it was before its first structural change, when it had one. */
+  /** Its length at its first structural change, when it had one. */
+  length?: number;
+  /** The list as it was then, kept once a change reached what was there (an append leaves it as it was). */
   before?: unknown[];
   /** Elements changed in place. */
   changed: Set<object>;
@@ -122,7 +126,8 @@ interface Mark {
 
 /** Notes of one run: shared by every proxy of its tracker (their handlers hold no closures of their own). */
 class Notes {
-  readonly proxies = new WeakMap<object, object>();
+  /** A Map, not a WeakMap: the notes live as long as one run and its answer, and a WeakMap's get and set cost a send a tenth of its tracking. */
+  readonly proxies = new Map<object, object>();
   /** Units set or changed inside (by path), and paths replaced whole (their inner notes are moot). */
   readonly units = new Map<string, Path>();
   readonly whole = new Map<string, Path>();
@@ -148,16 +153,17 @@ class Notes {
     if (path[0] === 'accounts' && path[1] !== undefined) this.touched.add(path[1]);
     return found;
   }
-  /** The proxy of `value` for `shape` at `path` (made once per object and run). */
-  wrap(value: unknown, shape: Shape, path: () => Path): unknown {
+  /** The proxy of `value` for `shape` at `parent`'s `key` (made once per object and run). */
+  wrap(value: unknown, shape: Shape, parent: Path, key: string): unknown {
     if (!isObject(value) || shape === 'jobs') return value;
     const known = this.proxies.get(value);
     if (known) return known;
+    const path = [...parent, key];
     let handler: ProxyHandler<object>;
-    if (shape === 'unit') handler = new UnitHandler(this, new UnitMark(this, path()));
-    else if (shape === 'list') handler = Array.isArray(value) ? new ListHandler(this, path()) : new UnitHandler(this, new WholeMark(this, path()));
-    else if ('dict' in shape) handler = new DictHandler(this, shape.dict, path());
-    else handler = new StructHandler(this, shape, path());
+    if (shape === 'unit') handler = new UnitHandler(this, new UnitMark(this, path));
+    else if (shape === 'list') handler = Array.isArray(value) ? new ListHandler(this, path) : new UnitHandler(this, new WholeMark(this, path));
+    else if ('dict' in shape) handler = new DictHandler(this, shape.dict, path);
+    else handler = new StructHandler(this, shape, path);
     return this.proxy(value, handler);
   }
   proxy(target: object, handler: ProxyHandler<object>): object {
@@ -242,18 +248,21 @@ class ListHandler implements ProxyHandler<object> {
     if (typeof key !== 'string' || !isObject(value) || !/^\d+$/.test(key)) return value;
     return this.notes.proxies.get(value) ?? this.notes.proxy(value, new UnitHandler(this.notes, new ElementMark(this, value)));
   }
-  private structural(t: object): void {
+  /** Notes a write of `key` (`value`: what it sets): past the list's first length, an append; else what was there is kept first. */
+  private structural(t: object, key: PropertyKey, value?: unknown): void {
     this.target = t as unknown[];
     const found = this.note();
-    found.before ??= (t as unknown[]).slice();
+    const length = (found.length ??= (t as unknown[]).length);
+    const appends = typeof key === 'string' && Number(key === 'length' ? value : key) >= length;
+    if (!appends) found.before ??= (t as unknown[]).slice(0, length);
   }
   set(t: object, key: PropertyKey, value: unknown): boolean {
-    this.structural(t);
+    this.structural(t, key, value);
     (t as Record<PropertyKey, unknown>)[key] = unwrapDeep(value);
     return true;
   }
   deleteProperty(t: object, key: PropertyKey): boolean {
-    this.structural(t);
+    this.structural(t, key);
     delete (t as Record<PropertyKey, unknown>)[key];
     return true;
   }
@@ -276,7 +285,7 @@ class DictHandler implements ProxyHandler<object> {
     if (key === RAW) return t;
     this.check(key);
     const value = (t as Record<PropertyKey, unknown>)[key];
-    return typeof key === 'string' ? this.notes.wrap(value, this.entry, () => [...this.path, key]) : value;
+    return typeof key === 'string' ? this.notes.wrap(value, this.entry, this.path, key) : value;
   }
   has(t: object, key: PropertyKey): boolean {
     this.check(key);
@@ -319,7 +328,7 @@ class StructHandler implements ProxyHandler<object> {
   get(t: object, key: PropertyKey): unknown {
     if (key === RAW) return t;
     const value = (t as Record<PropertyKey, unknown>)[key];
-    return typeof key === 'string' ? this.notes.wrap(value, this.shapeOf(key), () => [...this.path, key]) : value;
+    return typeof key === 'string' ? this.notes.wrap(value, this.shapeOf(key), this.path, key) : value;
   }
   set(t: object, key: PropertyKey, value: unknown): boolean {
     if (unchanged(t, key, value)) return true;
@@ -351,7 +360,7 @@ export function trackChanges(root: SimState, lazy?: Lazy): Tracker {
 
   /** Whether a path lies under one replaced whole (its own notes are in that value). */
   const underWhole = (path: Path): boolean => {
-    for (let length = path.length - 1; length > 0; length--) if (whole.has(keyOf(path.slice(0, length)))) return true;
+    for (let i = 1, prefix = path[0]!; i < path.length; prefix += `\u0000${path[i++]}`) if (whole.has(prefix)) return true;
     return false;
   };
 
@@ -383,7 +392,8 @@ export function trackChanges(root: SimState, lazy?: Lazy): Tracker {
         const { found, value } = valueAt(note.path);
         if (!found || value !== note.list) continue; // the list itself was replaced: its field is set whole
         const now = note.list;
-        let kept = now.length; // elements of `before` still at the front of `now`
+        // What was there and still is, at the front: all of it when the list was only appended to.
+        let kept = note.length ?? now.length;
         if (note.before) {
           const before = note.before;
           const first = now.length > 0 ? before.indexOf(now[0]) : before.length;
@@ -397,17 +407,12 @@ export function trackChanges(root: SimState, lazy?: Lazy): Tracker {
           }
           if (trimmed > 0) out.push(['t', note.path, trimmed]);
           kept = remaining;
-          for (const element of note.changed) {
-            const at = now.indexOf(element);
-            if (at >= 0 && at < kept) out.push(['i', note.path, at, element]);
-          }
-          if (now.length > kept) out.push(['a', note.path, now.slice(kept)]);
-          continue;
         }
         for (const element of note.changed) {
           const at = now.indexOf(element);
-          if (at >= 0) out.push(['i', note.path, at, element]);
+          if (at >= 0 && at < kept) out.push(['i', note.path, at, element]);
         }
+        if (now.length > kept) out.push(['a', note.path, now.slice(kept)]);
       }
       if (taken.size > 0) out.push(['j-', [...taken]]);
       if (planned.size > 0) out.push(['j+', [...planned.values()]]);
