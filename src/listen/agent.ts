@@ -19,10 +19,11 @@
 // body as it came; and it opens at most MAX_IN_FLIGHT_PER_TARGET deliveries to one target at a
 // time (past that an event is dropped for that target, and said, as rule 3 drops a failed one:
 // nothing is queued).
-import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
+import { deliverEvent, describeAttempt, isSuccess, type DeliveryOptions } from '../delivery/deliver.js';
 import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
 import { listOperations, loadOpenApi } from '../contract/generated-files.js';
+import { isEvent } from '../events/guards.js';
 import { createRequester, NoAnswer } from '../request/index.js';
 import type { Redactor } from '../request/redact.js';
 import { abortableSleep, backoffDelay, parseRetryAfter } from '../request/retry.js';
@@ -91,10 +92,6 @@ export interface ListenAgent {
   done: Promise<ListenOutcome>;
 }
 
-function describe(attempt: Attempt): string {
-  return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} after ${attempt.ms} ms`;
-}
-
 /** Text from elsewhere as it may be printed: no control characters (no terminal escapes, no fake lines), at most `max` characters. */
 export function printable(text: string, max = 120): string {
   // eslint-disable-next-line no-control-regex
@@ -108,17 +105,9 @@ function answerSummary(answer: { text: string; json: unknown }, redact: Redactor
   return typeof error === 'string' ? printable(redact(error), 200) : `a body of ${answer.text.length} characters, not shown`;
 }
 
-let envelope: string[] | undefined;
-/** The fields every event carries (part 6), read from the contract's `Event` schema. */
-function envelopeFields(): string[] {
-  return (envelope ??= (loadOpenApi().components?.schemas?.Event?.required ?? ['id', 'type', 'data']) as string[]);
-}
-
-/** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
+/** The event in a 200's body, when it is JSON with the part-6 envelope (`isEvent`) and a string id. */
 function eventOf(json: unknown): { id: string; type: string } | undefined {
-  const value = json as Record<string, unknown> | null;
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !envelopeFields().every((field) => field in value)) return undefined;
-  return typeof value.id === 'string' && typeof value.type === 'string' && value.data !== null && typeof value.data === 'object' ? { id: value.id, type: value.type } : undefined;
+  return isEvent(json) && typeof json.id === 'string' ? json : undefined;
 }
 
 export function startListenAgent(options: ListenOptions): ListenAgent {
@@ -159,12 +148,12 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
         if (result.delivered) {
           counts.delivered++;
           stats.delivered++;
-          log(`${label} -> ${href}: delivered (${describe(last)}${result.attempts.length > 1 ? ', on the retry' : ''})`);
+          log(`${label} -> ${href}: delivered (${describeAttempt(last)}${result.attempts.length > 1 ? ', on the retry' : ''})`);
         } else {
           counts.dropped++;
           stats.dropped++;
           const first = result.attempts[0]!;
-          log(`${label} -> ${href}: dropped after ${result.attempts.length} attempts (${isSuccess(first) ? '' : `${describe(first)}; `}${describe(last)}); nothing is queued`);
+          log(`${label} -> ${href}: dropped after ${result.attempts.length} attempts (${isSuccess(first) ? '' : `${describeAttempt(first)}; `}${describeAttempt(last)}); nothing is queued`);
         }
       });
       const tracked = job.finally(() => {

@@ -205,10 +205,7 @@ export function createMcpService(options: ServiceOptions): McpService {
     if (refused) return errorResult(refused.text);
     const runner = new WorkflowRunner({
       arazzo,
-      operations: {
-        numbersApi: new Map(serviceOperations.map((t) => [t.operationId, { method: t.method, path: t.path }])),
-        mockControl: new Map(controlOperations.map((t) => [t.operationId, { method: t.method, path: t.path }])),
-      },
+      operations: bySource,
       call: stepCall(signal),
       isMock: target.isMock,
       hiddenInputs: Object.fromEntries([...HIDDEN_INPUTS].map((name) => [name, target.apiKey])),
