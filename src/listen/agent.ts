@@ -136,25 +136,21 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
     if (targets.size === 0) log(`${label}: no target registered; not delivered.`);
     for (const [href, url] of targets) {
       const counts = (stats.byTarget[href] ??= { delivered: 0, dropped: 0 });
+      /** The event's end at this target, counted and said. */
+      const ended = (how: keyof TargetStats, line: string): void => {
+        counts[how]++;
+        stats[how]++;
+        log(`${label} -> ${href}: ${line}`);
+      };
       if ((busy.get(href) ?? 0) >= MAX_IN_FLIGHT_PER_TARGET) {
-        counts.dropped++;
-        stats.dropped++;
-        log(`${label} -> ${href}: dropped, ${MAX_IN_FLIGHT_PER_TARGET} deliveries to it are still in progress; nothing is queued`);
+        ended('dropped', `dropped, ${MAX_IN_FLIGHT_PER_TARGET} deliveries to it are still in progress; nothing is queued`);
         continue;
       }
       busy.set(href, (busy.get(href) ?? 0) + 1);
-      const job = deliver(url, rawBody, options.delivery).then((result) => {
-        const last = result.attempts[result.attempts.length - 1]!;
-        if (result.delivered) {
-          counts.delivered++;
-          stats.delivered++;
-          log(`${label} -> ${href}: delivered (${describeAttempt(last)}${result.attempts.length > 1 ? ', on the retry' : ''})`);
-        } else {
-          counts.dropped++;
-          stats.dropped++;
-          const first = result.attempts[0]!;
-          log(`${label} -> ${href}: dropped after ${result.attempts.length} attempts (${isSuccess(first) ? '' : `${describeAttempt(first)}; `}${describeAttempt(last)}); nothing is queued`);
-        }
+      const job = deliver(url, rawBody, options.delivery).then(({ delivered, attempts }) => {
+        const [first, last] = [attempts[0]!, attempts[attempts.length - 1]!];
+        if (delivered) ended('delivered', `delivered (${describeAttempt(last)}${attempts.length > 1 ? ', on the retry' : ''})`);
+        else ended('dropped', `dropped after ${attempts.length} attempts (${isSuccess(first) ? '' : `${describeAttempt(first)}; `}${describeAttempt(last)}); nothing is queued`);
       });
       const tracked = job.finally(() => {
         busy.set(href, (busy.get(href) ?? 1) - 1);
@@ -194,41 +190,32 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
       }
       answered = true;
       const { status, headers, text, json } = answer;
-      if (!connected && status !== 401) {
+      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary({ text, json }, requests.redact) };
+      if (!connected) {
         connected = true;
         log(`listening for events from ${origin}`);
       }
-      if (text === undefined && status !== 401) {
-        await backOff(`events/wait answered ${status} with more than ${MAX_ANSWER_BYTES} bytes; not forwarded`);
-        continue;
-      }
-      if (status === 200) {
-        const event = eventOf(json);
-        if (!event) {
-          await backOff('events/wait answered 200 with a body that is not an event (part 6 envelope); not forwarded');
-          continue;
-        }
+      const event = status === 200 ? eventOf(json) : undefined;
+      if (text !== undefined && (event || status === 408)) {
+        // An event, or a 408: the expected end of an empty window. Either way, wait again at once.
         failures = 0;
-        fanOut(text!, event);
-        continue;
-      }
-      if (status === 408) {
-        failures = 0;
-        continue;
-      }
-      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary({ text, json }, requests.redact) };
-      if (status >= 300 && status < 400) {
-        await backOff(`events/wait answered ${status}, a redirect${headers.location ? ` to ${printable(requests.redact(headers.location), 100)}` : ''}, which is not followed`);
-        continue;
-      }
-      if (status === 429) {
+        if (event) fanOut(text, event);
+      } else if (text !== undefined && status === 429) {
         const wait = parseRetryAfter(headers['retry-after']) ?? delay();
         log(`rate limited (429); waiting ${wait / 1000} s as Retry-After says`);
         await abortableSleep(wait, controller.signal).catch(() => undefined);
-        continue;
+      } else {
+        // Too large, not an event, a redirect, a 5xx (503: the event stream is not configured) or anything unexpected: back off and resume.
+        await backOff(
+          text === undefined
+            ? `events/wait answered ${status} with more than ${MAX_ANSWER_BYTES} bytes; not forwarded`
+            : status === 200
+              ? 'events/wait answered 200 with a body that is not an event (part 6 envelope); not forwarded'
+              : status >= 300 && status < 400
+                ? `events/wait answered ${status}, a redirect${headers.location ? ` to ${printable(requests.redact(headers.location), 100)}` : ''}, which is not followed`
+                : `events/wait answered ${status}${text ? ` (${answerSummary({ text, json }, requests.redact)})` : ''}`,
+        );
       }
-      // 5xx (503: the event stream is not configured), or anything unexpected: back off and resume.
-      await backOff(`events/wait answered ${status}${text ? ` (${answerSummary({ text, json }, requests.redact)})` : ''}`);
     }
     return { reason: 'stopped' };
   }
