@@ -236,13 +236,8 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
       return url;
     },
     removeTarget(input) {
-      let href = input;
-      try {
-        href = new URL(input).href;
-      } catch {
-        // compared as given
-      }
-      return targets.delete(href);
+      // A URL is compared normalised, anything else as given.
+      return targets.delete(URL.canParse(input) ? new URL(input).href : input);
     },
     targets: () => [...targets.keys()],
     summary: () => structuredClone(stats),

@@ -172,6 +172,8 @@ export class WorkflowRunner {
     const declared = Object.keys((workflow.inputs?.properties ?? {}) as JsonObject);
     const hidden = Object.fromEntries(Object.entries(this.options.hiddenInputs).filter(([name]) => declared.includes(name)));
     const scope: Scope = { inputs: { ...defaultsOf(workflow), ...given, ...hidden }, steps: {} };
+    // Reads the scope as it is when an expression is evaluated: one for the whole run.
+    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     const steps = (workflow.steps ?? []) as JsonObject[];
     const records: StepRecord[] = [];
     const visits = new Map<string, number>();
@@ -187,27 +189,25 @@ export class WorkflowRunner {
         passed = false;
         break;
       }
-      const record = await this.runStep(step, scope, workflowId).catch((error: unknown) => unreadable(stepId, error));
+      const record = await this.runStep(step, scope, evaluate, workflowId).catch((error: unknown) => unreadable(stepId, error));
       records.push(record);
-      const next = await this.nextStep(steps, index, record, count, scope, records);
+      const next = await this.nextStep(steps, index, record, count, evaluate, records);
       if (typeof next !== 'number') {
         passed = next === 'passed';
         break;
       }
       index = next;
     }
-    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     const outputs = passed ? (resolveValue(workflow.outputs ?? {}, evaluate) as Record<string, unknown>) : {};
     if (passed) this.results[workflowId] = outputs;
     return { workflowId, passed, outputs, steps: records };
   }
 
   /** Where a run goes after a step (its `onSuccess` or `onFailure` action): the index of the next step, or the run's end. */
-  private async nextStep(steps: JsonObject[], index: number, record: StepRecord, count: number, scope: Scope, records: StepRecord[]): Promise<number | 'passed' | 'failed'> {
+  private async nextStep(steps: JsonObject[], index: number, record: StepRecord, count: number, evaluate: Evaluate, records: StepRecord[]): Promise<number | 'passed' | 'failed'> {
     if (record.outcome === 'skipped') return index + 1;
     if (record.outcome === 'refused') return 'failed';
     const step = steps[index]!;
-    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     const actions = ((record.outcome === 'passed' ? step.onSuccess : step.onFailure) ?? []) as JsonObject[];
     const action = actions.find((a) => ((a.criteria ?? []) as Criterion[]).every((c) => criterionHolds(c, evaluate)));
     const target = action?.stepId ? steps.findIndex((s) => s.stepId === action.stepId) : -1;
@@ -228,17 +228,16 @@ export class WorkflowRunner {
     return action?.type === 'goto' && target >= 0 ? target : 'failed';
   }
 
-  private async runStep(step: JsonObject, scope: Scope, workflowId: string): Promise<StepRecord> {
+  private async runStep(step: JsonObject, scope: Scope, evaluate: Evaluate, workflowId: string): Promise<StepRecord> {
     const stepId = String(step.stepId);
     const described = step.description ? { description: String(step.description) } : {};
-    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     if (step.workflowId) {
       const given = Object.fromEntries(((step.parameters ?? []) as JsonObject[]).map((p) => [String(p.name), resolveValue(p.value, evaluate)]));
       const child = await this.run(String(step.workflowId), given);
       const record: StepRecord = { stepId, ...described, runs: `workflow ${step.workflowId}`, outcome: child.passed ? 'passed' : 'failed', steps: child.steps };
       if (child.passed) {
         scope.outputs = child.outputs;
-        scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluator(scope, this.results, this.options.arazzo)) as Record<string, unknown>;
+        scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluate) as Record<string, unknown>;
         scope.outputs = undefined;
       }
       return record;
@@ -269,9 +268,8 @@ export class WorkflowRunner {
     if ('refused' in answer) return { stepId, ...described, runs, outcome: 'refused', request, notes: [answer.refused] };
     scope.answer = answer;
     scope.request = { values, ...(body !== undefined ? { body } : {}) };
-    const after = evaluator(scope, this.results, this.options.arazzo);
-    const failed = ((step.successCriteria ?? []) as Criterion[]).filter((criterion) => !criterionHolds(criterion, after)).map((c) => `not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`);
-    if (failed.length === 0) scope.steps[stepId] = resolveValue(step.outputs ?? {}, after) as Record<string, unknown>;
+    const failed = ((step.successCriteria ?? []) as Criterion[]).filter((criterion) => !criterionHolds(criterion, evaluate)).map((c) => `not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`);
+    if (failed.length === 0) scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluate) as Record<string, unknown>;
     return { stepId, ...described, runs, outcome: failed.length === 0 ? 'passed' : 'failed', request, status: answer.status, response: preview(answer.body), ...(failed.length > 0 ? { notes: failed } : {}) };
   }
 }
