@@ -49,8 +49,6 @@ export interface ListenOptions {
   log?: (line: string) => void;
   /** Backoff after a lost connection, in ms: doubled each time up to the maximum. */
   backoffMs?: { initial: number; max: number };
-  /** Delivery, injectable for tests (default: the event source's, one retry). */
-  deliver?: typeof deliverEvent;
 }
 
 export interface TargetStats {
@@ -112,7 +110,6 @@ function eventOf(json: unknown): { id: string; type: string } | undefined {
 
 export function startListenAgent(options: ListenOptions): ListenAgent {
   const log = options.log ?? (() => undefined);
-  const deliver = options.deliver ?? deliverEvent;
   const waitSeconds = options.waitSeconds ?? 30;
   const backoff = options.backoffMs ?? { initial: 500, max: 30_000 };
   const waitOperation = listOperations(loadOpenApi()).find((entry) => entry.operation.operationId === 'waitForEvent')!;
@@ -147,7 +144,7 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
         continue;
       }
       busy.set(href, (busy.get(href) ?? 0) + 1);
-      const job = deliver(url, rawBody, options.delivery).then(({ delivered, attempts }) => {
+      const job = deliverEvent(url, rawBody, options.delivery).then(({ delivered, attempts }) => {
         const [first, last] = [attempts[0]!, attempts[attempts.length - 1]!];
         if (delivered) ended('delivered', `delivered (${describeAttempt(last)}${attempts.length > 1 ? ', on the retry' : ''})`);
         else ended('dropped', `dropped after ${attempts.length} attempts (${isSuccess(first) ? '' : `${describeAttempt(first)}; `}${describeAttempt(last)}); nothing is queued`);
