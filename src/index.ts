@@ -8,17 +8,13 @@
 // `numbers-api-contract/events`.
 
 import type { components, paths } from '../generated/types/openapi.js';
+import type { HttpMethod as Method } from './contract/operations.js';
 
 export type { $defs, components, operations, paths, webhooks } from '../generated/types/openapi.js';
 export { documentedErrorCodes, documentedEventTypes, serverUrls } from '../generated/types/constants.js';
 
 type Schemas = components['schemas'];
-type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-
-/** A path of the API that has an operation for `M`: `PathWith<'post'>` includes `'/api/v1/messages'`. */
-export type PathWith<M extends Method> = {
-  [P in keyof paths]: paths[P] extends Record<M, infer Operation> ? (Operation extends undefined ? never : P) : never;
-}[keyof paths];
+export type { PathWith } from './client/index.js';
 
 /** The operation object of `M P`, as generated. */
 export type OperationOf<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;

@@ -9,12 +9,8 @@ import { UsageError } from './usage-error.js';
 
 /** A base URL: http(s), no credentials (the key travels apart), no query or fragment (each path is joined to it). */
 export function baseUrl(input: string, from: string): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new UsageError(`${from} "${input}" is not a URL; give one such as ${MOCK_URL}.`);
-  }
+  if (!URL.canParse(input)) throw new UsageError(`${from} "${input}" is not a URL; give one such as ${MOCK_URL}.`);
+  const url = new URL(input);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${from} "${input}" must use http:// or https://.`);
   if (url.username || url.password) throw new UsageError(`${from} must not carry credentials; the key is read from --api-key or NUMBERS_API_KEY.`);
   if (url.search || url.hash) throw new UsageError(`${from} must not carry a query or a fragment.`);

@@ -32,6 +32,9 @@ export interface ApiErrorDetails {
   cause?: unknown;
 }
 
+/** The fields `toJSON` shows, in this order (the body stays on the error). */
+const SHOWN = ['name', 'message', 'status', 'error', 'code', 'ref', 'retryAfterSeconds', 'method', 'url'] as const;
+
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   /** HTTP status (part 7: branch on it first); 0 when no response arrived. */
@@ -71,17 +74,7 @@ export class ApiError extends Error {
 
   /** What `JSON.stringify` and loggers that call it see: the fields, never request headers. */
   toJSON(): Record<string, unknown> {
-    return {
-      name: this.name,
-      message: this.message,
-      status: this.status,
-      error: this.error,
-      code: this.code,
-      ref: this.ref,
-      retryAfterSeconds: this.retryAfterSeconds,
-      method: this.method,
-      url: this.url,
-    };
+    return Object.fromEntries(SHOWN.map((field) => [field, this[field]]));
   }
 }
 

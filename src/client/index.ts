@@ -13,6 +13,7 @@
 import type { MaybeOptionalInit } from 'openapi-fetch';
 import { idempotencyKeyHeaders, serverUrls } from '../../generated/types/constants.js';
 import type { paths } from '../../generated/types/openapi.js';
+import type { HttpMethod } from '../contract/operations.js';
 import { httpClient } from '../request/index.js';
 import type { PendingRequest } from '../request/pending-request.js';
 import { parseRetryAfter, resolveRetryOptions, type RetryKind, type RetryOptions } from '../request/retry.js';
@@ -44,8 +45,8 @@ export interface CreateClientOptions {
   retry?: RetryOptions | false;
 }
 
-type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type PathsWith<M extends Method> = {
+/** A path of the API that has an operation for `M`: `PathWith<'post'>` includes `'/api/v1/messages'`. */
+export type PathWith<M extends HttpMethod> = {
   [P in keyof paths]: paths[P] extends Record<M, infer Operation> ? (Operation extends undefined ? never : P) : never;
 }[keyof paths];
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
@@ -75,7 +76,7 @@ export type ApiResult<Operation> = Operation extends { responses: infer Response
 export type SuccessBody<Operation> = ApiResult<Operation>['data'];
 
 /** One HTTP method of the client: `api.GET('/api/v1/calls')`. Non-2xx answers reject with `ApiError`. */
-export type ClientMethod<M extends Method> = <P extends PathsWith<M>>(
+export type ClientMethod<M extends HttpMethod> = <P extends PathWith<M>>(
   url: P,
   ...init: InitArgs<MaybeOptionalInit<paths[P], M>>
 ) => Promise<ApiResult<paths[P][M]>>;

@@ -85,6 +85,11 @@ export function postOnce(url: URL, rawBody: string, headers: Record<string, stri
 
 export const isSuccess = (attempt: Attempt): boolean => attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300;
 
+/** An attempt as the event source and the listening agent print it: its status, or what went wrong, and how long it took. */
+export function describeAttempt(attempt: Attempt): string {
+  return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} after ${attempt.ms} ms`;
+}
+
 /**
  * POSTs `rawBody` to `url` (already checked by `parseTargetUrl`); one retry after a failed first
  * attempt, none after that. `onAttempt` sees each attempt as it ends.

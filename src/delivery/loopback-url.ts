@@ -45,12 +45,8 @@ function allowedList(rule: LoopbackRule): string {
  * `evil.com`) are refused. Credentials in the URL are refused too: use `--bearer`.
  */
 export function parseTargetUrl(input: string, rule: LoopbackRule = loopbackRule()): URL {
-  let url: URL;
-  try {
-    url = new URL(input);
-  } catch {
-    throw new TargetUrlError(`"${input}" is not a URL. Give a full URL such as http://127.0.0.1:3000/webhooks.`);
-  }
+  if (!URL.canParse(input)) throw new TargetUrlError(`"${input}" is not a URL. Give a full URL such as http://127.0.0.1:3000/webhooks.`);
+  const url = new URL(input);
   if (!input.includes('//')) {
     // `localhost:3000/hook` parses, with `localhost:` as its scheme.
     throw new TargetUrlError(`"${input}" has no http:// or https:// in front. Give a full URL such as http://127.0.0.1:3000/webhooks.`);

@@ -8,7 +8,7 @@ import { processIo, type CliIo } from '../cli/io.js';
 import { DELIVERY, type Parsed } from '../cli/options.js';
 import { UsageError } from '../cli/usage-error.js';
 import { deliveryOptions } from '../cli/validators.js';
-import { deliverEvent, type Attempt } from '../delivery/deliver.js';
+import { deliverEvent, describeAttempt, isSuccess } from '../delivery/deliver.js';
 import { distinctEvents, EventSelectionError, listEventExamples, selectEventExamples } from './event-examples.js';
 import { parseTargetUrl, TargetUrlError } from '../delivery/loopback-url.js';
 
@@ -89,10 +89,6 @@ function outgoingEvents({ values, positionals }: Parsed<typeof SEND.options>) {
   return { url, options, outgoing };
 }
 
-function describeAttempt(attempt: Attempt): string {
-  return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} (after ${attempt.ms} ms)`;
-}
-
 async function send(parsed: Parsed<typeof SEND.options>, io: CliIo): Promise<number> {
   const { url, options, outgoing } = outgoingEvents(parsed);
   const target = url.href;
@@ -101,8 +97,7 @@ async function send(parsed: Parsed<typeof SEND.options>, io: CliIo): Promise<num
   const results = await Promise.all(
     outgoing.map(async ({ label, rawBody }) => {
       const result = await deliverEvent(url, rawBody, options, (attempt, number) => {
-        if (attempt.status !== undefined && attempt.status >= 200 && attempt.status < 300) return;
-        if (number === 1) io.stdout(`${label}: attempt 1 failed, ${describeAttempt(attempt)}; retrying once.\n`);
+        if (number === 1 && !isSuccess(attempt)) io.stdout(`${label}: attempt 1 failed, ${describeAttempt(attempt)}; retrying once.\n`);
       });
       const last = result.attempts[result.attempts.length - 1]!;
       if (result.delivered) {

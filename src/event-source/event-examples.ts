@@ -2,7 +2,7 @@
 // examples of the OpenAPI `webhooks` deliveries (every example event, by its component name), then
 // any other named example of the AsyncAPI messages (stream, webhook and local fan-out). A name is
 // listed once; the first place it is found wins.
-import { loadAsyncApi, loadOpenApi, resolveRef, type JsonObject } from '../contract/generated-files.js';
+import { listOperations, loadAsyncApi, loadOpenApi, resolveRef, type JsonObject } from '../contract/generated-files.js';
 
 export interface EventExample {
   name: string;
@@ -19,45 +19,27 @@ function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** An example event as listed, from wherever it was found. */
+function exampleOf(name: string, event: JsonObject, summary: unknown, source: string): EventExample {
+  return { name, type: String(event.type), summary: String(summary ?? ''), event, source };
+}
+
 function fromOpenApiWebhooks(openapi: JsonObject): EventExample[] {
-  const examples: EventExample[] = [];
-  for (const [webhook, rawItem] of Object.entries<JsonObject>(openapi.webhooks ?? {})) {
-    const item = resolveRef(openapi, rawItem);
-    for (const operation of Object.values<JsonObject>(item ?? {})) {
-      const media = isObject(operation) ? resolveRef(openapi, operation.requestBody)?.content?.['application/json'] : undefined;
-      for (const [name, raw] of Object.entries<JsonObject>(media?.examples ?? {})) {
-        const example = resolveRef(openapi, raw);
-        if (!isObject(example?.value)) continue;
-        examples.push({
-          name,
-          type: String(example.value.type),
-          summary: String(example.summary ?? ''),
-          event: example.value,
-          source: `openapi webhooks.${webhook}`,
-        });
-      }
-    }
-  }
-  return examples;
+  return listOperations(openapi, ['webhooks']).flatMap(({ path: webhook, operation }) =>
+    Object.entries<JsonObject>(resolveRef(openapi, operation.requestBody)?.content?.['application/json']?.examples ?? {}).flatMap(([name, raw]) => {
+      const example = resolveRef(openapi, raw);
+      return isObject(example?.value) ? [exampleOf(name, example.value, example.summary, `openapi webhooks.${webhook}`)] : [];
+    }),
+  );
 }
 
 function fromAsyncApiMessages(asyncapi: JsonObject): EventExample[] {
-  const examples: EventExample[] = [];
-  for (const [messageName, raw] of Object.entries<JsonObject>(asyncapi.components?.messages ?? {})) {
-    const message = resolveRef(asyncapi, raw);
-    for (const example of message?.examples ?? []) {
+  return Object.entries<JsonObject>(asyncapi.components?.messages ?? {}).flatMap(([messageName, raw]) =>
+    ((resolveRef(asyncapi, raw)?.examples ?? []) as JsonObject[])
       // Only event envelopes: the events/wait request body is a message too, but not an event.
-      if (!isObject(example?.payload) || example.payload.object !== 'event' || typeof example.name !== 'string') continue;
-      examples.push({
-        name: example.name,
-        type: String(example.payload.type),
-        summary: String(example.summary ?? ''),
-        event: example.payload,
-        source: `asyncapi components.messages.${messageName}`,
-      });
-    }
-  }
-  return examples;
+      .filter((example) => isObject(example?.payload) && example.payload.object === 'event' && typeof example.name === 'string')
+      .map((example) => exampleOf(example.name, example.payload, example.summary, `asyncapi components.messages.${messageName}`)),
+  );
 }
 
 /** Every example event, each name once, OpenAPI webhooks first. */

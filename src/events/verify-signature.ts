@@ -5,29 +5,12 @@
 //
 // WebCrypto (`globalThis.crypto.subtle`, in Node 20 and every browser), not node:crypto, so this
 // entry bundles for the browser (issue 13). WebCrypto's HMAC is asynchronous: the check resolves.
+import { hexToBytes } from '@noble/hashes/utils.js';
 
 /** A SHA-256 digest in hex: 64 hex digits, nothing else. */
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
 
 const encoder = new TextEncoder();
-
-function hexToBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
-
-/**
- * Compares two byte strings of the same length in time that depends on the length only: every
- * byte is read and the differences are OR-ed, with no early exit (what node:crypto's
- * `timingSafeEqual` does). Both sides are 32 bytes here: the length leaks nothing.
- */
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a[i]! ^ b[i]!;
-  return difference === 0;
-}
 
 /**
  * Resolves `true` only when `signatureHeader` is the HMAC-SHA256 hex digest of `rawBody` keyed
@@ -66,10 +49,10 @@ export async function verifySignature(
     if (typeof secret !== 'string' || secret === '') return false;
     if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) return false;
     const subtle = globalThis.crypto.subtle;
-    const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const key = await subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
     const data = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
-    const expected = new Uint8Array(await subtle.sign('HMAC', key, data as Uint8Array<ArrayBuffer>));
-    return constantTimeEqual(expected, hexToBytes(signature));
+    // WebCrypto's HMAC verify compares the digests in constant time (what node:crypto's `timingSafeEqual` does).
+    return await subtle.verify('HMAC', key, hexToBytes(signature) as Uint8Array<ArrayBuffer>, data as Uint8Array<ArrayBuffer>);
   } catch {
     return false;
   }

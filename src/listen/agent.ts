@@ -19,10 +19,11 @@
 // body as it came; and it opens at most MAX_IN_FLIGHT_PER_TARGET deliveries to one target at a
 // time (past that an event is dropped for that target, and said, as rule 3 drops a failed one:
 // nothing is queued).
-import { deliverEvent, isSuccess, type Attempt, type DeliveryOptions } from '../delivery/deliver.js';
+import { deliverEvent, describeAttempt, isSuccess, type DeliveryOptions } from '../delivery/deliver.js';
 import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
 import { listOperations, loadOpenApi } from '../contract/generated-files.js';
+import { isEvent } from '../events/guards.js';
 import { createRequester, NoAnswer } from '../request/index.js';
 import type { Redactor } from '../request/redact.js';
 import { abortableSleep, backoffDelay, parseRetryAfter } from '../request/retry.js';
@@ -48,8 +49,6 @@ export interface ListenOptions {
   log?: (line: string) => void;
   /** Backoff after a lost connection, in ms: doubled each time up to the maximum. */
   backoffMs?: { initial: number; max: number };
-  /** Delivery, injectable for tests (default: the event source's, one retry). */
-  deliver?: typeof deliverEvent;
 }
 
 export interface TargetStats {
@@ -91,10 +90,6 @@ export interface ListenAgent {
   done: Promise<ListenOutcome>;
 }
 
-function describe(attempt: Attempt): string {
-  return attempt.status !== undefined ? `HTTP ${attempt.status} in ${attempt.ms} ms` : `${attempt.error} after ${attempt.ms} ms`;
-}
-
 /** Text from elsewhere as it may be printed: no control characters (no terminal escapes, no fake lines), at most `max` characters. */
 export function printable(text: string, max = 120): string {
   // eslint-disable-next-line no-control-regex
@@ -108,22 +103,13 @@ function answerSummary(answer: { text: string; json: unknown }, redact: Redactor
   return typeof error === 'string' ? printable(redact(error), 200) : `a body of ${answer.text.length} characters, not shown`;
 }
 
-let envelope: string[] | undefined;
-/** The fields every event carries (part 6), read from the contract's `Event` schema. */
-function envelopeFields(): string[] {
-  return (envelope ??= (loadOpenApi().components?.schemas?.Event?.required ?? ['id', 'type', 'data']) as string[]);
-}
-
-/** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
+/** The event in a 200's body, when it is JSON with the part-6 envelope (`isEvent`) and a string id. */
 function eventOf(json: unknown): { id: string; type: string } | undefined {
-  const value = json as Record<string, unknown> | null;
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !envelopeFields().every((field) => field in value)) return undefined;
-  return typeof value.id === 'string' && typeof value.type === 'string' && value.data !== null && typeof value.data === 'object' ? { id: value.id, type: value.type } : undefined;
+  return isEvent(json) && typeof json.id === 'string' ? json : undefined;
 }
 
 export function startListenAgent(options: ListenOptions): ListenAgent {
   const log = options.log ?? (() => undefined);
-  const deliver = options.deliver ?? deliverEvent;
   const waitSeconds = options.waitSeconds ?? 30;
   const backoff = options.backoffMs ?? { initial: 500, max: 30_000 };
   const waitOperation = listOperations(loadOpenApi()).find((entry) => entry.operation.operationId === 'waitForEvent')!;
@@ -147,25 +133,21 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
     if (targets.size === 0) log(`${label}: no target registered; not delivered.`);
     for (const [href, url] of targets) {
       const counts = (stats.byTarget[href] ??= { delivered: 0, dropped: 0 });
+      /** The event's end at this target, counted and said. */
+      const ended = (how: keyof TargetStats, line: string): void => {
+        counts[how]++;
+        stats[how]++;
+        log(`${label} -> ${href}: ${line}`);
+      };
       if ((busy.get(href) ?? 0) >= MAX_IN_FLIGHT_PER_TARGET) {
-        counts.dropped++;
-        stats.dropped++;
-        log(`${label} -> ${href}: dropped, ${MAX_IN_FLIGHT_PER_TARGET} deliveries to it are still in progress; nothing is queued`);
+        ended('dropped', `dropped, ${MAX_IN_FLIGHT_PER_TARGET} deliveries to it are still in progress; nothing is queued`);
         continue;
       }
       busy.set(href, (busy.get(href) ?? 0) + 1);
-      const job = deliver(url, rawBody, options.delivery).then((result) => {
-        const last = result.attempts[result.attempts.length - 1]!;
-        if (result.delivered) {
-          counts.delivered++;
-          stats.delivered++;
-          log(`${label} -> ${href}: delivered (${describe(last)}${result.attempts.length > 1 ? ', on the retry' : ''})`);
-        } else {
-          counts.dropped++;
-          stats.dropped++;
-          const first = result.attempts[0]!;
-          log(`${label} -> ${href}: dropped after ${result.attempts.length} attempts (${isSuccess(first) ? '' : `${describe(first)}; `}${describe(last)}); nothing is queued`);
-        }
+      const job = deliverEvent(url, rawBody, options.delivery).then(({ delivered, attempts }) => {
+        const [first, last] = [attempts[0]!, attempts[attempts.length - 1]!];
+        if (delivered) ended('delivered', `delivered (${describeAttempt(last)}${attempts.length > 1 ? ', on the retry' : ''})`);
+        else ended('dropped', `dropped after ${attempts.length} attempts (${isSuccess(first) ? '' : `${describeAttempt(first)}; `}${describeAttempt(last)}); nothing is queued`);
       });
       const tracked = job.finally(() => {
         busy.set(href, (busy.get(href) ?? 1) - 1);
@@ -205,41 +187,32 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
       }
       answered = true;
       const { status, headers, text, json } = answer;
-      if (!connected && status !== 401) {
+      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary({ text, json }, requests.redact) };
+      if (!connected) {
         connected = true;
         log(`listening for events from ${origin}`);
       }
-      if (text === undefined && status !== 401) {
-        await backOff(`events/wait answered ${status} with more than ${MAX_ANSWER_BYTES} bytes; not forwarded`);
-        continue;
-      }
-      if (status === 200) {
-        const event = eventOf(json);
-        if (!event) {
-          await backOff('events/wait answered 200 with a body that is not an event (part 6 envelope); not forwarded');
-          continue;
-        }
+      const event = status === 200 ? eventOf(json) : undefined;
+      if (text !== undefined && (event || status === 408)) {
+        // An event, or a 408: the expected end of an empty window. Either way, wait again at once.
         failures = 0;
-        fanOut(text!, event);
-        continue;
-      }
-      if (status === 408) {
-        failures = 0;
-        continue;
-      }
-      if (status === 401) return { reason: 'unauthorized', message: text === undefined ? 'a body too large to read' : answerSummary({ text, json }, requests.redact) };
-      if (status >= 300 && status < 400) {
-        await backOff(`events/wait answered ${status}, a redirect${headers.location ? ` to ${printable(requests.redact(headers.location), 100)}` : ''}, which is not followed`);
-        continue;
-      }
-      if (status === 429) {
+        if (event) fanOut(text, event);
+      } else if (text !== undefined && status === 429) {
         const wait = parseRetryAfter(headers['retry-after']) ?? delay();
         log(`rate limited (429); waiting ${wait / 1000} s as Retry-After says`);
         await abortableSleep(wait, controller.signal).catch(() => undefined);
-        continue;
+      } else {
+        // Too large, not an event, a redirect, a 5xx (503: the event stream is not configured) or anything unexpected: back off and resume.
+        await backOff(
+          text === undefined
+            ? `events/wait answered ${status} with more than ${MAX_ANSWER_BYTES} bytes; not forwarded`
+            : status === 200
+              ? 'events/wait answered 200 with a body that is not an event (part 6 envelope); not forwarded'
+              : status >= 300 && status < 400
+                ? `events/wait answered ${status}, a redirect${headers.location ? ` to ${printable(requests.redact(headers.location), 100)}` : ''}, which is not followed`
+                : `events/wait answered ${status}${text ? ` (${answerSummary({ text, json }, requests.redact)})` : ''}`,
+        );
       }
-      // 5xx (503: the event stream is not configured), or anything unexpected: back off and resume.
-      await backOff(`events/wait answered ${status}${text ? ` (${answerSummary({ text, json }, requests.redact)})` : ''}`);
     }
     return { reason: 'stopped' };
   }
@@ -260,13 +233,8 @@ export function startListenAgent(options: ListenOptions): ListenAgent {
       return url;
     },
     removeTarget(input) {
-      let href = input;
-      try {
-        href = new URL(input).href;
-      } catch {
-        // compared as given
-      }
-      return targets.delete(href);
+      // A URL is compared normalised, anything else as given.
+      return targets.delete(URL.canParse(input) ? new URL(input).href : input);
     },
     targets: () => [...targets.keys()],
     summary: () => structuredClone(stats),

@@ -29,14 +29,8 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-class BadRequest extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A body the targets port cannot use: answered 400 with its message. */
+class BadRequest extends Error {}
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -46,7 +40,7 @@ function readBody(request: IncomingMessage): Promise<string> {
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    request.on('end', () => (size > MAX_BODY_BYTES ? reject(new BadRequest(400, `The body is larger than the ${MAX_BODY_BYTES} bytes the targets port reads.`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
+    request.on('end', () => (size > MAX_BODY_BYTES ? reject(new BadRequest(`The body is larger than the ${MAX_BODY_BYTES} bytes the targets port reads.`)) : resolve(Buffer.concat(chunks).toString('utf8'))));
     request.on('error', reject);
   });
 }
@@ -59,15 +53,15 @@ function answer(response: ServerResponse, status: number, body: unknown): void {
 /** The target a request names: `{"url": "..."}` as JSON, or `?url=` on DELETE. */
 function givenUrl(request: IncomingMessage, url: URL, text: string): string | undefined {
   if (text.trim() === '') return request.method === 'DELETE' ? (url.searchParams.get('url') ?? undefined) : undefined;
-  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new BadRequest(400, 'Send the body as JSON (Content-Type: application/json).');
+  if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) throw new BadRequest('Send the body as JSON (Content-Type: application/json).');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new BadRequest(400, `The body is not JSON: ${(error as Error).message}`);
+    throw new BadRequest(`The body is not JSON: ${(error as Error).message}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { url?: unknown }).url !== 'string') {
-    throw new BadRequest(400, 'The body must be an object with a string url: {"url": "http://127.0.0.1:3000/hooks"}.');
+    throw new BadRequest('The body must be an object with a string url: {"url": "http://127.0.0.1:3000/hooks"}.');
   }
   return (parsed as { url: string }).url;
 }
@@ -76,17 +70,18 @@ function givenUrl(request: IncomingMessage, url: URL, text: string): string | un
 export async function startControlServer(agent: ListenAgent, port = 0, log: (line: string) => void = () => undefined, token = randomBytes(16).toString('hex')): Promise<ControlServer> {
   let bound = 0;
   const server = createServer(async (request, response) => {
+    const refuse = (status: number, error: string): void => answer(response, status, { error });
     try {
       const host = (request.headers.host ?? '').toLowerCase();
-      if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) throw new BadRequest(403, 'The targets port answers only to 127.0.0.1 and localhost.');
-      if (request.headers.origin !== undefined) throw new BadRequest(403, 'The targets port is not for web pages.');
-      if (!sameToken(bearerToken(request.headers.authorization), token)) throw new BadRequest(401, 'The targets port needs the token the agent printed at start, as Authorization: Bearer <token>.');
+      if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) return refuse(403, 'The targets port answers only to 127.0.0.1 and localhost.');
+      if (request.headers.origin !== undefined) return refuse(403, 'The targets port is not for web pages.');
+      if (!sameToken(bearerToken(request.headers.authorization), token)) return refuse(401, 'The targets port needs the token the agent printed at start, as Authorization: Bearer <token>.');
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname !== '/targets') throw new BadRequest(404, 'Use /targets (GET, POST or DELETE).');
+      if (url.pathname !== '/targets') return refuse(404, 'Use /targets (GET, POST or DELETE).');
       if (request.method === 'GET') return answer(response, 200, { targets: agent.targets() });
-      if (request.method !== 'POST' && request.method !== 'DELETE') throw new BadRequest(405, 'Use GET, POST or DELETE.');
+      if (request.method !== 'POST' && request.method !== 'DELETE') return refuse(405, 'Use GET, POST or DELETE.');
       const given = givenUrl(request, url, await readBody(request));
-      if (!given) throw new BadRequest(400, 'Give the target as {"url": "http://127.0.0.1:3000/hooks"}.');
+      if (!given) return refuse(400, 'Give the target as {"url": "http://127.0.0.1:3000/hooks"}.');
       if (request.method === 'POST') {
         const added = agent.addTarget(given);
         log(`target added: ${added.href}`);
@@ -96,9 +91,7 @@ export async function startControlServer(agent: ListenAgent, port = 0, log: (lin
       log(`target removed: ${JSON.stringify(given).slice(1, -1).slice(0, 300)}`);
       return answer(response, 200, { targets: agent.targets() });
     } catch (error) {
-      if (error instanceof BadRequest) return answer(response, error.status, { error: error.message });
-      if (error instanceof TargetUrlError) return answer(response, 400, { error: error.message });
-      return answer(response, 400, { error: 'The targets port could not read this request.' });
+      return refuse(400, error instanceof BadRequest || error instanceof TargetUrlError ? error.message : 'The targets port could not read this request.');
     } finally {
       // A refused request's body is not read: the connection goes with the answer.
       if (!request.complete) response.once('finish', () => request.destroy());

@@ -67,19 +67,14 @@ function settings({ values, from }: Parsed<typeof MCP.options>) {
   const host = values.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) throw new UsageError(`--host must be a loopback address (127.0.0.1, localhost or ::1): the MCP server acts with your key; got "${host}".`);
   return {
+    ...values,
     baseUrl: url ?? (key ? new URL(MOCK_URL) : undefined),
     apiKey: key,
     controlToken: values['control-token'] === undefined ? undefined : token(values['control-token'], from('control-token')),
-    targetIsMock: values['target-is-mock'] === true,
-    compact: values.compact === true,
-    allowWrites: values['allow-writes'] === true,
     allow,
-    http: values.http === true,
     port: values.port === undefined ? 0 : port(values.port, from('port')),
     host,
     token: values.token === undefined ? undefined : token(values.token, from('token'), 16),
-    listTools: values['list-tools'] === true,
-    quiet: values.quiet === true,
   };
 }
 
@@ -96,7 +91,7 @@ export async function runMcpCli(argv: string[], io: CliIo, env: NodeJS.ProcessEn
 async function serve(parsed: ReturnType<typeof settings>, io: CliIo): Promise<number> {
   let target: Target;
   try {
-    target = await openTarget({ baseUrl: parsed.baseUrl, apiKey: parsed.apiKey, controlToken: parsed.controlToken, targetIsMock: parsed.targetIsMock, mockPort: parsed.http ? 0 : parsed.port, warn: (line) => io.stderr(`numbers-api mcp (mock): ${line}\n`) });
+    target = await openTarget({ baseUrl: parsed.baseUrl, apiKey: parsed.apiKey, controlToken: parsed.controlToken, targetIsMock: parsed['target-is-mock'], mockPort: parsed.http ? 0 : parsed.port, warn: (line) => io.stderr(`numbers-api mcp (mock): ${line}\n`) });
   } catch (error) {
     if (error instanceof TargetError) {
       io.stderr(`numbers-api mcp: ${error.message}. Start the mock (npx numbers-api mock), give the deployment with --base-url and its key with --api-key (or ${SHARED['base-url'].env} and ${SHARED['api-key'].env}), or set neither to use the mock in this process.\n`);
@@ -107,13 +102,13 @@ async function serve(parsed: ReturnType<typeof settings>, io: CliIo): Promise<nu
     return 1;
   }
   const version = String(loadOpenApi().info?.version ?? '0.0.0');
-  const service = createMcpService({ target, compact: parsed.compact, allowWrites: parsed.allowWrites, allow: parsed.allow, ...(parsed.quiet ? {} : { log: (line: string) => io.stderr(`${line}\n`) }) });
+  const service = createMcpService({ target, compact: parsed.compact, allowWrites: parsed['allow-writes'], allow: parsed.allow, ...(parsed.quiet ? {} : { log: (line: string) => io.stderr(`${line}\n`) }) });
   const size = toolListSize(service);
-  const mode = `${parsed.compact ? 'compact' : 'one tool per operation'}, ${parsed.allowWrites ? `writes allowed${parsed.allow.length > 0 ? ` (and ${parsed.allow.join(', ')})` : ''}` : 'read-only'}`;
+  const mode = `${parsed.compact ? 'compact' : 'one tool per operation'}, ${parsed['allow-writes'] ? `writes allowed${parsed.allow.length > 0 ? ` (and ${parsed.allow.join(', ')})` : ''}` : 'read-only'}`;
   const targetLine = `${target.isMock ? 'the numbers-api mock' : 'a deployment (not the mock)'} at ${target.baseUrl.origin}${target.origin === 'in-process mock' ? ', in this process' : ''}`;
   const stop = untilSignal();
   try {
-    if (parsed.listTools) {
+    if (parsed['list-tools']) {
       io.stdout(`${JSON.stringify({ mode: parsed.compact ? 'compact' : 'default', characters: size.characters, tokens: size.tokens, tools: service.list() }, null, 2)}\n`);
       // The list is larger than a pipe's buffer: let it drain before the command exits.
       if (process.stdout.writableNeedDrain) await new Promise((resolve) => process.stdout.once('drain', resolve));

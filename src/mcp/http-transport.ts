@@ -33,13 +33,9 @@ function refuse(res: http.ServerResponse, status: number, message: string): void
 
 /** Why a request is refused before it reaches MCP, or undefined. */
 export function refusal(req: http.IncomingMessage, token: string): { status: number; message: string } | undefined {
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${req.headers.host ?? ''}`).hostname;
-  } catch {
-    return { status: 403, message: 'The Host header is not one this server answers.' };
-  }
-  if (!req.headers.host || !isLoopbackHost(hostname)) return { status: 403, message: 'This server answers only this machine (Host 127.0.0.1, localhost or [::1]).' };
+  const host = `http://${req.headers.host ?? ''}`;
+  if (!URL.canParse(host)) return { status: 403, message: 'The Host header is not one this server answers.' };
+  if (!req.headers.host || !isLoopbackHost(new URL(host).hostname)) return { status: 403, message: 'This server answers only this machine (Host 127.0.0.1, localhost or [::1]).' };
   if (req.headers.origin !== undefined) return { status: 403, message: 'Requests from web pages (with an Origin) are refused.' };
   if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) return { status: 404, message: `The MCP endpoint is ${MCP_PATH}.` };
   if (!sameToken(bearerToken(req.headers.authorization), token)) return { status: 401, message: 'Authorization: Bearer <token> is needed: the token numbers-api mcp printed when it started.' };

@@ -69,7 +69,6 @@ function nextEventTool(document: JsonObject, waitForEvent: OperationTool): Event
   const request = resolveRef(document, requestBody?.content?.['application/json']?.schema);
   const input = collector.convert(request);
   const event = outputs.convert({ $ref: '#/components/schemas/AnyEvent' });
-  const properties = { ...(input.properties ?? {}) };
   return {
     kind: 'event',
     operation: waitForEvent,
@@ -80,7 +79,7 @@ function nextEventTool(document: JsonObject, waitForEvent: OperationTool): Event
         `Waits for the next event of the account that matches \`filters\` (such as {"type": "message.received"}), up to \`timeout\` seconds (1 to 60), ` +
         `with POST ${waitForEvent.path} (parts 4.5 and 6). Returns {"event": <the event>}, or {"event": null} when none arrived in time (the 408 part 6 expects). ` +
         'The stream is presence-based (part 6): start waiting before the event is due, or it may be gone.',
-      inputSchema: withDefs({ type: 'object', properties, ...(input.required ? { required: input.required } : {}), additionalProperties: false }, collector),
+      inputSchema: withDefs({ type: 'object', properties: input.properties ?? {}, ...(input.required ? { required: input.required } : {}), additionalProperties: false }, collector),
       outputSchema: withDefs({ type: 'object', properties: { event: { anyOf: [event, { type: 'null' }] } }, required: ['event'] }, outputs),
       annotations: { title: 'Wait for the next event', readOnlyHint: true },
     },
@@ -205,10 +204,7 @@ export function createMcpService(options: ServiceOptions): McpService {
     if (refused) return errorResult(refused.text);
     const runner = new WorkflowRunner({
       arazzo,
-      operations: {
-        numbersApi: new Map(serviceOperations.map((t) => [t.operationId, { method: t.method, path: t.path }])),
-        mockControl: new Map(controlOperations.map((t) => [t.operationId, { method: t.method, path: t.path }])),
-      },
+      operations: bySource,
       call: stepCall(signal),
       isMock: target.isMock,
       hiddenInputs: Object.fromEntries([...HIDDEN_INPUTS].map((name) => [name, target.apiKey])),
@@ -294,12 +290,6 @@ export function createMcpService(options: ServiceOptions): McpService {
     return { content: [{ type: 'text', text: text(structured) }], structuredContent: structured };
   };
 
-  const describe = (name: unknown): ToolResult => {
-    const tool = typeof name === 'string' ? byName.get(name) : undefined;
-    if (!tool) return errorResult(`No tool "${String(name)}"; ${COMPACT_TOOLS.find} lists them.`);
-    return { content: [{ type: 'text', text: text(listed(tool)) }] };
-  };
-
   const mode = options.compact ? 'compact' : 'default';
   const targetLine = target.isMock
     ? `the numbers-api stateful mock (${target.origin === 'in-process mock' ? 'in this process, on an account of its own' : target.origin}): nothing reaches a person or costs money`
@@ -325,10 +315,11 @@ export function createMcpService(options: ServiceOptions): McpService {
       try {
         if (rawArgs !== undefined && (rawArgs === null || typeof rawArgs !== 'object' || Array.isArray(rawArgs))) result = errorResult('The arguments must be an object.');
         else if (options.compact && name === COMPACT_TOOLS.find) result = find(String(args.query ?? ''));
-        else if (options.compact && name === COMPACT_TOOLS.describe) result = describe(args.name);
-        else if (options.compact && name === COMPACT_TOOLS.call) {
+        else if (options.compact && (name === COMPACT_TOOLS.describe || name === COMPACT_TOOLS.call)) {
+          // Both name a tool: describe gives its whole definition, call calls it.
           const tool = typeof args.name === 'string' ? byName.get(args.name) : undefined;
-          result = tool ? await callTool(tool, (args.arguments ?? {}) as JsonObject, signal) : errorResult(`No tool "${String(args.name)}"; ${COMPACT_TOOLS.find} lists them.`);
+          if (!tool) result = errorResult(`No tool "${String(args.name)}"; ${COMPACT_TOOLS.find} lists them.`);
+          else result = name === COMPACT_TOOLS.describe ? { content: [{ type: 'text', text: text(listed(tool)) }] } : await callTool(tool, (args.arguments ?? {}) as JsonObject, signal);
         } else {
           const tool = options.compact ? undefined : byName.get(name);
           result = tool ? await callTool(tool, args, signal) : errorResult(`No tool "${name}" on this server${options.compact ? ` (compact mode: ${Object.values(COMPACT_TOOLS).join(', ')})` : ''}.`);

@@ -39,13 +39,11 @@ export async function readAnnouncement(baseUrl: URL, timeoutMs = 5000): Promise<
   const control = readGeneratedJson('mock-control.json');
   const about = listOperations(control).find((entry) => entry.operation.operationId === 'mockAbout');
   if (!about) return undefined;
-  let answer;
-  try {
-    answer = await createRequester({ baseUrl, timeoutMs }).send({ method: about.method, path: about.path });
-  } catch (error) {
-    if (!(error instanceof NoAnswer)) throw error;
-    throw new TargetError(`nothing answers at ${baseUrl.origin} (${error.code ?? error.detail})`);
-  }
+  const answer = await createRequester({ baseUrl, timeoutMs })
+    .send({ method: about.method, path: about.path })
+    .catch((error: unknown) => {
+      throw error instanceof NoAnswer ? new TargetError(`nothing answers at ${baseUrl.origin} (${error.code ?? error.detail})`) : error;
+    });
   // Only an answer the control description's own schema accepts counts as the announcement.
   const accepted = answer.status === 200 && contractValidator(control).accepts(`${about.pointer}/responses/200/content/application~1json/schema`, answer.json);
   return accepted ? { keys: String((answer.json as { keys: unknown }).keys) } : undefined;

@@ -84,17 +84,8 @@ const GATES = ['ajv', 'prism'] as const;
 
 const PRISM_LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
-/**
- * The stateful mock keeps bounded histories (500 messages and calls, 1,000 events per account),
- * so what it holds stays flat; but every record it drops was long-lived, and V8 lets the heap grow
- * up to about four times what is live before it collects them. In its own process the command
- * caps that growth at 1.5 times (about 0.01 ms more CPU per request): 100,000 sends over 100 keys
- * end under 300 MB instead of about 350 (scripts/bench/mock.mjs). Only the command does this: a
- * V8 flag is the whole process's, so `startMock` in someone else's process leaves it alone.
- */
-function keepHeapNearLiveSize(): void {
-  v8.setFlagsFromString('--heap-growing-percent=50');
-}
+/** What only the stateful mock has: --stateless is Prism itself, serving the examples and keeping no state. */
+const STATEFUL_ONLY = ['store', 'snapshot', 'record', 'seed', 'state', 'strict-keys', 'signup-code', 'control-token', 'max-accounts', 'max-account-bytes', 'max-snapshot-bytes', 'gate'] as const;
 
 function mockSettings({ values, from }: Parsed<ReturnType<typeof mockOptions>>) {
   const prismLog = oneOf(values['prism-log'] ?? 'silent', '--prism-log', PRISM_LOG_LEVELS);
@@ -106,23 +97,18 @@ function mockSettings({ values, from }: Parsed<ReturnType<typeof mockOptions>>) 
   const signupCode = values['signup-code'];
   if (signupCode !== undefined && !/^\d{6}$/.test(signupCode)) throw new UsageError(`--signup-code must be 6 digits (part 8), got "${signupCode}".`);
   // The environment's token is the stateful mock's; only the flag is refused beside --stateless.
-  const tokenFlag = values['control-token'] !== undefined && from('control-token').startsWith('--');
+  const statefulOnly = STATEFUL_ONLY.find((name) => values[name] !== undefined && (name !== 'control-token' || from(name).startsWith('--')));
+  if (values.stateless && statefulOnly) throw new UsageError(`--${statefulOnly} goes with the stateful mock, not --stateless.`);
   const controlToken = values['control-token'] === undefined ? undefined : token(values['control-token'], from('control-token'));
   const store = values.store;
   if (store !== undefined && !/^rediss?:\/\/[^\s]+$/.test(store)) throw new UsageError(`${from('store')} must be a redis:// or rediss:// URL (redis://host:port/db), got "${store}".`);
   if (store !== undefined && values.state !== undefined) throw new UsageError('--state and --store are two places to keep the state: give one.');
-  if (store !== undefined && values.stateless) throw new UsageError('--store goes with the stateful mock, not --stateless.');
-  if (values.snapshot !== undefined && values.stateless) throw new UsageError('--snapshot goes with the stateful mock, not --stateless.');
   if (store !== undefined && values['max-accounts'] !== undefined) throw new UsageError('--max-accounts goes with the memory and file stores: with --store the accounts are the store\'s, kept until deleted or reset.');
   const maxAccounts = values['max-accounts'] === undefined ? undefined : wholeNumber(values['max-accounts'], '--max-accounts', 1);
   const maxAccountBytes = values['max-account-bytes'] === undefined ? undefined : wholeNumber(values['max-account-bytes'], '--max-account-bytes', 1024);
   const maxSnapshotBytes = values['max-snapshot-bytes'] === undefined ? undefined : wholeNumber(values['max-snapshot-bytes'], '--max-snapshot-bytes', 1024);
   if (values.record !== undefined && values.record.trim() === '') throw new UsageError('--record needs a directory.');
-  if (values.stateless && (values.record !== undefined || values.seed !== undefined || values.state !== undefined || values['strict-keys'] || signupCode !== undefined || maxAccounts !== undefined || maxAccountBytes !== undefined || maxSnapshotBytes !== undefined || tokenFlag)) {
-    throw new UsageError('--record, --seed, --state, --strict-keys, --signup-code, --control-token, --max-accounts, --max-account-bytes and --max-snapshot-bytes go with the stateful mock, not --stateless.');
-  }
   const gate = values.gate === undefined ? undefined : oneOf(values.gate, '--gate', GATES);
-  if (values.stateless && gate !== undefined) throw new UsageError('--gate goes with the stateful mock: --stateless is Prism itself.');
   if (!values.stateless && (values.document !== undefined || values['prism-log'] !== undefined || workers !== undefined)) {
     throw new UsageError('--document, --prism-log and --prism-workers go with --stateless: the stateful mock runs no Prism process.');
   }
@@ -171,7 +157,13 @@ async function serve(args: ReturnType<typeof mockSettings>, io: CliIo): Promise<
   }
 
   const started = Date.now();
-  if (!args.stateless) keepHeapNearLiveSize();
+  // The stateful mock keeps bounded histories (500 messages and calls, 1,000 events per account),
+  // so what it holds stays flat; but every record it drops was long-lived, and V8 lets the heap grow
+  // up to about four times what is live before it collects them. In its own process the command
+  // caps that growth at 1.5 times (about 0.01 ms more CPU per request): 100,000 sends over 100 keys
+  // end under 300 MB instead of about 350 (scripts/bench/mock.mjs). Only the command does this: a
+  // V8 flag is the whole process's, so `startMock` in someone else's process leaves it alone.
+  if (!args.stateless) v8.setFlagsFromString('--heap-growing-percent=50');
   // The request log, a write a turn of the event loop; the command's own lines come after what it logged.
   const requestLog = args.quiet ? undefined : batchedLines(io.stdout);
   const say = (text: string): void => {

@@ -115,11 +115,7 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       // The rules shape the answer a request leaves to the mock, not an answer it names itself.
       const rules = namesItsAnswer(request) ? NO_RULES : facts.rules;
       const ruleRequest: RuleRequest = { params: route.params, query: request.query };
-      let ruleCode: string | undefined;
-      for (const rule of rules) {
-        ruleCode = rule.preferCode?.(ruleRequest);
-        if (ruleCode !== undefined) break;
-      }
+      const ruleCode = rules.reduce<string | undefined>((code, rule) => code ?? rule.preferCode?.(ruleRequest), undefined);
       // A rule's status replaces the answer altogether, so nothing is rewritten then.
       const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
       // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
@@ -127,9 +123,7 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       const code = ruleCode ?? facts.preferCode;
       const preferDefault = code !== undefined && !namesItsStatus(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
       // A rule may ask Prism with another query, where it reads a value itself that Prism would refuse.
-      let forwarded = request.query;
-      for (const rule of rules) forwarded = rule.forwardQuery?.(forwarded) ?? forwarded;
-      const query = forwarded.toString();
+      const query = rules.reduce((forwarded, rule) => rule.forwardQuery?.(forwarded) ?? forwarded, request.query).toString();
       const path = `${request.pathname}${query ? `?${query}` : ''}`;
       return send(request, path, upstreamHeaders(request, preferDefault), rewrites, ruleRequest);
     },

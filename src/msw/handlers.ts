@@ -103,15 +103,8 @@ export function serverBaseUrls(document: JsonObject): string[] {
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
-/** The path of a base URL (`''` for an origin): what a request's path starts with below it. */
-function basePath(base: string): string {
-  if (base.startsWith('/') || base === '') return trimSlash(base);
-  try {
-    return trimSlash(new URL(base).pathname);
-  } catch {
-    return '';
-  }
-}
+/** The path of a base URL, absolute or a path (`''` for an origin): what a request's path starts with below it. */
+const basePath = (base: string): string => trimSlash(new URL(base, 'http://localhost').pathname);
 
 export function createHandlers(options: CreateHandlersOptions = {}): MockHandlers {
   const document = openApiDocument;
@@ -158,8 +151,9 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     return new HttpResponse(response.text ?? JSON.stringify(response.body), { status: response.status, headers });
   }
 
-  async function answer(request: Request, base: string): Promise<Response> {
-    const pathname = new URL(request.url).pathname.slice(basePath(base).length) || '/';
+  /** `below`: the length of the base URL's path, which the request's path starts with. */
+  async function answer(request: Request, below: number): Promise<Response> {
+    const pathname = new URL(request.url).pathname.slice(below) || '/';
     const sim = await fetchToSimRequest(request, pathname);
     // In this process, with no network between: the caller is the program that made the handlers.
     sim.controlProof = 'process';
@@ -169,7 +163,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   const bases = [...new Set([...serverBaseUrls(document), ...serverBaseUrls(mockControlDocument), ...[options.baseUrl ?? []].flat()].map(trimSlash))];
   const handlers: HttpHandler[] = [];
   for (const base of bases) {
-    for (const root of ['/api/*', '/__mock/*']) handlers.push(http.all(`${base}${root}`, ({ request }) => answer(request, base)));
+    const below = basePath(base).length;
+    for (const root of ['/api/*', '/__mock/*']) handlers.push(http.all(`${base}${root}`, ({ request }) => answer(request, below)));
   }
 
   // The facade goes through the pipeline, as a request to `/__mock/...` would (the same steps,

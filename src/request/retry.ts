@@ -40,7 +40,8 @@ const KEYED_RETRY_STATUSES = new Set([409, 429, 502, 503]);
 
 export function resolveRetryOptions(options: RetryOptions | false | undefined): ResolvedRetryOptions {
   if (options === false) return { ...RETRY_DEFAULTS, maxAttempts: 1, sleep: abortableSleep };
-  const resolved = { ...RETRY_DEFAULTS, sleep: abortableSleep, ...definedOnly(options ?? {}) };
+  // An option given as undefined keeps its default.
+  const resolved: ResolvedRetryOptions = { ...RETRY_DEFAULTS, sleep: abortableSleep, ...Object.fromEntries(Object.entries(options ?? {}).filter(([, v]) => v !== undefined)) };
   for (const key of ['maxAttempts', 'baseDelayMs', 'maxDelayMs', 'maxRetryAfterMs'] as const) {
     const value = resolved[key];
     if (!Number.isFinite(value) || value < 0 || (key === 'maxAttempts' && (!Number.isInteger(value) || value < 1))) {
@@ -49,10 +50,6 @@ export function resolveRetryOptions(options: RetryOptions | false | undefined): 
   }
   if (typeof resolved.sleep !== 'function') throw new TypeError('retry.sleep must be a function');
   return resolved;
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** `Retry-After` (part 8) as milliseconds: delay-seconds or an HTTP date (RFC 9110 10.2.3); undefined if absent or unreadable. */

@@ -68,8 +68,6 @@ export interface RunnerOptions {
   isMock: boolean;
   /** Inputs every workflow gets when it declares them (the key, which no agent sees). */
   hiddenInputs: Record<string, unknown>;
-  /** How long a `retry` action may wait, in ms (default 60 s). */
-  maxRetryWaitMs?: number;
   /** Aborts the run between steps and cancels the request in flight. */
   signal?: AbortSignal;
 }
@@ -174,89 +172,72 @@ export class WorkflowRunner {
     const declared = Object.keys((workflow.inputs?.properties ?? {}) as JsonObject);
     const hidden = Object.fromEntries(Object.entries(this.options.hiddenInputs).filter(([name]) => declared.includes(name)));
     const scope: Scope = { inputs: { ...defaultsOf(workflow), ...given, ...hidden }, steps: {} };
+    // Reads the scope as it is when an expression is evaluated: one for the whole run.
+    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     const steps = (workflow.steps ?? []) as JsonObject[];
     const records: StepRecord[] = [];
     const visits = new Map<string, number>();
     let passed = true;
-    let index = 0;
-    while (index < steps.length) {
-      if (this.options.signal?.aborted) {
-        passed = false;
-        records.push({ stepId: String(steps[index]!.stepId), runs: '', outcome: 'failed', notes: ['the run was cancelled'] });
-        break;
-      }
+    for (let index = 0; index < steps.length; ) {
       const step = steps[index]!;
       const stepId = String(step.stepId);
       const count = (visits.get(stepId) ?? 0) + 1;
       visits.set(stepId, count);
-      if (count > MAX_VISITS_PER_STEP) {
-        records.push({ stepId, runs: '', outcome: 'failed', notes: [`visited more than ${MAX_VISITS_PER_STEP} times: the loop does not settle`] });
+      const stop = this.options.signal?.aborted ? 'the run was cancelled' : count > MAX_VISITS_PER_STEP ? `visited more than ${MAX_VISITS_PER_STEP} times: the loop does not settle` : undefined;
+      if (stop) {
+        records.push({ stepId, runs: '', outcome: 'failed', notes: [stop] });
         passed = false;
         break;
       }
-      const record = await this.runStep(step, scope, workflowId).catch((error: unknown) => unreadable(stepId, error));
+      const record = await this.runStep(step, scope, evaluate, workflowId).catch((error: unknown) => unreadable(stepId, error));
       records.push(record);
-      if (record.outcome === 'skipped') {
-        index += 1;
-        continue;
-      }
-      if (record.outcome === 'refused') {
-        passed = false;
+      const next = await this.nextStep(steps, index, record, count, evaluate, records);
+      if (typeof next !== 'number') {
+        passed = next === 'passed';
         break;
       }
-      const evaluate = evaluator(scope, this.results, this.options.arazzo);
-      const holds = (criteria: Criterion[] | undefined): boolean => (criteria ?? []).every((c) => criterionHolds(c, evaluate));
-      const actions = ((record.outcome === 'passed' ? step.onSuccess : step.onFailure) ?? []) as JsonObject[];
-      const action = actions.find((a) => holds(a.criteria as Criterion[] | undefined));
-      if (record.outcome === 'passed') {
-        if (action?.type === 'end') break;
-        if (action?.type === 'goto') {
-          const target = steps.findIndex((s) => s.stepId === action.stepId);
-          if (action.workflowId) {
-            const child = await this.run(String(action.workflowId), {});
-            records.push({ stepId: `${stepId} → ${action.workflowId}`, runs: `workflow ${action.workflowId}`, outcome: child.passed ? 'passed' : 'failed', steps: child.steps });
-            passed = child.passed;
-            break;
-          }
-          index = target >= 0 ? target : steps.length;
-          continue;
-        }
-        index += 1;
-        continue;
-      }
-      // A failed step: retry it, go elsewhere, or end the run failed.
-      if (action?.type === 'retry' && count <= Number(action.retryLimit ?? 1)) {
-        const waitMs = Math.min(Number(action.retryAfter ?? 0) * 1000, this.options.maxRetryWaitMs ?? 60_000);
-        if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
-        continue;
-      }
-      if (action?.type === 'goto' && action.stepId) {
-        const target = steps.findIndex((s) => s.stepId === action.stepId);
-        if (target >= 0) {
-          index = target;
-          continue;
-        }
-      }
-      passed = false;
-      break;
+      index = next;
     }
-    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     const outputs = passed ? (resolveValue(workflow.outputs ?? {}, evaluate) as Record<string, unknown>) : {};
     if (passed) this.results[workflowId] = outputs;
     return { workflowId, passed, outputs, steps: records };
   }
 
-  private async runStep(step: JsonObject, scope: Scope, workflowId: string): Promise<StepRecord> {
+  /** Where a run goes after a step (its `onSuccess` or `onFailure` action): the index of the next step, or the run's end. */
+  private async nextStep(steps: JsonObject[], index: number, record: StepRecord, count: number, evaluate: Evaluate, records: StepRecord[]): Promise<number | 'passed' | 'failed'> {
+    if (record.outcome === 'skipped') return index + 1;
+    if (record.outcome === 'refused') return 'failed';
+    const step = steps[index]!;
+    const actions = ((record.outcome === 'passed' ? step.onSuccess : step.onFailure) ?? []) as JsonObject[];
+    const action = actions.find((a) => ((a.criteria ?? []) as Criterion[]).every((c) => criterionHolds(c, evaluate)));
+    const target = action?.stepId ? steps.findIndex((s) => s.stepId === action.stepId) : -1;
+    if (record.outcome === 'passed') {
+      if (action?.type === 'end') return 'passed';
+      if (action?.type !== 'goto') return index + 1;
+      if (!action.workflowId) return target >= 0 ? target : steps.length;
+      const child = await this.run(String(action.workflowId), {});
+      records.push({ stepId: `${step.stepId} → ${action.workflowId}`, runs: `workflow ${action.workflowId}`, outcome: child.passed ? 'passed' : 'failed', steps: child.steps });
+      return child.passed ? 'passed' : 'failed';
+    }
+    // A failed step: retry it (waiting at most a minute), go elsewhere, or end the run failed.
+    if (action?.type === 'retry' && count <= Number(action.retryLimit ?? 1)) {
+      const waitMs = Math.min(Number(action.retryAfter ?? 0) * 1000, 60_000);
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      return index;
+    }
+    return action?.type === 'goto' && target >= 0 ? target : 'failed';
+  }
+
+  private async runStep(step: JsonObject, scope: Scope, evaluate: Evaluate, workflowId: string): Promise<StepRecord> {
     const stepId = String(step.stepId);
     const described = step.description ? { description: String(step.description) } : {};
-    const evaluate = evaluator(scope, this.results, this.options.arazzo);
     if (step.workflowId) {
       const given = Object.fromEntries(((step.parameters ?? []) as JsonObject[]).map((p) => [String(p.name), resolveValue(p.value, evaluate)]));
       const child = await this.run(String(step.workflowId), given);
       const record: StepRecord = { stepId, ...described, runs: `workflow ${step.workflowId}`, outcome: child.passed ? 'passed' : 'failed', steps: child.steps };
       if (child.passed) {
         scope.outputs = child.outputs;
-        scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluator(scope, this.results, this.options.arazzo)) as Record<string, unknown>;
+        scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluate) as Record<string, unknown>;
         scope.outputs = undefined;
       }
       return record;
@@ -287,9 +268,8 @@ export class WorkflowRunner {
     if ('refused' in answer) return { stepId, ...described, runs, outcome: 'refused', request, notes: [answer.refused] };
     scope.answer = answer;
     scope.request = { values, ...(body !== undefined ? { body } : {}) };
-    const after = evaluator(scope, this.results, this.options.arazzo);
-    const failed = ((step.successCriteria ?? []) as Criterion[]).filter((criterion) => !criterionHolds(criterion, after)).map((c) => `not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`);
-    if (failed.length === 0) scope.steps[stepId] = resolveValue(step.outputs ?? {}, after) as Record<string, unknown>;
+    const failed = ((step.successCriteria ?? []) as Criterion[]).filter((criterion) => !criterionHolds(criterion, evaluate)).map((c) => `not met: ${c.condition}${c.context ? ` (of ${c.context})` : ''}`);
+    if (failed.length === 0) scope.steps[stepId] = resolveValue(step.outputs ?? {}, evaluate) as Record<string, unknown>;
     return { stepId, ...described, runs, outcome: failed.length === 0 ? 'passed' : 'failed', request, status: answer.status, response: preview(answer.body), ...(failed.length > 0 ? { notes: failed } : {}) };
   }
 }

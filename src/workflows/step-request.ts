@@ -3,7 +3,7 @@
 // package's one outgoing request (src/request/: `paramsOf` puts each value where its parameter
 // goes): the suite's --workflows, the docs' "Run this workflow". Browser-safe: no Node module, so
 // the docs bundle it with the runner.
-import { resolveRef, type JsonObject } from '../contract/json-pointer.js';
+import { listOperations, resolveRef, type JsonObject } from '../contract/operations.js';
 import type { RunnerOptions } from './arazzo-runner.js';
 
 export interface OperationRoute {
@@ -17,22 +17,17 @@ export interface OperationRoute {
 /** For each source description (by its Arazzo name): its operations, by operationId. */
 export type OperationTable = Record<string, Record<string, OperationRoute>>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 /** Every operation of each OpenAPI description given, by source name. */
 export function operationTable(sources: Record<string, JsonObject>): OperationTable {
   const table: OperationTable = {};
   for (const [source, document] of Object.entries(sources)) {
     const operations: Record<string, OperationRoute> = (table[source] = {});
-    for (const [path, item] of Object.entries((document.paths ?? {}) as JsonObject)) {
-      const shared = ((item.parameters ?? []) as JsonObject[]).map((p) => resolveRef(document, p));
-      for (const method of METHODS) {
-        const operation = item[method] as JsonObject | undefined;
-        if (!operation?.operationId) continue;
-        const own = ((operation.parameters ?? []) as JsonObject[]).map((p) => resolveRef(document, p));
-        const parameters = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own].map((p) => ({ name: String(p.name), in: String(p.in) }));
-        operations[String(operation.operationId)] = { method, path, parameters };
-      }
+    const parametersOf = (item: JsonObject): JsonObject[] => ((item.parameters ?? []) as JsonObject[]).map((p) => resolveRef(document, p));
+    for (const { method, path, operation, pathItem } of listOperations(document)) {
+      if (!operation.operationId) continue;
+      const own = parametersOf(operation);
+      const parameters = [...parametersOf(pathItem).filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own].map((p) => ({ name: String(p.name), in: String(p.in) }));
+      operations[String(operation.operationId)] = { method, path, parameters };
     }
   }
   return table;
