@@ -126,29 +126,15 @@ function factsOf({ operation, pathItem, document }: ResolvedOperation): { effect
 /** `$response.body#<pointer>`. */
 const answerField = (pointer: string): string => formatExpression({ root: '$response', part: 'body', pointer });
 
-/** A recording's document as it is built, one exchange after another. */
-interface Built {
-  sources: { numbersApi: JsonObject; mockControl: JsonObject };
-  /** How many exchanges are steps so far, and the last of them. */
-  count: number;
-  last?: RecordedExchange;
-  /** The keys the exchanges carried: masked wherever they are left. */
-  keys: Set<string | undefined>;
-  add(exchange: RecordedExchange): void;
-  /** The document of `recording`, once each of its exchanges is added (its keys not masked yet). */
-  document(recording: Recording): JsonObject;
-}
-
 /**
  * What each recording is built into, by its list of exchanges: a recording that only grew (the
  * recorder appends) is built on from where it was, so one written again and again as it grows
  * (`--record`) turns each request into its step once; a list changed otherwise (a sign-up's
  * steps leaving `no-key`) is a new list, built anew.
  */
-const builtFor = new WeakMap<RecordedExchange[], Built>();
+const builtFor = new WeakMap<RecordedExchange[], ReturnType<typeof builder>>();
 
-function built(recording: Recording, target: ArazzoTarget): Built {
-  const { exchanges } = recording;
+function built({ exchanges }: Recording, target: ArazzoTarget): ReturnType<typeof builder> {
   let kept = builtFor.get(exchanges);
   const same = kept && kept.sources.numbersApi === target.document && kept.sources.mockControl === target.controlDocument;
   if (!kept || !same || kept.count > exchanges.length || (kept.last && exchanges[kept.count - 1] !== kept.last)) builtFor.set(exchanges, (kept = builder(target)));
@@ -161,20 +147,27 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
   return JSON.parse(recordingFileText(recording, target)) as JsonObject;
 }
 
-/**
- * The recording as the text its file holds (`recordingText` of its document). The promise "the
- * key is never written", kept here for every door that gives a recording out (`--record` files,
- * `/__mock/recording`, MSW's `recordings()`, the docs' Record toggle): any key left anywhere in
- * the document (a property name, a parameter's name, a recording's name) is masked as the account
- * shows its keys (part 5.3), the keys the recording saw first; masked in the text, in one pass.
- */
+/** The recording as the text its file holds (`recordingText` of its document), its keys masked. */
 export function recordingFileText(recording: Recording, target: ArazzoTarget): string {
-  const { document, keys } = built(recording, target);
-  return redactor([...keys], { json: true })(recordingText(document(recording)));
+  return built(recording, target).text(recording, target);
 }
 
+/** Where a document's text has its steps (the mark's place, found from the end: the steps are the text's last field). */
+const STEPS_HERE = '\u0000steps';
+const STEPS_HERE_TEXT = JSON.stringify(STEPS_HERE);
+/**
+ * A step as the document's text holds it, four levels deep (`workflows[0].steps[i]`): written so
+ * by JSON.stringify inside arrays of that depth and read out of them, one flat string (the same
+ * text indented by replacing its line ends is made of pieces, ten times slower to copy at each write).
+ */
+const NESTED = JSON.stringify([[[['']]]], null, 2);
+const STEP_AT = NESTED.indexOf('""');
+const STEP_END = NESTED.length - STEP_AT - 2;
+const STEP_INDENT = NESTED.slice(NESTED.lastIndexOf('\n', STEP_AT) + 1, STEP_AT);
+const stepText = (step: JsonObject): string => JSON.stringify([[[[step]]]], null, 2).slice(STEP_AT, -STEP_END);
+
 /** A builder of one recording's document (`built`). */
-function builder(target: ArazzoTarget): Built {
+function builder(target: ArazzoTarget) {
   const sources = { numbersApi: target.document, mockControl: target.controlDocument };
   const testValues = (target.document['x-test-values'] ?? []) as JsonObject[];
   const signupCodes = new Set(testValues.filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)));
@@ -201,6 +194,7 @@ function builder(target: ArazzoTarget): Built {
     const origin = issued.get(value) ?? made.get(value);
     const step = origin ? steps[origin.step] : undefined;
     if (!origin || !step) return undefined;
+    rewrite(origin.step);
     const outputs = (step.outputs ??= {}) as Record<string, string>;
     const base = origin.field.replace(/[^\w]/g, '') || 'value';
     let name = base;
@@ -267,14 +261,41 @@ function builder(target: ArazzoTarget): Built {
     return value;
   };
 
-  const self: Built = { sources, count: 0, keys: new Set(), add, document };
+  /**
+   * The promise "the key is never written", kept here for every door that gives a recording out
+   * (`--record` files, `/__mock/recording`, MSW's `recordings()`, the docs' Record toggle): any
+   * key left anywhere in the document (a property name, a parameter's name, a recording's name)
+   * is masked as the account shows its keys (part 5.3), the keys the recording saw first; in the
+   * text, each step's as it is written.
+   */
+  const keys = new Set<string | undefined>();
+  let masked = redactor([], { json: true });
+  /**
+   * Each step as the document's text holds it, written once: up to the first step a later request
+   * changed (`carry` gave it an output), the texts of the last write; the rest written anew.
+   */
+  const stepTexts: string[] = [];
+  function rewrite(index: number): void {
+    stepTexts.length = Math.min(stepTexts.length, index);
+  }
+  function stepsAsText(): string {
+    for (let i = stepTexts.length; i < steps.length; i++) stepTexts.push(masked(stepText(steps[i]!)));
+    return `${STEP_INDENT}${stepTexts.join(`,\n${STEP_INDENT}`)}`;
+  }
+
+  const self = { sources, count: 0, last: undefined as RecordedExchange | undefined, add, text };
   return self;
 
   function add(exchange: RecordedExchange): void {
     const index = steps.length;
     self.count += 1;
     self.last = exchange;
-    self.keys.add(exchange.key);
+    if (!keys.has(exchange.key)) {
+      // A key seen first now is masked in the steps written before it too.
+      keys.add(exchange.key);
+      masked = redactor([...keys], { json: true });
+      rewrite(0);
+    }
     const operation = findOperation(sources, exchange.source, exchange.operationId);
     const count = (counts.get(exchange.operationId) ?? 0) + 1;
     counts.set(exchange.operationId, count);
@@ -344,8 +365,9 @@ function builder(target: ArazzoTarget): Built {
     }
   }
 
-  function document(recording: Recording): JsonObject {
-    const urls = descriptionUrls(target);
+  /** The document of `recording` (each of its exchanges added) as `recordingText` writes it, named at `at`'s mock. */
+  function text(recording: Recording, at: ArazzoTarget): string {
+    const urls = descriptionUrls(at);
     const level = guarded.size > 0 ? 'never' : sends > 0 ? 'writes' : 'contract';
     const workflow: JsonObject = {
       workflowId: recording.name,
@@ -358,9 +380,9 @@ function builder(target: ArazzoTarget): Built {
         reason: level === 'never' ? [...guarded.entries()].map(([op, why]) => `${op}: ${why}`).join('; ') : level === 'writes' ? `${sends} request${sends === 1 ? '' : 's'} that change${sends === 1 ? 's' : ''} something.` : 'Reads only.',
       },
       ...(Object.keys(inputs).length > 0 ? { inputs: { type: 'object', ...(required.length > 0 ? { required } : {}), properties: inputs } } : {}),
-      steps,
+      steps: STEPS_HERE,
     };
-    return {
+    const shell = masked(recordingText({
       arazzo: '1.0.1',
       info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
       sourceDescriptions: [
@@ -368,7 +390,9 @@ function builder(target: ArazzoTarget): Built {
         { name: 'mockControl', url: urls.mockControl, type: 'openapi' },
       ],
       workflows: [workflow],
-    };
+    }));
+    const mark = shell.lastIndexOf(STEPS_HERE_TEXT);
+    return `${shell.slice(0, mark)}${steps.length > 0 ? `[\n${stepsAsText()}\n${STEP_INDENT.slice(2)}]` : '[]'}${shell.slice(mark + STEPS_HERE_TEXT.length)}`;
   }
 }
 
