@@ -22,7 +22,8 @@ export type JsonObject = Record<string, JsonNode>;
 
 /** One segment escaped: `~` → `~0`, `/` → `~1`. */
 export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  const text = String(segment);
+  return /[~/]/.test(text) ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
 }
 
 /** One segment read back: `~1` → `/`, `~0` → `~`. */
@@ -70,11 +71,11 @@ export function valueAt(document: unknown, pointer: string): unknown {
 }
 
 /** Every string of a JSON value, with its pointer and the name of the field that holds it (an array's items: the array's). */
-export function stringLeaves(value: unknown, pointer = '', field = ''): Array<{ pointer: string; field: string; value: string }> {
-  if (typeof value === 'string') return [{ pointer, field, value }];
-  if (Array.isArray(value)) return value.flatMap((item, i) => stringLeaves(item, `${pointer}/${i}`, field));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => stringLeaves(v, `${pointer}/${escapePointerSegment(k)}`, k));
-  return [];
+export function stringLeaves(value: unknown, pointer = '', field = '', leaves: Array<{ pointer: string; field: string; value: string }> = []): Array<{ pointer: string; field: string; value: string }> {
+  if (typeof value === 'string') leaves.push({ pointer, field, value });
+  else if (Array.isArray(value)) value.forEach((item, i) => stringLeaves(item, `${pointer}/${i}`, field, leaves));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) stringLeaves(v, `${pointer}/${escapePointerSegment(k)}`, k, leaves);
+  return leaves;
 }
 
 /** Follows local `$ref`s hop after hop (`hop`: the node a `$ref` node leads to); a remote or circular one is an error. */

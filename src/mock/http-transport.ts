@@ -83,10 +83,18 @@ export function writeAnswer(req: http.IncomingMessage, res: http.ServerResponse,
   res.end(req.method === 'HEAD' ? undefined : text);
 }
 
+/** The time of day a log line begins with (UTC `HH:MM:SS`), made once a second: a Date and its ISO text were most of a line's cost. */
+let clock = { second: -1, text: '' };
+function timeOfDay(): string {
+  const now = Date.now();
+  if (Math.floor(now / 1000) !== clock.second) clock = { second: Math.floor(now / 1000), text: new Date(now).toISOString().slice(11, 19) };
+  return clock.text;
+}
+
 /** The log of a finished request started at `started` (process.hrtime.bigint()), and a line per verdict its answer reports. */
 function logLines(req: http.IncomingMessage, status: number, started: bigint, verdicts: readonly Verdict[]): string[] {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const line = `${new Date().toISOString().slice(11, 19)} ${req.method ?? 'GET'} ${req.url ?? '/'} ${status} ${ms.toFixed(1)} ms`;
+  const line = `${timeOfDay()} ${req.method ?? 'GET'} ${req.url ?? '/'} ${status} ${ms.toFixed(1)} ms`;
   return [line, ...verdicts.map((verdict) => `  ${verdict.severity === 'inferred' ? 'advisory' : 'violation'}: ${verdict.of} ${describeVerdict(verdict)}`)];
 }
 

@@ -249,15 +249,15 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   const heap = guardHeap(core.simulator, warn, options.heapFraction);
   const stopWatching = core.simulator.onChange(() => heap.check());
   const stopEvictionLog = logEvictions(core.simulator, warn);
-  const stopCore = (): Promise<void> => {
+  const stopCore = async (): Promise<void> => {
     core.stop();
-    recordings?.stop();
+    const recorded = recordings?.stop();
     webhooks.stop();
     heap.stop();
     stopWatching();
     stopEvictionLog();
     // Whatever is not on disk (or in the shared store) yet goes there before the process ends.
-    return core.store.close();
+    await Promise.all([recorded, core.store.close()]);
   };
   // The control surface is for this machine's programs; beyond loopback or with strict keys, for
   // whoever holds the token too (control-access.ts).

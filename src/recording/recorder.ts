@@ -143,8 +143,8 @@ export class Recorder {
     // A move of the clock is everyone's: each recording open gets it (a mock-only step).
     if (source === 'mockControl' && key === undefined) {
       if (response.status >= 300 || this.byKey.size === 0) return;
-      const exchange = this.exchange(request, response, source, operationId, params, undefined);
-      for (const recording of this.byKey.values()) this.append(recording, exchange);
+      const recorded = this.exchange(request, response, source, operationId, params, undefined);
+      for (const recording of this.byKey.values()) this.append(recording, recorded);
       this.changed();
       return;
     }
@@ -153,9 +153,15 @@ export class Recorder {
       if (!this.options.all) return;
       if (!this.start(bucket, key === undefined ? NO_KEY : undefined)) return;
     }
-    const exchange = this.exchange(request, response, source, operationId, params, key);
-    this.append(this.byKey.get(bucket)!, exchange);
-    if (key === undefined) this.joinSignUp(exchange);
+    const recording = this.byKey.get(bucket)!;
+    // A full recording counts what it leaves out, and copies nothing of it (a sign-up's step is still read for its key).
+    if (key !== undefined && recording.exchanges.length >= this.maxSteps) {
+      recording.leftOut += 1;
+      return this.changed();
+    }
+    const recorded = this.exchange(request, response, source, operationId, params, key);
+    this.append(recording, recorded);
+    if (key === undefined) this.joinSignUp(recorded[0]);
     this.changed();
   }
 
@@ -195,8 +201,7 @@ export class Recorder {
     this.byKey.set(apiKey, { name: `recording-${this.counter}`, exchanges: joined, leftOut: 0, bytes });
   }
 
-  private append(recording: Recording, exchange: RecordedExchange): void {
-    const size = (exchange.responseText?.length ?? 0) + (exchange.body === undefined ? 0 : JSON.stringify(exchange.body).length);
+  private append(recording: Recording, [exchange, size]: [RecordedExchange, number]): void {
     if (recording.exchanges.length >= this.maxSteps || recording.bytes + size > this.maxBytes) {
       recording.leftOut += 1;
       return;
@@ -205,7 +210,8 @@ export class Recorder {
     recording.exchanges.push(exchange);
   }
 
-  private exchange(request: SimRequest, response: SimResponse, source: RecordedExchange['source'], operationId: string, params: Record<string, string>, key: string | undefined): RecordedExchange {
+  /** The request as recorded, and the bytes it keeps (its body's and its answer's text). */
+  private exchange(request: SimRequest, response: SimResponse, source: RecordedExchange['source'], operationId: string, params: Record<string, string>, key: string | undefined): [RecordedExchange, number] {
     const headers: Record<string, string> = {};
     for (const name of this.options.headerNames ?? []) {
       const value = request.headers[name];
@@ -214,20 +220,17 @@ export class Recorder {
     const form = request.form
       ? Object.fromEntries(Object.entries(request.form).filter(([, part]) => typeof part.value === 'string').map(([name, part]) => [name, part.value]))
       : undefined;
-    const body = form ?? (request.body === undefined ? undefined : (JSON.parse(JSON.stringify(request.body)) as unknown));
+    // A copy of the body (the simulator may keep and change what it was given), made through its JSON text, which gives its size too.
+    const bodyText = form ? JSON.stringify(form) : request.body === undefined ? undefined : JSON.stringify(request.body);
     const text = response.text ?? (response.body === undefined ? undefined : JSON.stringify(response.body));
-    return {
-      source,
-      operationId,
-      method: request.method.toUpperCase(),
-      params: { ...params },
-      query: [...request.query.entries()],
-      headers,
-      ...(body !== undefined ? { body, contentType: form ? 'multipart/form-data' : 'application/json' } : {}),
-      ...(key !== undefined ? { key } : {}),
-      status: response.status,
-      ...(text !== undefined ? { responseText: text } : {}),
-    };
+    const exchange: RecordedExchange = { source, operationId, method: request.method.toUpperCase(), params: { ...params }, query: [...request.query.entries()], headers, status: response.status };
+    if (bodyText !== undefined) {
+      exchange.body = form ?? (JSON.parse(bodyText) as unknown);
+      exchange.contentType = form ? 'multipart/form-data' : 'application/json';
+    }
+    if (key !== undefined) exchange.key = key;
+    if (text !== undefined) exchange.responseText = text;
+    return [exchange, (text?.length ?? 0) + (bodyText?.length ?? 0)];
   }
 
   private changed(): void {

@@ -24,7 +24,7 @@
 //    so the recording replays again and again on one deployment; a documented test value stays.
 // Values the mock issued that no request sent back are never asserted. Pure and deterministic:
 // the same requests give the same document, byte for byte. Browser-safe.
-import { effectsOf, harmOf } from '../contract/effects.js';
+import { effectsOf, harmOf, type Effects } from '../contract/effects.js';
 import { escapePointerSegment, resolveRef, stringLeaves, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { formatExpression } from '../contract/runtime-expression.js';
 import { findOperation, type ResolvedOperation } from '../contract/workflows.js';
@@ -115,11 +115,59 @@ function listOrder(origin: Origin, value: string): JsonObject[] {
   return [{ condition: `${answerField(`${list}/0/${field}`)} ${op} ${answerField(origin.pointer)}` }];
 }
 
+/** What a step needs of its operation, found once per operation (a recording turns thousands of requests of a few operations into steps). */
+const operationFacts = new WeakMap<JsonObject, { effects: Effects; declared: JsonObject[] }>();
+function factsOf({ operation, pathItem, document }: ResolvedOperation): { effects: Effects; declared: JsonObject[] } {
+  let facts = operationFacts.get(operation);
+  if (!facts) operationFacts.set(operation, (facts = { effects: effectsOf(operation), declared: [...((pathItem.parameters ?? []) as unknown[]), ...((operation.parameters ?? []) as unknown[])].map((p) => resolveRef(document, p)) }));
+  return facts;
+}
+
 /** `$response.body#<pointer>`. */
 const answerField = (pointer: string): string => formatExpression({ root: '$response', part: 'body', pointer });
 
+/**
+ * What each recording is built into, by its list of exchanges: a recording that only grew (the
+ * recorder appends) is built on from where it was, so one written again and again as it grows
+ * (`--record`) turns each request into its step once; a list changed otherwise (a sign-up's
+ * steps leaving `no-key`) is a new list, built anew.
+ */
+const builtFor = new WeakMap<RecordedExchange[], ReturnType<typeof builder>>();
+
+function built({ exchanges }: Recording, target: ArazzoTarget): ReturnType<typeof builder> {
+  let kept = builtFor.get(exchanges);
+  const same = kept && kept.sources.numbersApi === target.document && kept.sources.mockControl === target.controlDocument;
+  if (!kept || !same || kept.count > exchanges.length || (kept.last && exchanges[kept.count - 1] !== kept.last)) builtFor.set(exchanges, (kept = builder(target)));
+  for (let i = kept.count; i < exchanges.length; i++) kept.add(exchanges[i]!);
+  return kept;
+}
+
 /** The recording as an Arazzo document: one workflow named after it. */
 export function recordingToArazzo(recording: Recording, target: ArazzoTarget): JsonObject {
+  return JSON.parse(recordingFileText(recording, target)) as JsonObject;
+}
+
+/** The recording as the text its file holds (`recordingText` of its document), its keys masked. */
+export function recordingFileText(recording: Recording, target: ArazzoTarget): string {
+  return built(recording, target).text(recording, target);
+}
+
+/** Where a document's text has its steps (the mark's place, found from the end: the steps are the text's last field). */
+const STEPS_HERE = '\u0000steps';
+const STEPS_HERE_TEXT = JSON.stringify(STEPS_HERE);
+/**
+ * A step as the document's text holds it, four levels deep (`workflows[0].steps[i]`): written so
+ * by JSON.stringify inside arrays of that depth and read out of them, one flat string (the same
+ * text indented by replacing its line ends is made of pieces, ten times slower to copy at each write).
+ */
+const NESTED = JSON.stringify([[[['']]]], null, 2);
+const STEP_AT = NESTED.indexOf('""');
+const STEP_END = NESTED.length - STEP_AT - 2;
+const STEP_INDENT = NESTED.slice(NESTED.lastIndexOf('\n', STEP_AT) + 1, STEP_AT);
+const stepText = (step: JsonObject): string => JSON.stringify([[[[step]]]], null, 2).slice(STEP_AT, -STEP_END);
+
+/** A builder of one recording's document (`built`). */
+function builder(target: ArazzoTarget) {
   const sources = { numbersApi: target.document, mockControl: target.controlDocument };
   const testValues = (target.document['x-test-values'] ?? []) as JsonObject[];
   const signupCodes = new Set(testValues.filter((t) => String(t.field) === 'body.code').map((t) => String(t.value)));
@@ -146,6 +194,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     const origin = issued.get(value) ?? made.get(value);
     const step = origin ? steps[origin.step] : undefined;
     if (!origin || !step) return undefined;
+    rewrite(origin.step);
     const outputs = (step.outputs ??= {}) as Record<string, string>;
     const base = origin.field.replace(/[^\w]/g, '') || 'value';
     let name = base;
@@ -212,12 +261,47 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
     return value;
   };
 
-  recording.exchanges.forEach((exchange: RecordedExchange, index) => {
+  /**
+   * The promise "the key is never written", kept here for every door that gives a recording out
+   * (`--record` files, `/__mock/recording`, MSW's `recordings()`, the docs' Record toggle): any
+   * key left anywhere in the document (a property name, a parameter's name, a recording's name)
+   * is masked as the account shows its keys (part 5.3), the keys the recording saw first; in the
+   * text, each step's as it is written.
+   */
+  const keys = new Set<string | undefined>();
+  let masked = redactor([], { json: true });
+  /**
+   * Each step as the document's text holds it, written once: up to the first step a later request
+   * changed (`carry` gave it an output), the texts of the last write; the rest written anew.
+   */
+  const stepTexts: string[] = [];
+  function rewrite(index: number): void {
+    stepTexts.length = Math.min(stepTexts.length, index);
+  }
+  function stepsAsText(): string {
+    for (let i = stepTexts.length; i < steps.length; i++) stepTexts.push(masked(stepText(steps[i]!)));
+    return `${STEP_INDENT}${stepTexts.join(`,\n${STEP_INDENT}`)}`;
+  }
+
+  const self = { sources, count: 0, last: undefined as RecordedExchange | undefined, add, text };
+  return self;
+
+  function add(exchange: RecordedExchange): void {
+    const index = steps.length;
+    self.count += 1;
+    self.last = exchange;
+    if (!keys.has(exchange.key)) {
+      // A key seen first now is masked in the steps written before it too.
+      keys.add(exchange.key);
+      masked = redactor([...keys], { json: true });
+      rewrite(0);
+    }
     const operation = findOperation(sources, exchange.source, exchange.operationId);
     const count = (counts.get(exchange.operationId) ?? 0) + 1;
     counts.set(exchange.operationId, count);
     const stepId = count === 1 ? exchange.operationId : `${exchange.operationId}${count}`;
-    const effects = operation ? effectsOf(operation.operation) : undefined; // none: taken at its worst below
+    const facts = operation ? factsOf(operation) : undefined;
+    const effects = facts?.effects; // none: taken at its worst below
     const route = operation ? `${operation.method.toUpperCase()} ${operation.path}` : `${exchange.method}`;
     const step: JsonObject = {
       stepId,
@@ -231,7 +315,7 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
       if (reason) guarded.set(exchange.operationId, reason);
     }
     const parameters: JsonObject[] = [];
-    const declared = operation ? [...((operation.pathItem.parameters ?? []) as unknown[]), ...((operation.operation.parameters ?? []) as unknown[])].map((p) => resolveRef(operation.document, p)) : [];
+    const declared = facts?.declared ?? [];
     // A path or query value as its schema types it (`limit=1` is the integer 1).
     const typed = (where: string, name: string, value: string): unknown => {
       const schema = resolveRef(operation?.document, declared.find((p) => p?.in === where && p.name === name)?.schema);
@@ -279,37 +363,37 @@ export function recordingToArazzo(recording: Recording, target: ArazzoTarget): J
         issued.set(leaf.value, { step: index, pointer: leaf.pointer, field: leaf.field, ...(item ? { first: valueAt(answer, `#${item[1]}/0/${item[2]}`) } : {}) });
       }
     }
-  });
+  }
 
-  const urls = descriptionUrls(target);
-  const level = guarded.size > 0 ? 'never' : sends > 0 ? 'writes' : 'contract';
-  const workflow: JsonObject = {
-    workflowId: recording.name,
-    summary: `Recorded on the mock: ${recording.exchanges.length} request${recording.exchanges.length === 1 ? '' : 's'}${recording.leftOut > 0 ? `, ${recording.leftOut} more left out past the recorder's bounds` : ''}`,
-    description:
-      'What a frontend did on the mock, in order (numbers-api recording, issue 31). Values the mock issued and the frontend sent back are carried by runtime expressions; steps whose description begins "Mock only" drive the mock\'s control surface and are left out on a deployment.',
-    'x-conformance': {
-      level,
-      ...(level !== 'contract' ? { sends } : {}),
-      reason: level === 'never' ? [...guarded.entries()].map(([op, why]) => `${op}: ${why}`).join('; ') : level === 'writes' ? `${sends} request${sends === 1 ? '' : 's'} that change${sends === 1 ? 's' : ''} something.` : 'Reads only.',
-    },
-    ...(Object.keys(inputs).length > 0 ? { inputs: { type: 'object', ...(required.length > 0 ? { required } : {}), properties: inputs } } : {}),
-    steps,
-  };
-  // The promise "the key is never written", kept here for every door that gives a recording out
-  // (`--record` files, `/__mock/recording`, MSW's `recordings()`, the docs' Record toggle): any
-  // key left anywhere in the document (a property name, a parameter's name, a recording's name)
-  // is masked as the account shows its keys (part 5.3), the keys the recording saw first.
-  const seen = [...new Set(recording.exchanges.map((exchange) => exchange.key))];
-  return redactor(seen)({
-    arazzo: '1.0.1',
-    info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
-    sourceDescriptions: [
-      { name: 'numbersApi', url: urls.numbersApi, type: 'openapi' },
-      { name: 'mockControl', url: urls.mockControl, type: 'openapi' },
-    ],
-    workflows: [workflow],
-  });
+  /** The document of `recording` (each of its exchanges added) as `recordingText` writes it, named at `at`'s mock. */
+  function text(recording: Recording, at: ArazzoTarget): string {
+    const urls = descriptionUrls(at);
+    const level = guarded.size > 0 ? 'never' : sends > 0 ? 'writes' : 'contract';
+    const workflow: JsonObject = {
+      workflowId: recording.name,
+      summary: `Recorded on the mock: ${recording.exchanges.length} request${recording.exchanges.length === 1 ? '' : 's'}${recording.leftOut > 0 ? `, ${recording.leftOut} more left out past the recorder's bounds` : ''}`,
+      description:
+        'What a frontend did on the mock, in order (numbers-api recording, issue 31). Values the mock issued and the frontend sent back are carried by runtime expressions; steps whose description begins "Mock only" drive the mock\'s control surface and are left out on a deployment.',
+      'x-conformance': {
+        level,
+        ...(level !== 'contract' ? { sends } : {}),
+        reason: level === 'never' ? [...guarded.entries()].map(([op, why]) => `${op}: ${why}`).join('; ') : level === 'writes' ? `${sends} request${sends === 1 ? '' : 's'} that change${sends === 1 ? 's' : ''} something.` : 'Reads only.',
+      },
+      ...(Object.keys(inputs).length > 0 ? { inputs: { type: 'object', ...(required.length > 0 ? { required } : {}), properties: inputs } } : {}),
+      steps: STEPS_HERE,
+    };
+    const shell = masked(recordingText({
+      arazzo: '1.0.1',
+      info: { title: `Recording ${recording.name}`, version: '1.0.0', summary: 'What a frontend did on the numbers-api mock, replayable against a deployment.' },
+      sourceDescriptions: [
+        { name: 'numbersApi', url: urls.numbersApi, type: 'openapi' },
+        { name: 'mockControl', url: urls.mockControl, type: 'openapi' },
+      ],
+      workflows: [workflow],
+    }));
+    const mark = shell.lastIndexOf(STEPS_HERE_TEXT);
+    return `${shell.slice(0, mark)}${steps.length > 0 ? `[\n${stepsAsText()}\n${STEP_INDENT.slice(2)}]` : '[]'}${shell.slice(mark + STEPS_HERE_TEXT.length)}`;
+  }
 }
 
 /** The document as the text a recording file holds (stable: the same recording gives the same bytes). */

@@ -13,6 +13,8 @@ export interface RedactOptions {
   mark?: string;
   /** Whether keys not given are shown as previews too (default true). */
   otherKeys?: boolean;
+  /** The value is JSON text: each secret found, and its mark written, as JSON writes them inside a string. */
+  json?: boolean;
 }
 
 // Shorter values would mask unrelated text; keys and tokens are long random strings.
@@ -26,9 +28,11 @@ export const keyPreview = (key: string): string => `${PREFIX}…${key.length > P
 export function redactor(secrets: ReadonlyArray<string | null | undefined>, options: RedactOptions = {}): Redactor {
   const known = secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
   const mark = (secret: string): string => options.mark ?? (secret.startsWith(PREFIX) ? keyPreview(secret) : '…');
+  const written = (text: string): string => (options.json ? JSON.stringify(text).slice(1, -1) : text);
+  const marks = known.map((secret) => [written(secret), written(mark(secret))] as const);
   const text = (value: string): string => {
     let out = value;
-    for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(mark(secret));
+    for (const [secret, shown] of marks) if (out.includes(secret)) out = out.split(secret).join(shown);
     return options.otherKeys === false ? out : out.replace(ANY_KEY, keyPreview);
   };
   const walk = (value: unknown): unknown => {
