@@ -9,7 +9,8 @@
 //   JSON. A request with a body to an account that would pass it is refused with the documented
 //   400, before it changes anything. The size is measured now and then, not on every request: the
 //   bytes of request bodies since the last measurement (with an allowance for what a request adds
-//   besides its body) say when to measure again. Histories roll over (500 messages and calls, 1,000
+//   besides its body, and one for each step it planned that has not run: a delivery's events land
+//   later) say when to measure again; what lands later is counted before it lands. Histories roll over (500 messages and calls, 1,000
 //   events), so an account used as the service is used stays far below the bound; one filled with
 //   large records reaches it and is told so, instead of ending the process.
 // - **What grows without an account**: pending sign-ups, keys that no longer work and verified
@@ -31,6 +32,8 @@ export const DEFAULT_MAX_ACCOUNT_BYTES = 16 * 1024 * 1024;
 export const MAX_KEYS = 100;
 /** What a request is counted for besides its body (the records, events and meta it may add). */
 const PER_REQUEST_ALLOWANCE = 4096;
+/** What a planned step adds when it runs (a status change and its event), counted while it is pending. */
+const PER_STEP_ALLOWANCE = 1024;
 
 export interface Eviction {
   account: AccountState;
@@ -99,6 +102,12 @@ export function accountBounds(getState: () => SimState, options: Pick<SimOptions
   // No cap (a store shared by several processes keeps the accounts; each process sees only some):
   // nothing is tracked, evicted or trimmed here.
   const unbounded = !Number.isFinite(options.maxAccounts);
+  /** What the account's planned steps will add (a delivery's events land after the request that planned it). */
+  const pendingAllowance = (account: AccountState): number => {
+    let steps = 0;
+    for (const job of getState().jobs) if (job.accountId === account.id) steps++;
+    return steps * PER_STEP_ALLOWANCE;
+  };
   return {
     /** The account served now is the most recently used. */
     touch(account: AccountState): void {
@@ -122,13 +131,16 @@ export function accountBounds(getState: () => SimState, options: Pick<SimOptions
      * bytes), for the 400. Counts the body as taken when it may.
      */
     refuses(account: AccountState, bytes: number): number | undefined {
+      // The allowance is counted for this request too: what it adds besides its body (the record,
+      // the status events its delivery lands later) must fit under the bound as well.
+      const adds = bytes + PER_REQUEST_ALLOWANCE;
       let known = size.get(account.id);
-      if (!known || known.measured + known.since + bytes > options.maxAccountBytes) {
-        known = { measured: JSON.stringify(rawOf(account)).length, since: 0 };
+      if (!known || known.measured + known.since + adds > options.maxAccountBytes) {
+        known = { measured: JSON.stringify(rawOf(account)).length + pendingAllowance(account), since: 0 };
         size.set(account.id, known);
       }
-      if (known.measured + bytes > options.maxAccountBytes) return known.measured;
-      known.since += bytes + PER_REQUEST_ALLOWANCE;
+      if (known.measured + adds > options.maxAccountBytes) return known.measured;
+      known.since += adds;
       return undefined;
     },
     /** Forgets the oldest entries of the state's maps that grow without an account. */
