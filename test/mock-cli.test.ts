@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listExampleNames } from '../src/mock/example-names.js';
 import { main } from '../bin/numbers-api.js';
 import { loadOpenApi } from './helpers/contract.js';
@@ -16,6 +16,12 @@ import { defaultPrismWorkers } from '../src/mock/start-mock.js';
 import { cliEntry, descendantsOf, freePort, isAlive, prismProcessesOf, runCli, startCli, startCliGroup, waitUntil } from './helpers/mock-process.js';
 import { VALID_KEY } from './helpers/mock-server.js';
 import { canMount, smallDisk } from './helpers/small-disk.js';
+
+// Many tests here start Prism and then wait on it themselves: the start (up to 60 s), its workers
+// (30 s), their ends (10 s). On a loaded machine the start alone took most of the suite's 60 s per
+// test, and "never leaves Prism behind" timed out while Prism did as it should; the time a test
+// may take is what its own waits add up to (a hang still fails).
+vi.setConfig({ testTimeout: 120_000 });
 
 /** `numbers-api <args>` in this process, with its output captured and `env` set meanwhile. */
 async function inProcess(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
