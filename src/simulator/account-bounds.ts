@@ -10,8 +10,8 @@
 //   400, before it changes anything. The size is measured now and then, not on every request: the
 //   bytes of request bodies since the last measurement (with an allowance for what a request adds
 //   besides its body, and one for each step it planned that has not run: a delivery's events land
-//   later) say when to measure again; what lands later is counted before it lands. Histories roll over (500 messages and calls, 1,000
-//   events), so an account used as the service is used stays far below the bound; one filled with
+//   later) say when to measure again; what lands later is counted before it lands. Histories roll
+//   over (500 messages and calls, 1,000 events), so an account used as the service is used stays far below the bound; one filled with
 //   large records reaches it and is told so, instead of ending the process.
 // - **What grows without an account**: pending sign-ups, keys that no longer work and verified
 //   phone numbers are kept up to `maxAccounts` each, the oldest forgotten; an account keeps its
