@@ -4,6 +4,7 @@
 
 import { documentedEventTypes, eventEnvelopeFields } from '../../generated/types/constants.js';
 import type { components } from '../../generated/types/openapi.js';
+import { hasEventEnvelope } from './envelope.js';
 import type { DocumentedEventType, EventOfType, KnownEvent } from './types.js';
 
 type Event = components['schemas']['Event'];
@@ -15,10 +16,7 @@ const documented: ReadonlySet<string> = new Set(documentedEventTypes);
  * `data` an object. Use it on a parsed body before trusting anything else in it.
  */
 export function isEvent(value: unknown): value is Event {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  if (!eventEnvelopeFields.every((field) => field in record)) return false;
-  return typeof record.type === 'string' && record.data !== null && typeof record.data === 'object';
+  return hasEventEnvelope(value, eventEnvelopeFields);
 }
 
 /** Whether an event's type is one the description documents (then it has that type's schema). */

@@ -23,6 +23,7 @@ import { deliverEvent, describeAttempt, isSuccess, type DeliveryOptions } from '
 import { dict } from '../contract/dict.js';
 import { parseTargetUrl } from '../delivery/loopback-url.js';
 import { listOperations, loadOpenApi } from '../contract/generated-files.js';
+import { hasEventEnvelope } from '../events/envelope.js';
 import { createRequester, NoAnswer } from '../request/index.js';
 import type { Redactor } from '../request/redact.js';
 import { abortableSleep, backoffDelay, parseRetryAfter } from '../request/retry.js';
@@ -105,8 +106,8 @@ function answerSummary(answer: { text: string; json: unknown }, redact: Redactor
 let envelope: string[] | undefined;
 /**
  * The fields every event carries (part 6), read from the contract's `Event` schema at run time:
- * not the events entry's `isEvent`, whose generated constants are the contract package's, and the
- * command's package holds none (its tarball leaves dist/generated out).
+ * the events entry's `isEvent` reads the generated constants, and the command's package holds
+ * none (its tarball leaves dist/generated out).
  */
 function envelopeFields(): string[] {
   return (envelope ??= (loadOpenApi().components?.schemas?.Event?.required ?? ['id', 'type', 'data']) as string[]);
@@ -114,9 +115,7 @@ function envelopeFields(): string[] {
 
 /** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
 function eventOf(json: unknown): { id: string; type: string } | undefined {
-  const value = json as Record<string, unknown> | null;
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || !envelopeFields().every((field) => field in value)) return undefined;
-  return typeof value.id === 'string' && typeof value.type === 'string' && value.data !== null && typeof value.data === 'object' ? { id: value.id, type: value.type } : undefined;
+  return hasEventEnvelope(json, envelopeFields()) && typeof json.id === 'string' ? { id: json.id, type: json.type } : undefined;
 }
 
 export function startListenAgent(options: ListenOptions): ListenAgent {
