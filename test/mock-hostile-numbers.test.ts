@@ -8,9 +8,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contractValidator } from '../src/contract/contract-validator.js';
-import { startRedis, type RedisServer } from './helpers/cluster.js';
+import { redisForTests } from './helpers/cluster.js';
 import { generatedFiles } from './helpers/contract.js';
 import { client, newKey, startStatefulMock } from './helpers/stateful-mock.js';
 import type { MockOptions } from '../src/mock/start-mock.js';
@@ -96,13 +96,7 @@ async function expectWithinContract(options: MockOptions, key: string): Promise<
 }
 
 describe('hostile numbers on the control surface and the operations', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = redisForTests();
 
   it('on --state: every answer within the contract, and the file loads again', async () => {
     const statePath = path.join(mkdtempSync(path.join(tmpdir(), 'mock-hostile-')), 'state.json');
@@ -110,7 +104,7 @@ describe('hostile numbers on the control surface and the operations', () => {
   });
 
   it('on Redis: every answer within the contract, and a new process loads the account', async () => {
-    await expectWithinContract({ storeUrl: redis.url, warn: () => undefined }, newKey('hostile_redis'));
+    await expectWithinContract({ storeUrl: redis().url, warn: () => undefined }, newKey('hostile_redis'));
   });
 
   it('the clock stops at the last four-digit year, with the documented 400', async () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type RedisServer } from './helpers/cluster.js';
+import { redisForTests } from './helpers/cluster.js';
 import { client, newKey, startStatefulMock, type StatefulMock } from './helpers/stateful-mock.js';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -115,17 +115,11 @@ describe('with a control token', () => {
 });
 
 describe('no full key where snapshots are kept', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = redisForTests();
 
   it('on disk beside --state, and in Redis; the key reopens its account from either', async () => {
     const statePath = path.join(mkdtempSync(path.join(tmpdir(), 'mock-snapsecret-')), 'state.json');
-    for (const options of [{ statePath, warn: () => undefined }, { storeUrl: redis.url, warn: () => undefined }]) {
+    for (const options of [{ statePath, warn: () => undefined }, { storeUrl: redis().url, warn: () => undefined }]) {
       const key = newKey('kept');
       let mock = await startStatefulMock(options);
       try {
@@ -139,7 +133,7 @@ describe('no full key where snapshots are kept', () => {
       if ('statePath' in options) {
         for (const name of readdirSync(`${statePath}.snapshots`)) kept.push(readFileSync(path.join(`${statePath}.snapshots`, name), 'utf8'));
       } else {
-        const connection = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+        const connection = new Redis(redis().url, { lazyConnect: true, maxRetriesPerRequest: 1 });
         await connection.connect();
         for (const name of await connection.keys('*snap*')) kept.push((await connection.type(name)) === 'string' ? ((await connection.get(name)) ?? '') : JSON.stringify(await connection.hgetall(name)));
         connection.disconnect();

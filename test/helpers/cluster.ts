@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort, startCli, type CliProcess } from './mock-process.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -69,6 +70,18 @@ export async function startRedis(options: { port?: number; dir?: string; args?: 
   const server = started(child, port);
   await listening(port);
   return { ...server, url: `redis://127.0.0.1:${port}/0`, dir, restart: () => startRedis({ port, dir, args: options.args }) };
+}
+
+/** One redis-server for the tests of the enclosing describe block (or file): started before them, stopped after. */
+export function redisForTests(): () => RedisServer {
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 30_000);
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  return () => redis!;
 }
 
 /**
