@@ -2,10 +2,7 @@
 // sends is read by consumers (event side); what it receives is written by clients (request side).
 import { describe, expect, it } from 'vitest';
 import { type Change, diffContracts } from '../scripts/diff/index.js';
-import { only } from './helpers/diff-changes.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+import { only, type Json } from './helpers/diff-changes.js';
 
 function events(edit: (doc: Json) => void = () => {}): Json {
   const doc: Json = {

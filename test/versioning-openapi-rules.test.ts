@@ -2,10 +2,7 @@
 // document per rule, built inline so each case shows exactly what changed.
 import { describe, expect, it } from 'vitest';
 import { type Change, INFERRED_NOTE, diffContracts } from '../scripts/diff/index.js';
-import { only } from './helpers/diff-changes.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
+import { only, type Json } from './helpers/diff-changes.js';
 
 /** A one-resource API: list and create `Thing`s, and a webhook delivering `ThingEvent`s. */
 function api(edit: (doc: Json) => void = () => {}): Json {
