@@ -178,6 +178,11 @@ export interface Renderer {
   ready(page: Page): Promise<void>;
   /** Open one operation and read the names each of its bodies shows, every branch selected in turn. */
   fields(page: Page, op: Operation): Promise<Fields>;
+  /**
+   * Whether a field standing beside a union is lost from every branch (release 1.0.0's send
+   * body): Redoc and Scalar draw only the branches; Elements draws the fields inside each branch.
+   */
+  hidesFieldsBesideUnion: boolean;
 }
 
 const add = (fields: Fields, body: string, names: Iterable<string>) => {
@@ -202,7 +207,7 @@ const debug = (...what: unknown[]) => {
  * Select every option of every union selector in `selectors` in turn, reading after each; a
  * selector that appears once another is set (a union inside a branch) is visited in a later round.
  */
-async function eachBranch(page: Page, selectors: Locator, picker: UnionPicker, read: (labels?: string[]) => Promise<void>): Promise<void> {
+async function eachBranch(page: Page, selectors: Locator, picker: UnionPicker, read: (labels?: string[], selector?: Locator) => Promise<void>): Promise<void> {
   await read();
   const visited = new Set<string>();
   for (let round = 0; round < 3; round += 1) {
@@ -214,7 +219,7 @@ async function eachBranch(page: Page, selectors: Locator, picker: UnionPicker, r
       try {
         const options = await picker.open(selector);
         n = await options.count();
-        await read(await options.allInnerTexts());
+        await read(await options.allInnerTexts(), selector);
         await page.keyboard.press('Escape');
       } catch (error) {
         debug('open failed', i, String(error).split('\n')[0]);
@@ -256,6 +261,7 @@ const REDOC_SWITCHER: UnionPicker = {
 
 export const REDOC: Renderer = {
   name: 'Redoc (Redocly build-docs)',
+  hidesFieldsBesideUnion: true,
   packageName: '@redocly/cli',
   version: () => installedVersion('@redocly/cli'),
   page: '/reference.html',
@@ -344,6 +350,7 @@ const scalarSlug = (tag: string) => tag.toLowerCase().replace(/\s+/g, '-');
 
 export const SCALAR: Renderer = {
   name: '@scalar/api-reference',
+  hidesFieldsBesideUnion: true,
   packageName: '@scalar/api-reference',
   version: () => installedVersion('@scalar/api-reference', renderersDir),
   page: '/scalar.html',
@@ -392,6 +399,7 @@ export const SCALAR: Renderer = {
 
 export const ELEMENTS: Renderer = {
   name: '@stoplight/elements',
+  hidesFieldsBesideUnion: false,
   packageName: '@stoplight/elements',
   version: () => installedVersion('@stoplight/elements', renderersDir),
   page: '/elements.html',
@@ -405,13 +413,13 @@ export const ELEMENTS: Renderer = {
     const left = page.locator('[data-testid="two-column-left"]');
     // Property names (`data-test="property-name-<name>"`) under the request body's heading, or
     // under the responses' heading (one status shown at a time).
-    const read = (body: () => Promise<string>) => async (labels?: string[]) => {
-      if (labels) {
-        // A picker above the responses' heading is the request body's.
-        const inResponses = await left.evaluate((root, operationId) => {
-          const heading = root.querySelector(`[id="/operations/${operationId}#Responses"]`);
-          const open = root.ownerDocument.activeElement;
-          return Boolean(heading && open && heading.compareDocumentPosition(open) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const read = (body: () => Promise<string>) => async (labels?: string[], selector?: Locator) => {
+      if (labels && selector) {
+        // A picker above the responses' heading is the request body's (asked of the picker
+        // itself: the focused element may be elsewhere once its menu is read).
+        const inResponses = await selector.evaluate((picker, operationId) => {
+          const heading = picker.ownerDocument.querySelector(`[id="/operations/${operationId}#Responses"]`);
+          return Boolean(heading && heading.compareDocumentPosition(picker) & Node.DOCUMENT_POSITION_FOLLOWING);
         }, op.operationId);
         add(fields, inResponses ? await body() : 'request', labels.map((l) => `branch: ${l.trim()}`));
         return;
