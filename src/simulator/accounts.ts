@@ -4,7 +4,7 @@
 // deleted account answers 401 for good.
 import { isKeyDigest, keyDigest, keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import type { ResourceModule, RuleContext } from './context.js';
-import { copyWithoutPrototypes, dict, type AccountState } from './state.js';
+import { copyWithoutPrototypes as copy, dict, type AccountState } from './state.js';
 import type { AccountSeed, NamedAccountSeed, SeedFile } from './seed.js';
 import type { JsonObject } from './types.js';
 
@@ -57,8 +57,6 @@ export function issueKey(ctx: RuleContext, account: AccountState): string {
   addKey(ctx, account, key);
   return key;
 }
-
-const copy = copyWithoutPrototypes;
 
 /**
  * A new account. `named` is a seed account; an account opened by an unknown key starts from the

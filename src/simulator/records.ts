@@ -7,6 +7,7 @@ import type { components, operations } from '../../generated/types/openapi.js';
 type Schemas = components['schemas'];
 
 export type AccountRecord = Omit<Schemas['Account'], 'limits' | 'apiKeys'>;
+export type FreeAccountLimits = Schemas['FreeAccountLimits'];
 export type NumberRecord = Schemas['PhoneNumber'];
 export type MessageRecord = Schemas['Message'];
 export type MediaRecord = Schemas['MediaItem'];

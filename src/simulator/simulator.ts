@@ -412,7 +412,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     },
     reset() {
       state = emptyState();
-      state.clockOffsetMs = clock.offset();
       seedNamedAccounts();
       bounds.rebuild(state);
       changed();
@@ -423,7 +422,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     },
     load(next) {
       state = next;
-      state.clockOffsetMs = clock.offset();
       orderJobs(state);
       bounds.rebuild(state);
       changed();

@@ -160,13 +160,12 @@ function storeCall(account: AccountState, call: CallRecord, meta: CallMeta): voi
 function createCall(ctx: RequestContext<'createCall'>): SimResponse {
   const { account, body } = ctx;
   // Part 7.2: a retry with the key of a call placed earlier answers that call, as it is now. The
-  // simulator handles one request at a time, so a duplicate never finds the original still running.
-  const key = ctx.request.headers['idempotency-key'];
-  // The 409 of a duplicate whose original is still running when the wait window closes (part
-  // 7.2): never reached otherwise, as the simulator handles one request at a time; the documented
-  // test value stands in for it. Nothing is placed.
+  // 409 of a duplicate whose original is still running when the wait window closes is never
+  // reached otherwise (the simulator handles one request at a time): the documented test value
+  // stands in for it, and nothing is placed.
   const stillRunning = ctx.testValue(['callStillProcessing']);
   if (stillRunning) return stillRunning;
+  const key = ctx.request.headers['idempotency-key'];
   if (key !== undefined && key !== '') {
     const original = account.calls.findLast((c) => c.id === account.idempotency[key]);
     if (original) return ctx.json(200, original);
