@@ -97,7 +97,6 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const release = (): void => holding(false);
   // The 408 text is the documented one, with this wait's own number of seconds.
   const expired = ctx.documented(408, 'waitTimedOut');
-  const expiredBody = expired.body as { error: string };
   return {
     status: 200,
     hold: {
@@ -119,7 +118,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
       },
       expire() {
         release();
-        return { ...expired, body: { error: expiredBody.error.replace(/\d+/, String(timeout)) } };
+        return { ...expired, body: { error: (expired.body as { error: string }).error.replace(/\d+/, String(timeout)) } };
       },
       cancel: release,
     },

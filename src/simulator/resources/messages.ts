@@ -302,12 +302,8 @@ export function receiveMessage(
   input: { line: NumberRecord; from: string; body: string; channel?: MessageChannel; group?: GroupRecord; source: 'internal' | 'external' },
 ): MessageRecord[] {
   const state = messagingState(account);
-  const lines = input.group
-    ? groupLines(account, input.group.id)
-        .map((id) => findNumber(account, { id }))
-        .filter((n): n is NumberRecord => n !== undefined)
-    : [input.line];
-  if (lines.length === 0) lines.push(input.line);
+  const inGroup = input.group ? groupLines(account, input.group.id).flatMap((id) => findNumber(account, { id }) ?? []) : [];
+  const lines = inGroup.length > 0 ? inGroup : [input.line];
   const channel = input.group ? 'whatsapp' : (input.channel ?? defaultChannel(input.line));
   const records: MessageRecord[] = [];
   for (const line of lines) {

@@ -93,8 +93,6 @@ function readSubmission(ctx: RequestContext): Submission | SimResponse {
   return { data: record, ...(image ? { image } : {}) };
 }
 
-const isResponse = (value: Submission | SimResponse): value is SimResponse => 'status' in value;
-
 /**
  * The checks that come before anything is charged, in order: the number (404), whether 10DLC
  * applies (403) and the fields part 7 names (400 `tendlc_validation_failed`, an object keyed by
@@ -118,13 +116,9 @@ function gate(ctx: RequestContext, data: JsonObject): SimResponse | undefined {
   return undefined;
 }
 
-function outcome(ctx: RequestContext, data: JsonObject): string | undefined {
-  return matchTestValue(ctx.contract, ctx.operationId, { ...ctx.request, body: data }, ['tenDlcRejectedInReview', 'tenDlcRejectedByCarrier'])?.name;
-}
-
 function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   const submission = readSubmission(ctx);
-  if (isResponse(submission)) return submission;
+  if ('status' in submission) return submission;
   const { data, image } = submission;
   const refused = gate(ctx, data);
   if (refused) return refused;
@@ -178,7 +172,7 @@ function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   };
   account.tenDlc[number.id] = registration;
   for (const kind of [REVIEW, CARRIER]) ctx.unschedule(account, kind, number.id);
-  const result = outcome(ctx, data);
+  const result = matchTestValue(ctx.contract, ctx.operationId, { ...ctx.request, body: data }, ['tenDlcRejectedInReview', 'tenDlcRejectedByCarrier'])?.name;
   ctx.schedule(account, REVIEW, number.id, TEN_DLC_REVIEW_MS, result ? { outcome: result } : undefined);
   refreshNumbers(account);
   return ctx.json(200, registration);
