@@ -5,10 +5,7 @@
 import { DOCUMENTED_KEY_PREFIX, isWellFormedKey } from '../contract/api-key.js';
 import type { SimContract } from './contract.js';
 import { withoutPrototype } from './state.js';
-import type { components } from '../../generated/types/openapi.js';
-
-type SeededCall = components['schemas']['Call'];
-import type { AccountRecord, ActivityRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
+import type { AccountRecord, ActivityRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SeededCallRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
 
 /** An account's starting records, in the contract's shapes. Every field is optional. */
 export interface AccountSeed {
@@ -21,7 +18,7 @@ export interface AccountSeed {
   numbers?: NumberRecord[];
   messages?: MessageRecord[];
   /** Calls; one without an `id` gets one. */
-  calls?: SeededCall[];
+  calls?: SeededCallRecord[];
   groups?: GroupRecord[];
   webhooks?: WebhookRecord[];
   subscription?: SubscriptionRecord | null;
