@@ -53,8 +53,6 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
   const lastPage = contract.example('listBillingActivity', 200, 'lastPage');
   const invoice = contract.example('getInvoice', 200);
   const { limits, apiKeys: _previews, ...fields } = account;
-  const invoices: Record<string, InvoiceRecord> = {};
-  for (const deposit of billing.deposits ?? []) invoices[deposit.invoiceId] = invoice;
   return {
     account: fields,
     paid: limits === null,
@@ -74,7 +72,7 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
     paymentMethods: billing.paymentMethods ?? [],
     deposits: billing.deposits ?? [],
     activity: [...(firstPage.items ?? []), ...(lastPage.items ?? [])],
-    invoices,
+    invoices: Object.fromEntries((billing.deposits ?? []).map((deposit) => [deposit.invoiceId, invoice])),
   };
 }
 
