@@ -67,8 +67,7 @@ function saveCursor(account: AccountState, name: string, seq: number): void {
   const all = cursors(account);
   delete all[name]; // re-inserted last: the most recently used stays
   all[name] = seq;
-  const names = Object.keys(all);
-  for (const old of names.slice(0, Math.max(0, names.length - CURSOR_LIMIT))) delete all[old];
+  for (const old of Object.keys(all).slice(0, -CURSOR_LIMIT)) delete all[old];
 }
 
 function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {

@@ -138,10 +138,9 @@ function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   }
 
   // Parts 3 and 8: the fee once per number, from the balance; 402 when it does not cover it.
-  const fee = tenDlcFee(ctx);
-  const feeDue = !feesPaid(account)[number.id];
-  if (feeDue && account.balance < fee) return ctx.documented(402, 'feeNotCovered');
-  if (feeDue) {
+  if (!feesPaid(account)[number.id]) {
+    const fee = tenDlcFee(ctx);
+    if (account.balance < fee) return ctx.documented(402, 'feeNotCovered');
     chargeWallet(ctx, account, fee, '10DLC registration fee');
     feesPaid(account)[number.id] = true;
   }

@@ -117,8 +117,7 @@ export function recordTraffic(ctx: Pick<RuleContext, 'now'>, account: AccountSta
   const record = data.record as JsonObject;
   if (kind === 'message') {
     const direction: Direction = data.direction === 'inbound' ? 'inbound' : 'outbound';
-    const line = byId(record.phoneNumberId);
-    const service = line?.number ?? (direction === 'outbound' ? record.from : record.to);
+    const service = byId(record.phoneNumberId)?.number ?? (direction === 'outbound' ? record.from : record.to);
     const counterpart = direction === 'outbound' ? record.to : record.from;
     cell(account, day, String(record.phoneNumberId ?? '')).messages[direction][geography(service, counterpart)].count++;
     dayTotals(account, day).messages++;
