@@ -55,21 +55,15 @@ function issueInvoice(ctx: RuleContext, account: AccountState): string {
   return invoiceId;
 }
 
-function addInterval(iso: string, interval: string): string {
-  const date = new Date(iso);
-  if (/^(annual|yearly|year)$/i.test(interval)) date.setUTCFullYear(date.getUTCFullYear() + 1);
-  else date.setUTCMonth(date.getUTCMonth() + 1);
-  return date.toISOString();
-}
-
 /** A new subscription period from now: a paid invoice, `periodEnd` one interval ahead, its end planned. */
-function startPeriod(ctx: RuleContext, account: AccountState, interval: string): JsonObject {
-  const periodEnd = addInterval(ctx.nowIso, interval);
-  const subscription = { cancelAtPeriodEnd: false, periodEnd, invoiceId: issueInvoice(ctx, account), interval };
-  account.billing.subscription = subscription;
+function startPeriod(ctx: RuleContext, account: AccountState, interval: string): void {
+  const end = new Date(ctx.nowIso);
+  if (/^(annual|yearly|year)$/i.test(interval)) end.setUTCFullYear(end.getUTCFullYear() + 1);
+  else end.setUTCMonth(end.getUTCMonth() + 1);
+  const periodEnd = end.toISOString();
+  account.billing.subscription = { cancelAtPeriodEnd: false, periodEnd, invoiceId: issueInvoice(ctx, account), interval };
   ctx.unschedule(account, PERIOD_END, 'subscription');
   ctx.schedule(account, PERIOD_END, 'subscription', Date.parse(periodEnd) - ctx.now, { periodEnd });
-  return subscription;
 }
 
 function setBillingModes(account: AccountState, mode: 'PAYG' | 'FIXED'): void {

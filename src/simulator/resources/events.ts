@@ -27,10 +27,6 @@ export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** How many wait cursors an account keeps (one per key and filter set); the oldest go first. */
 const CURSOR_LIMIT = 50;
 
-function canonicalFilters(filters: JsonObject): string {
-  return JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key]]));
-}
-
 /** A short stand-in for a long cursor name (53-bit cyrb53), so 50 cursors stay small whatever the filters. */
 function shortName(text: string): string {
   if (text.length <= 256) return text;
@@ -80,7 +76,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
   const { heldWaits } = ctx.local;
-  const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`);
+  const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key]]))}`);
   // The first wait of a key starts now; later ones resume after the last event handed out.
   const from = cursors(account)[cursorName] ?? ctx.state.eventSeq;
   saveCursor(account, cursorName, from);
