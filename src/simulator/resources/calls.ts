@@ -19,10 +19,7 @@ const DEFAULT_TIME_IN_STATE_MS = 2000;
 const GLOBAL_DEFAULT_CAP_SECONDS: number | null = null;
 
 /** A state a call enters, as `call.status_changed` carries it. */
-interface Move {
-  status: CallStatusRecord;
-  terminationType?: TerminationType;
-}
+type Move = Pick<CallStatusChangedData, 'status' | 'terminationType'>;
 
 interface Lifecycle {
   /** The states in order, first to last (Queued, Ringing, In-Progress, Terminated). */

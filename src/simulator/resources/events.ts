@@ -156,8 +156,7 @@ export interface WebhookDeliveryReport {
  * `failedDeliveries`); a ping answered 2xx updates `lastPingAt` (part 6).
  */
 export function recordWebhookDelivery(ctx: RuleContext, accountId: string, subscriptionId: string, report: WebhookDeliveryReport): void {
-  const account = ctx.state.accounts[accountId];
-  const hook = account?.webhooks.find((candidate) => candidate.id === subscriptionId);
+  const hook = ctx.state.accounts[accountId]?.webhooks.find((candidate) => candidate.id === subscriptionId);
   if (!hook) return;
   hook.lastDelivery = {
     eventId: report.eventId,

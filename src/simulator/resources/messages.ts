@@ -386,7 +386,6 @@ export const messagesModule: ResourceModule = {
   },
   seed(_ctx, account) {
     // The account's lines in each seeded group: the lines its seeded messages were on.
-    const state = messagingState(account);
-    for (const group of account.groups) state.groupLines[group.id] = groupLines(account, group.id);
+    for (const group of account.groups) messagingState(account).groupLines[group.id] = groupLines(account, group.id);
   },
 };

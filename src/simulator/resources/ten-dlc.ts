@@ -58,13 +58,8 @@ export function tenDlcFee(ctx: Pick<RuleContext, 'contract'>): number {
   return Number(match[1]);
 }
 
-interface Submission {
-  data: JsonObject;
-  image?: FormPart;
-}
-
 /** The registration of a JSON or multipart request, or the 400 when a multipart `data` part is not one. */
-function readSubmission(ctx: RequestContext): Submission | SimResponse {
+function readSubmission(ctx: RequestContext): { data: JsonObject; image?: FormPart } | SimResponse {
   const form = ctx.request.form;
   if (!form) return { data: ctx.body };
   const part = form.data;

@@ -84,8 +84,7 @@ export function geography(serviceNumber: string | undefined, counterpart: string
 }
 
 function cell(account: AccountState, day: string, numberId: string): Split {
-  const days = usageState(account).days;
-  return ((days[day] ??= dict())[numberId] ??= emptySplit());
+  return ((usageState(account).days[day] ??= dict())[numberId] ??= emptySplit());
 }
 
 function dayTotals(account: AccountState, day: string) {
