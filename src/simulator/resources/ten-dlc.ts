@@ -66,10 +66,9 @@ function readSubmission(ctx: RequestContext): { data: JsonObject; image?: FormPa
   let data: unknown;
   try {
     // A `data` part sent as a file (a Blob with `application/json`, as the encoding says) arrives as bytes.
-    const text = part === undefined ? undefined : typeof part.value === 'string' ? part.value : new TextDecoder().decode(part.value);
-    data = text === undefined ? undefined : JSON.parse(text);
+    if (part) data = JSON.parse(typeof part.value === 'string' ? part.value : new TextDecoder().decode(part.value));
   } catch {
-    data = undefined;
+    // not JSON: refused below, as a `data` that is not an object
   }
   const field = (path: string[], keyword: string, params: Record<string, unknown>, errorMessage?: string): Verdict =>
     ruleVerdict({ in: 'body', keyword, params, field: path, instancePath: `/${path.join('/')}`, ...(errorMessage ? { errorMessage } : {}) });

@@ -165,17 +165,17 @@ function windowDays(now: number, days: number, endOffset = 0): string[] {
   return Array.from({ length: days }, (_, i) => utcDay(now - (endOffset + days - 1 - i) * DAY_MS));
 }
 
-function windowSum(account: AccountState, now: number, days: number, field: 'messages' | 'calls' | 'minutes', endOffset = 0): number {
-  return windowDays(now, days, endOffset).reduce((sum, day) => sum + (account.daily[day]?.[field] ?? 0), 0);
-}
-
 function stat(account: AccountState, now: number, days: number, field: 'messages' | 'calls' | 'minutes') {
   const spark = windowDays(now, days).map((day) => round(account.daily[day]?.[field] ?? 0));
   const value = round(spark.reduce((a, b) => a + b, 0));
-  const previous = windowSum(account, now, days, field, days);
+  const previous = windowDays(now, days, days).reduce((sum, day) => sum + (account.daily[day]?.[field] ?? 0), 0);
   // Part 4.3: null when the previous equal window had no activity.
   const deltaPct = previous === 0 ? null : round(((value - previous) / previous) * 100, 1);
   return { value, deltaPct, spark };
+}
+
+function windowSum(account: AccountState, now: number, days: number, field: 'messages' | 'calls' | 'minutes'): number {
+  return round(windowDays(now, days).reduce((sum, day) => sum + (account.daily[day]?.[field] ?? 0), 0));
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -279,7 +279,7 @@ export function computeUsage(ctx: RequestContext, account: AccountState, periodD
       messagesByNumber[numberId] = WAYS.reduce((sum, [direction, geography]) => sum + split.messages[direction][geography].count, messagesByNumber[numberId] ?? 0);
     }
   }
-  const breakdown = (field: 'messages' | 'calls' | 'minutes') => ({ d7: round(windowSum(account, now, 7, field)), d30: round(windowSum(account, now, 30, field)), all: round(state.all[field]) });
+  const breakdown = (field: 'messages' | 'calls' | 'minutes') => ({ d7: windowSum(account, now, 7, field), d30: windowSum(account, now, 30, field), all: round(state.all[field]) });
   return {
     periodDays,
     stats: { messages: stat(account, now, periodDays, 'messages'), calls: stat(account, now, periodDays, 'calls'), minutes: stat(account, now, periodDays, 'minutes') },
