@@ -199,9 +199,8 @@ export const billingModule: ResourceModule = {
     previewSubscriptionChange: (ctx) =>
       onSubscription(ctx, ['promotionCodeInvalid'], (subscription) => {
         const interval = ctx.body.interval ?? subscription.interval;
-        const quantity = ctx.body.quantity ?? ctx.account.numbers.length;
         const quote = ctx.documented(200, 'proratedQuote').body as JsonObject;
-        const unchanged = interval === subscription.interval && quantity === ctx.account.numbers.length;
+        const unchanged = interval === subscription.interval && (ctx.body.quantity ?? ctx.account.numbers.length) === ctx.account.numbers.length;
         return ctx.json(200, { ...quote, prorationDate: Math.floor(ctx.now / 1000), amountDue: unchanged ? 0 : quote.amountDue });
       }),
 

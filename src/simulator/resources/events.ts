@@ -107,8 +107,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
           return undefined;
         }
         release();
-        const cursor = cursors(account)[cursorName] ?? 0;
-        if (found.seq > cursor) saveCursor(account, cursorName, found.seq);
+        if (found.seq > (cursors(account)[cursorName] ?? 0)) saveCursor(account, cursorName, found.seq);
         return { status: 200, body: found.event };
       },
       expire() {
