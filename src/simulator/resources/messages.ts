@@ -218,12 +218,10 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
 
   // A threaded reply to a message that came over the SMS fallback has nothing to attach to (part 7).
   const replyToId = typeof body.replyToId === 'string' ? body.replyToId : null;
-  if (replyToId !== null) {
-    const target = account.messages.findLast((m) => m.id === replyToId);
-    const line = target ? findNumber(account, { id: target.phoneNumberId }) : undefined;
-    if (target && target.channel === 'sms' && messageDirection(account, target) === 'inbound' && line && channelReady(line, 'imessage')) {
-      return ctx.documented(400, 'smsFallbackThreadReply');
-    }
+  const target = replyToId === null ? undefined : account.messages.findLast((m) => m.id === replyToId);
+  const line = target ? findNumber(account, { id: target.phoneNumberId }) : undefined;
+  if (target && target.channel === 'sms' && messageDirection(account, target) === 'inbound' && line && channelReady(line, 'imessage')) {
+    return ctx.documented(400, 'smsFallbackThreadReply');
   }
 
   const recipient = group ? undefined : String(body.to);
