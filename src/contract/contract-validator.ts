@@ -5,8 +5,7 @@
 // a Verdict (verdict.ts): ajv's keyword, params and instance path, with what the contract adds
 // (where the rule lives, the component, the union branch judged, the part cited, documented or
 // inferred, expected and actual). Browser-safe (the in-process mock bundles it).
-import _Ajv2020 from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import _Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
 import { documentedOnly } from './documented-only.js';
 import { childPointer, escapePointerSegment, pointerOf as pointerOfSegments, pointerSegments, resolveRef, type JsonNode, type JsonObject } from './json-pointer.js';

@@ -73,23 +73,22 @@ function relaxUnion(branches: Json[], mode: Mode, types?: ComponentTypes): Json[
 export function relaxSchema(schema: Json, mode: Mode = 'documented', types?: ComponentTypes): Json {
   if (typeof schema === 'boolean') return mode === 'inferred' ? true : schema;
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
-  if (isInferred(schema)) mode = 'inferred';
-  const child = mode; // inline parts share their parent's mode (an inferred node's parts are inferred)
+  if (isInferred(schema)) mode = 'inferred'; // inline parts share their parent's mode (an inferred node's parts are inferred)
   const out: Json = {};
   for (const [key, value] of Object.entries<Json>(schema)) {
     if (key === '$ref') out.$ref = mode === 'assumed' ? assumedRef(value) : value;
     else if (SUBSCHEMA_MAPS.includes(key) && value && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries<Json>(value).map(([k, v]) => [k, relaxSchema(v, child, types)]));
+      out[key] = Object.fromEntries(Object.entries<Json>(value).map(([k, v]) => [k, relaxSchema(v, mode, types)]));
     } else if (key === 'allOf' || key === 'prefixItems') {
-      if (Array.isArray(value)) out[key] = value.map((v) => relaxSchema(v, child, types));
+      if (Array.isArray(value)) out[key] = value.map((v) => relaxSchema(v, mode, types));
     } else if (key === 'anyOf') {
-      if (Array.isArray(value)) out.anyOf = relaxUnion(value, child, types);
+      if (Array.isArray(value)) out.anyOf = relaxUnion(value, mode, types);
     } else if (key === 'oneOf') {
       // Relaxed inline branches no longer tell themselves apart: any of them will do.
-      if (Array.isArray(value)) out[mode === 'documented' ? 'oneOf' : 'anyOf'] = relaxUnion(value, child, types);
+      if (Array.isArray(value)) out[mode === 'documented' ? 'oneOf' : 'anyOf'] = relaxUnion(value, mode, types);
     } else if (APPLICATORS_SINGLE.includes(key)) {
       // `additionalProperties: false` closes the inferred node itself: gone with its other assertions.
-      if (!(mode === 'inferred' && typeof value === 'boolean')) out[key] = relaxSchema(value, child, types);
+      if (!(mode === 'inferred' && typeof value === 'boolean')) out[key] = relaxSchema(value, mode, types);
     } else if (ASSERTING_SINGLE.includes(key)) {
       // Kept as written where the node's rules hold: a condition relaxed would change its meaning.
       if (mode !== 'inferred') out[key] = value;

@@ -44,14 +44,7 @@ function dependencyRoot(from: string): string {
   }
 }
 
-export type GeneratedFile =
-  | 'openapi.yaml'
-  | 'openapi.json'
-  | 'openapi.dereferenced.json'
-  | 'asyncapi.yaml'
-  | 'asyncapi.json'
-  | 'mock-control.json'
-  | 'workflows.arazzo.json';
+export type GeneratedFile = 'openapi.json' | 'openapi.dereferenced.json' | 'asyncapi.json' | 'mock-control.json' | 'workflows.arazzo.json';
 
 /** Absolute path of a file in generated/. */
 export function generatedPath(file: GeneratedFile): string {
@@ -61,7 +54,7 @@ export function generatedPath(file: GeneratedFile): string {
 const cache = new Map<string, JsonObject>();
 
 /** A JSON file of generated/, parsed once per process; a missing file says how to make it. */
-export function readGeneratedJson(file: Extract<GeneratedFile, `${string}.json`>): JsonObject {
+export function readGeneratedJson(file: GeneratedFile): JsonObject {
   const cached = cache.get(file);
   if (cached) return cached;
   const location = generatedPath(file);

@@ -18,7 +18,7 @@
 //   newest MAX_KEYS keys.
 //
 // Browser-safe; the memory of the whole process (node only) is watched by src/mock/heap-guard.ts,
-// which evicts through `evictLeastRecentlyUsed`.
+// which evicts through `lowerAccountCap`.
 import { dropJobs } from './job-queue.js';
 import { rawOf } from './raw.js';
 import type { SimOptions } from './context.js';

@@ -4,14 +4,9 @@
 // deleted account answers 401 for good.
 import { isKeyDigest, keyDigest, keyPrefix, wellFormedKey } from '../contract/api-key.js';
 import type { ResourceModule, RuleContext } from './context.js';
-import { copyWithoutPrototypes, dict, type AccountState } from './state.js';
+import { copyWithoutPrototypes as copy, dict, type AccountState } from './state.js';
 import type { AccountSeed, NamedAccountSeed, SeedFile } from './seed.js';
 import type { JsonObject } from './types.js';
-
-/** The prefix every key begins with (part 5.1), read from the contract (src/contract/api-key.ts). */
-export function apiKeyPrefix(ctx: Pick<RuleContext, 'contract'>): string {
-  return keyPrefix(ctx.contract.document);
-}
 
 /**
  * The key of `Authorization` when it opens an account (part 5.1), without opening one: a
@@ -19,7 +14,7 @@ export function apiKeyPrefix(ctx: Pick<RuleContext, 'contract'>): string {
  * seed names. The pipeline asks this once per request, before any answer (pipeline.ts).
  */
 export function acceptedKey(ctx: Pick<RuleContext, 'contract' | 'state' | 'options'>, header: string | undefined): string | undefined {
-  const key = wellFormedKey(header, apiKeyPrefix(ctx));
+  const key = wellFormedKey(header, keyPrefix(ctx.contract.document));
   if (key === undefined) return undefined;
   if (Object.hasOwn(ctx.state.keys, key)) return key;
   // A key a snapshot brought back is kept as its digest (src/store/snapshots.ts) until it is used.
@@ -48,17 +43,15 @@ export function openAccount(ctx: RuleContext, key: string, create: (key: string)
 
 /** A key as `GET /api/v1/account` shows it: a preview, never the full value (part 5.3), in the examples' form. */
 export function keyPreview(ctx: Pick<RuleContext, 'contract'>, key: string): string {
-  return `${apiKeyPrefix(ctx)}…${isKeyDigest(key) ? key.slice('sha256:'.length + 44) : key.slice(-4)}`;
+  return `${keyPrefix(ctx.contract.document)}…${isKeyDigest(key) ? key.slice('sha256:'.length + 44) : key.slice(-4)}`;
 }
 
 /** A new key of `account`, as the sign-up issues it. */
 export function issueKey(ctx: RuleContext, account: AccountState): string {
-  const key = `${apiKeyPrefix(ctx)}${ctx.ids.next('').toLowerCase()}`;
+  const key = `${keyPrefix(ctx.contract.document)}${ctx.ids.next('').toLowerCase()}`;
   addKey(ctx, account, key);
   return key;
 }
-
-const copy = copyWithoutPrototypes;
 
 /**
  * A new account. `named` is a seed account; an account opened by an unknown key starts from the

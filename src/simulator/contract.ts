@@ -48,10 +48,8 @@ export function simContract(document: JsonObject): SimContract {
     if (!found) throw new Error(`The contract has no operation ${operationId}`);
     return found;
   };
-  const response = (operationId: string, status: number): JsonObject | undefined =>
-    resolveRef(document, operation(operationId).responses?.[String(status)]);
   const examplesOf = (operationId: string, status: number): JsonObject =>
-    response(operationId, status)?.content?.['application/json']?.examples ?? {};
+    resolveRef(document, operation(operationId).responses?.[String(status)])?.content?.['application/json']?.examples ?? {};
   const testValues: TestValue[] = (document['x-test-values'] ?? []) as TestValue[];
 
   return {

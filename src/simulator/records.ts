@@ -7,12 +7,14 @@ import type { components, operations } from '../../generated/types/openapi.js';
 type Schemas = components['schemas'];
 
 export type AccountRecord = Omit<Schemas['Account'], 'limits' | 'apiKeys'>;
+export type FreeAccountLimits = Schemas['FreeAccountLimits'];
 export type NumberRecord = Schemas['PhoneNumber'];
 export type MessageRecord = Schemas['Message'];
 export type MediaRecord = Schemas['MediaItem'];
 export type MessageChannel = Schemas['MessageChannel'];
-/** A call as the simulator keeps it: it always issues the id (the Call schema leaves `id` optional, part 2). */
-export type CallRecord = Schemas['Call'] & { id: string };
+/** A call as a seed gives it, and as the simulator keeps it: it always issues the id (the Call schema leaves `id` optional, part 2). */
+export type SeededCallRecord = Schemas['Call'];
+export type CallRecord = SeededCallRecord & { id: string };
 export type CallStatusRecord = Schemas['CallStatus'];
 export type TerminationType = Schemas['TerminationType'];
 export type CallStatusChangedData = Schemas['CallStatusChangedData'];

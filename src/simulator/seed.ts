@@ -5,10 +5,7 @@
 import { DOCUMENTED_KEY_PREFIX, isWellFormedKey } from '../contract/api-key.js';
 import type { SimContract } from './contract.js';
 import { withoutPrototype } from './state.js';
-import type { components } from '../../generated/types/openapi.js';
-
-type SeededCall = components['schemas']['Call'];
-import type { AccountRecord, ActivityRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
+import type { AccountRecord, ActivityRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SeededCallRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
 
 /** An account's starting records, in the contract's shapes. Every field is optional. */
 export interface AccountSeed {
@@ -21,7 +18,7 @@ export interface AccountSeed {
   numbers?: NumberRecord[];
   messages?: MessageRecord[];
   /** Calls; one without an `id` gets one. */
-  calls?: SeededCall[];
+  calls?: SeededCallRecord[];
   groups?: GroupRecord[];
   webhooks?: WebhookRecord[];
   subscription?: SubscriptionRecord | null;
@@ -56,8 +53,6 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
   const lastPage = contract.example('listBillingActivity', 200, 'lastPage');
   const invoice = contract.example('getInvoice', 200);
   const { limits, apiKeys: _previews, ...fields } = account;
-  const invoices: Record<string, InvoiceRecord> = {};
-  for (const deposit of billing.deposits ?? []) invoices[deposit.invoiceId] = invoice;
   return {
     account: fields,
     paid: limits === null,
@@ -77,7 +72,7 @@ export function demoAccountSeed(contract: SimContract): AccountSeed {
     paymentMethods: billing.paymentMethods ?? [],
     deposits: billing.deposits ?? [],
     activity: [...(firstPage.items ?? []), ...(lastPage.items ?? [])],
-    invoices,
+    invoices: Object.fromEntries((billing.deposits ?? []).map((deposit) => [deposit.invoiceId, invoice])),
   };
 }
 

@@ -193,13 +193,13 @@ export function createSimulator(init: SimulatorOptions): Simulator {
 
   // The registry is keyed by operationId: each handler is typed by its own operation, and a request
   // reaches only the handler of the operation it matched, so it is called with that context.
-  const handlers = new Map<string, { module: ResourceModule; handler: Handler; reads: boolean }>();
+  const handlers = new Map<string, { handler: Handler; reads: boolean }>();
   const prechecks = new Map<string, Precheck>();
   const processes = new Map<string, NonNullable<ResourceModule['processes']>[string]>();
   for (const module of modules) {
     for (const [operationId, handler] of Object.entries(module.handlers)) {
       if (handlers.has(operationId)) throw new Error(`${operationId} is handled twice (${module.name})`);
-      handlers.set(operationId, { module, handler: handler as unknown as Handler, reads: module.reads?.includes(operationId as OperationId) ?? false });
+      handlers.set(operationId, { handler: handler as unknown as Handler, reads: module.reads?.includes(operationId as OperationId) ?? false });
     }
     for (const [operationId, check] of Object.entries(module.precheck ?? {})) prechecks.set(operationId, check as unknown as Precheck);
     for (const [kind, step] of Object.entries(module.processes ?? {})) processes.set(kind, step);
@@ -412,7 +412,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     },
     reset() {
       state = emptyState();
-      state.clockOffsetMs = clock.offset();
       seedNamedAccounts();
       bounds.rebuild(state);
       changed();
@@ -423,7 +422,6 @@ export function createSimulator(init: SimulatorOptions): Simulator {
     },
     load(next) {
       state = next;
-      state.clockOffsetMs = clock.offset();
       orderJobs(state);
       bounds.rebuild(state);
       changed();

@@ -3,8 +3,7 @@
 // list answer is the records as they are; what the service tracks but never shows (a message's
 // delivery progress, a call's planned ending, a pending sign-up code) lives beside them.
 import type { AccountRecord, ActivityRecord, CallRecord, DepositRecord, GroupRecord, InvoiceRecord, MessageRecord, NumberRecord, PaymentMethodRecord, SubscriptionRecord, TenDlcRecord, WebhookRecord } from './records.js';
-import type { Dict } from '../contract/dict.js';
-import { dict } from '../contract/dict.js';
+import { dict, type Dict } from '../contract/dict.js';
 import type { JsonNode } from '../contract/json-pointer.js';
 import type { JsonObject } from '../contract/operations.js';
 

@@ -115,8 +115,7 @@ export const authModule: ResourceModule = {
       // Refused before any code is sent (part 4.1); the mock knows only the documented coupon.
       if (coupon !== undefined && !validCoupon(ctx, coupon)) return ctx.documented(400, 'couponRefused');
       const verificationId = ctx.ids.next('ver_');
-      const signup: SignupState = { verificationId, email, emailVerified: false, failedAttempts: 0, ...(coupon ? { coupon } : {}) };
-      ctx.state.signups[verificationId] = signup;
+      ctx.state.signups[verificationId] = { verificationId, email, emailVerified: false, failedAttempts: 0, ...(coupon ? { coupon } : {}) };
       return ctx.json(200, { verificationId });
     },
 

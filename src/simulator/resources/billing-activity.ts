@@ -49,18 +49,13 @@ export function activityPaging(document: JsonObject): ActivityPaging | undefined
   return paging ?? undefined;
 }
 
-/** The page size `limit` asks for, clamped; the default when it asks for none (or not a number). */
-export function pageSize(value: string | null, paging: ActivityPaging): number {
-  const limit = value === null ? Number.NaN : Number.parseInt(value, 10);
-  return Number.isNaN(limit) ? paging.defaultLimit : Math.min(paging.maxLimit, Math.max(MIN_LIMIT, limit));
-}
-
 /** One page of `items` (a ledger in any order) for the request's `filter`, `starting_after` and `limit`. */
 export function pageActivity<T extends JsonObject>(items: readonly T[], query: URLSearchParams, paging: ActivityPaging): { items: T[]; hasMore: boolean } {
   const filter = query.get('filter') ?? 'all';
-  const cursor = query.get('starting_after');
-  const after = cursor === null ? Number.NaN : Date.parse(cursor);
-  const limit = pageSize(query.get('limit'), paging);
+  const after = Date.parse(query.get('starting_after') ?? '');
+  // The size `limit` asks for, clamped; the default when it asks for none (or not a number).
+  const asked = Number.parseInt(query.get('limit') ?? '', 10);
+  const limit = Number.isNaN(asked) ? paging.defaultLimit : Math.min(paging.maxLimit, Math.max(MIN_LIMIT, asked));
   const timeOf = (item: T): number => (typeof item[TIME_FIELD] === 'string' ? Date.parse(item[TIME_FIELD]) : Number.NaN);
   const matching = items
     .map((item, index) => ({ item, index, at: timeOf(item) }))

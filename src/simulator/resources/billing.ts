@@ -11,7 +11,6 @@
 // `payment-credits` items; the activity page is billing-activity.ts's (its default size is the
 // contract's).
 import type { ProcessStep, RequestContext, ResourceModule, RuleContext } from '../context.js';
-import type { ActivityRecord } from '../records.js';
 import type { AccountState } from '../state.js';
 import type { JsonObject, SimResponse } from '../types.js';
 import { activityPaging, pageActivity } from './billing-activity.js';
@@ -37,10 +36,8 @@ function checkouts(account: AccountState): CheckoutSession[] {
 }
 
 /** Appends a ledger item (newest last in state) at the current time. */
-export function recordActivity(ctx: Pick<RuleContext, 'nowIso'>, account: AccountState, item: { type: string; [field: string]: unknown }): ActivityRecord {
-  const entry: ActivityRecord = { ...item, occurredAt: ctx.nowIso };
-  account.billing.activity.push(entry);
-  return entry;
+export function recordActivity(ctx: Pick<RuleContext, 'nowIso'>, account: AccountState, item: { type: string; [field: string]: unknown }): void {
+  account.billing.activity.push({ ...item, occurredAt: ctx.nowIso });
 }
 
 /** Takes `amount` from the wallet and writes the `usage` ledger item for it (a 10DLC fee, ...). */
@@ -58,21 +55,15 @@ function issueInvoice(ctx: RuleContext, account: AccountState): string {
   return invoiceId;
 }
 
-function addInterval(iso: string, interval: string): string {
-  const date = new Date(iso);
-  if (/^(annual|yearly|year)$/i.test(interval)) date.setUTCFullYear(date.getUTCFullYear() + 1);
-  else date.setUTCMonth(date.getUTCMonth() + 1);
-  return date.toISOString();
-}
-
 /** A new subscription period from now: a paid invoice, `periodEnd` one interval ahead, its end planned. */
-function startPeriod(ctx: RuleContext, account: AccountState, interval: string): JsonObject {
-  const periodEnd = addInterval(ctx.nowIso, interval);
-  const subscription = { cancelAtPeriodEnd: false, periodEnd, invoiceId: issueInvoice(ctx, account), interval };
-  account.billing.subscription = subscription;
+function startPeriod(ctx: RuleContext, account: AccountState, interval: string): void {
+  const end = new Date(ctx.nowIso);
+  if (/^(annual|yearly|year)$/i.test(interval)) end.setUTCFullYear(end.getUTCFullYear() + 1);
+  else end.setUTCMonth(end.getUTCMonth() + 1);
+  const periodEnd = end.toISOString();
+  account.billing.subscription = { cancelAtPeriodEnd: false, periodEnd, invoiceId: issueInvoice(ctx, account), interval };
   ctx.unschedule(account, PERIOD_END, 'subscription');
   ctx.schedule(account, PERIOD_END, 'subscription', Date.parse(periodEnd) - ctx.now, { periodEnd });
-  return subscription;
 }
 
 function setBillingModes(account: AccountState, mode: 'PAYG' | 'FIXED'): void {
@@ -96,10 +87,6 @@ function openCheckout(ctx: RequestContext, mode: CheckoutMode, extra: JsonObject
   const clientSecret = `cs_test_${ctx.ids.next('')}_secret_${ctx.ids.next('')}`;
   checkouts(ctx.account).push({ clientSecret, mode, open: true, createdAt: ctx.nowIso, ...extra });
   return ctx.json(200, { clientSecret });
-}
-
-function holdsImessageNumber(account: AccountState): boolean {
-  return account.numbers.some((number) => ((number.capabilities ?? []) as string[]).includes('imessage'));
 }
 
 /**
@@ -150,25 +137,20 @@ function recentUsage(ctx: RuleContext, account: AccountState): JsonObject {
 }
 
 /** `act` on the account's subscription, unless there is none (409) or a test value of `only` answers instead. */
-function onSubscription(ctx: RequestContext, act: (subscription: JsonObject) => SimResponse, only?: string[]): SimResponse {
+function onSubscription(ctx: RequestContext, only: string[], act: (subscription: JsonObject) => SimResponse): SimResponse {
   const subscription = ctx.account.billing.subscription;
   if (!subscription) return ctx.documented(409, 'noActiveSubscription');
-  return (only && ctx.testValue(only)) || act(subscription);
+  return (only.length > 0 && ctx.testValue(only)) || act(subscription);
 }
 
 /** Cancels the subscription at its period end (part 3: coverage continues until then, and the account reverts to PAYG), or no longer. */
 const cancelAtPeriodEnd =
   (cancel: boolean) =>
   (ctx: RequestContext): SimResponse =>
-    onSubscription(ctx, (subscription) => {
+    onSubscription(ctx, [], (subscription) => {
       subscription.cancelAtPeriodEnd = cancel;
       return ctx.documented(200, 'actionDone');
     });
-
-function activityPage(ctx: RequestContext<'listBillingActivity'>): SimResponse {
-  const paging = activityPaging(ctx.contract.document)!;
-  return ctx.json(200, pageActivity(ctx.account.billing.activity, ctx.request.query, paging));
-}
 
 export const billingModule: ResourceModule = {
   name: 'billing',
@@ -195,7 +177,7 @@ export const billingModule: ResourceModule = {
 
     createSubscriptionCheckout(ctx) {
       // Part 4.4: an account holding an iMessage number cannot subscribe.
-      if (holdsImessageNumber(ctx.account)) return ctx.documented(403, 'imessageNumber');
+      if (ctx.account.numbers.some((number) => ((number.capabilities ?? []) as string[]).includes('imessage'))) return ctx.documented(403, 'imessageNumber');
       return openCheckout(ctx, 'subscription', { interval: String(ctx.body.interval) });
     },
 
@@ -205,31 +187,22 @@ export const billingModule: ResourceModule = {
     resumeSubscription: cancelAtPeriodEnd(false),
 
     changeSubscriptionInterval: (ctx) =>
-      onSubscription(
-        ctx,
-        (subscription) => {
-          const interval = String(ctx.body.interval);
-          // Part 3: the same interval is a no-op answering 200; another is prorated and invoiced at
-          // once (paid), clearing any scheduled cancellation.
-          if (interval !== subscription.interval) startPeriod(ctx, ctx.account, interval);
-          return ctx.documented(200, 'actionDone');
-        },
-        ['promotionCodeInvalid'],
-      ),
+      onSubscription(ctx, ['promotionCodeInvalid'], (subscription) => {
+        const interval = String(ctx.body.interval);
+        // Part 3: the same interval is a no-op answering 200; another is prorated and invoiced at
+        // once (paid), clearing any scheduled cancellation.
+        if (interval !== subscription.interval) startPeriod(ctx, ctx.account, interval);
+        return ctx.documented(200, 'actionDone');
+      }),
 
     // Nothing is changed or charged (part 4.4).
     previewSubscriptionChange: (ctx) =>
-      onSubscription(
-        ctx,
-        (subscription) => {
-          const interval = ctx.body.interval ?? subscription.interval;
-          const quantity = ctx.body.quantity ?? ctx.account.numbers.length;
-          const quote = ctx.documented(200, 'proratedQuote').body as JsonObject;
-          const unchanged = interval === subscription.interval && quantity === ctx.account.numbers.length;
-          return ctx.json(200, { ...quote, prorationDate: Math.floor(ctx.now / 1000), amountDue: unchanged ? 0 : quote.amountDue });
-        },
-        ['promotionCodeInvalid'],
-      ),
+      onSubscription(ctx, ['promotionCodeInvalid'], (subscription) => {
+        const interval = ctx.body.interval ?? subscription.interval;
+        const quote = ctx.documented(200, 'proratedQuote').body as JsonObject;
+        const unchanged = interval === subscription.interval && (ctx.body.quantity ?? ctx.account.numbers.length) === ctx.account.numbers.length;
+        return ctx.json(200, { ...quote, prorationDate: Math.floor(ctx.now / 1000), amountDue: unchanged ? 0 : quote.amountDue });
+      }),
 
     deletePaymentMethod(ctx) {
       const methods = ctx.account.billing.paymentMethods;
@@ -254,7 +227,7 @@ export const billingModule: ResourceModule = {
       return invoice ? ctx.json(200, invoice) : ctx.documented(404);
     },
 
-    listBillingActivity: activityPage,
+    listBillingActivity: (ctx) => ctx.json(200, pageActivity(ctx.account.billing.activity, ctx.request.query, activityPaging(ctx.contract.document)!)),
   },
   processes: { [PERIOD_END]: periodEnd },
   seed(ctx, account) {

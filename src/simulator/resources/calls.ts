@@ -19,10 +19,7 @@ const DEFAULT_TIME_IN_STATE_MS = 2000;
 const GLOBAL_DEFAULT_CAP_SECONDS: number | null = null;
 
 /** A state a call enters, as `call.status_changed` carries it. */
-interface Move {
-  status: CallStatusRecord;
-  terminationType?: TerminationType;
-}
+type Move = Pick<CallStatusChangedData, 'status' | 'terminationType'>;
 
 interface Lifecycle {
   /** The states in order, first to last (Queued, Ringing, In-Progress, Terminated). */
@@ -160,13 +157,12 @@ function storeCall(account: AccountState, call: CallRecord, meta: CallMeta): voi
 function createCall(ctx: RequestContext<'createCall'>): SimResponse {
   const { account, body } = ctx;
   // Part 7.2: a retry with the key of a call placed earlier answers that call, as it is now. The
-  // simulator handles one request at a time, so a duplicate never finds the original still running.
-  const key = ctx.request.headers['idempotency-key'];
-  // The 409 of a duplicate whose original is still running when the wait window closes (part
-  // 7.2): never reached otherwise, as the simulator handles one request at a time; the documented
-  // test value stands in for it. Nothing is placed.
+  // 409 of a duplicate whose original is still running when the wait window closes is never
+  // reached otherwise (the simulator handles one request at a time): the documented test value
+  // stands in for it, and nothing is placed.
   const stillRunning = ctx.testValue(['callStillProcessing']);
   if (stillRunning) return stillRunning;
+  const key = ctx.request.headers['idempotency-key'];
   if (key !== undefined && key !== '') {
     const original = account.calls.findLast((c) => c.id === account.idempotency[key]);
     if (original) return ctx.json(200, original);

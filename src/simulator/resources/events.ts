@@ -27,10 +27,6 @@ export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** How many wait cursors an account keeps (one per key and filter set); the oldest go first. */
 const CURSOR_LIMIT = 50;
 
-function canonicalFilters(filters: JsonObject): string {
-  return JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key]]));
-}
-
 /** A short stand-in for a long cursor name (53-bit cyrb53), so 50 cursors stay small whatever the filters. */
 function shortName(text: string): string {
   if (text.length <= 256) return text;
@@ -67,8 +63,7 @@ function saveCursor(account: AccountState, name: string, seq: number): void {
   const all = cursors(account);
   delete all[name]; // re-inserted last: the most recently used stays
   all[name] = seq;
-  const names = Object.keys(all);
-  for (const old of names.slice(0, Math.max(0, names.length - CURSOR_LIMIT))) delete all[old];
+  for (const old of Object.keys(all).slice(0, -CURSOR_LIMIT)) delete all[old];
 }
 
 function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
@@ -81,7 +76,7 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const timeout = Number(ctx.body.timeout);
   const filters: JsonObject = ctx.body.filters && typeof ctx.body.filters === 'object' ? ctx.body.filters : {};
   const { heldWaits } = ctx.local;
-  const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${canonicalFilters(filters)}`);
+  const cursorName = shortName(`${ctx.request.headers.authorization ?? ''}\n${JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key]]))}`);
   // The first wait of a key starts now; later ones resume after the last event handed out.
   const from = cursors(account)[cursorName] ?? ctx.state.eventSeq;
   saveCursor(account, cursorName, from);
@@ -97,7 +92,6 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
   const release = (): void => holding(false);
   // The 408 text is the documented one, with this wait's own number of seconds.
   const expired = ctx.documented(408, 'waitTimedOut');
-  const expiredBody = expired.body as { error: string };
   return {
     status: 200,
     hold: {
@@ -113,13 +107,12 @@ function waitForEvent(ctx: RequestContext<'waitForEvent'>): SimResponse {
           return undefined;
         }
         release();
-        const cursor = cursors(account)[cursorName] ?? 0;
-        if (found.seq > cursor) saveCursor(account, cursorName, found.seq);
+        if (found.seq > (cursors(account)[cursorName] ?? 0)) saveCursor(account, cursorName, found.seq);
         return { status: 200, body: found.event };
       },
       expire() {
         release();
-        return { ...expired, body: { error: expiredBody.error.replace(/\d+/, String(timeout)) } };
+        return { ...expired, body: { error: (expired.body as { error: string }).error.replace(/\d+/, String(timeout)) } };
       },
       cancel: release,
     },
@@ -162,8 +155,7 @@ export interface WebhookDeliveryReport {
  * `failedDeliveries`); a ping answered 2xx updates `lastPingAt` (part 6).
  */
 export function recordWebhookDelivery(ctx: RuleContext, accountId: string, subscriptionId: string, report: WebhookDeliveryReport): void {
-  const account = ctx.state.accounts[accountId];
-  const hook = account?.webhooks.find((candidate) => candidate.id === subscriptionId);
+  const hook = ctx.state.accounts[accountId]?.webhooks.find((candidate) => candidate.id === subscriptionId);
   if (!hook) return;
   hook.lastDelivery = {
     eventId: report.eventId,

@@ -2,17 +2,12 @@
 // subscribed is free, with the ceilings the contract's `freeAccount` example shows (300 s per
 // call, 2 calls at once); the first top-up or subscription lifts them for good.
 import type { RuleContext } from '../context.js';
+import type { FreeAccountLimits } from '../records.js';
 import type { AccountState } from '../state.js';
-import type { JsonObject } from '../types.js';
-
-export interface FreeLimits {
-  maxCallDurationSeconds: number;
-  maxConcurrentCalls: number;
-}
 
 /** The free-account ceilings, from the contract's `freeAccount` example of `GET /api/v1/account`. */
-export function freeLimits(ctx: Pick<RuleContext, 'contract'>): FreeLimits {
-  return (ctx.contract.example('getAccount', 200, 'freeAccount') as JsonObject).limits as FreeLimits;
+export function freeLimits(ctx: Pick<RuleContext, 'contract'>): FreeAccountLimits {
+  return ctx.contract.example('getAccount', 200, 'freeAccount').limits!;
 }
 
 export function isFree(account: AccountState): boolean {
@@ -20,7 +15,7 @@ export function isFree(account: AccountState): boolean {
 }
 
 /** The account's `limits`: an object while free, null once it has paid (part 2). */
-export function accountLimits(ctx: Pick<RuleContext, 'contract'>, account: AccountState): FreeLimits | null {
+export function accountLimits(ctx: Pick<RuleContext, 'contract'>, account: AccountState): FreeAccountLimits | null {
   return isFree(account) ? freeLimits(ctx) : null;
 }
 

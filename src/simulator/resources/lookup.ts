@@ -7,7 +7,7 @@
 // and each documented channel outcome; any other number answers the `imessageReachable` channels
 // when its country calling code is +1, else the `whatsappOnly` channels.
 import type { ResourceModule } from '../context.js';
-import { dict, type AccountState } from '../state.js';
+import { dict } from '../state.js';
 import type { JsonObject } from '../types.js';
 
 export const LOOKUP_BURST = { count: 5, windowMs: 10_000 };
@@ -19,10 +19,6 @@ interface LookupState {
   counted: number[];
   /** Number → when it was looked up and what it answered. */
   cache: Record<string, { at: number; channels: JsonObject }>;
-}
-
-function lookupState(account: AccountState): LookupState {
-  return ((account.extra.lookup as LookupState | undefined) ??= { counted: [], cache: dict() });
 }
 
 /** Seconds until a lookup would fit under both caps again, or 0 when it fits now. */
@@ -41,7 +37,7 @@ export const lookupModule: ResourceModule = {
   handlers: {
     lookupNumber(ctx) {
       const number = String(ctx.request.query.get('number'));
-      const state = lookupState(ctx.account);
+      const state = ((ctx.account.extra.lookup as LookupState | undefined) ??= { counted: [], cache: dict() });
       const now = ctx.now;
       state.counted = state.counted.filter((at) => at > now - LOOKUP_HOURLY.windowMs);
       for (const [cached, entry] of Object.entries(state.cache)) if (entry.at <= now - LOOKUP_CACHE_MS) delete state.cache[cached];

@@ -94,28 +94,10 @@ function defaultChannel(number: NumberRecord): MessageChannel {
 }
 
 const EXTENSION_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  heic: 'image/heic',
-  mp4: 'video/mp4',
-  mov: 'video/quicktime',
-  '3gp': 'video/3gpp',
-  webm: 'video/webm',
-  mp3: 'audio/mpeg',
-  m4a: 'audio/mp4',
-  aac: 'audio/aac',
-  ogg: 'audio/ogg',
-  opus: 'audio/opus',
-  wav: 'audio/wav',
-  amr: 'audio/amr',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  csv: 'text/csv',
-  vcf: 'text/vcard',
-  doc: 'application/msword',
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic',
+  mp4: 'video/mp4', mov: 'video/quicktime', '3gp': 'video/3gpp', webm: 'video/webm',
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', aac: 'audio/aac', ogg: 'audio/ogg', opus: 'audio/opus', wav: 'audio/wav', amr: 'audio/amr',
+  pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv', vcf: 'text/vcard', doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
 
@@ -195,18 +177,6 @@ function sendPrecheck(ctx: RequestContext<'sendMessage'>): SimResponse | undefin
   return undefined;
 }
 
-/** Refusals that depend on the channel of a send or a typing indicator (part 7), or undefined. */
-function whatsappRateLimit(ctx: RequestContext, account: AccountState, number: NumberRecord, conversation: string): SimResponse | undefined {
-  const state = messagingState(account);
-  const last = state.whatsappLastAt[number.id];
-  if (last !== undefined && ctx.now - last < WHATSAPP_GAP_MS) {
-    const seconds = Math.max(1, Math.ceil((WHATSAPP_GAP_MS - (ctx.now - last)) / 1000));
-    return ctx.documented(429, 'whatsappSpacing', { 'Retry-After': String(seconds) });
-  }
-  if ((state.unanswered[`${number.id} ${conversation}`] ?? 0) >= WHATSAPP_UNANSWERED) return ctx.documented(429, 'whatsappUnanswered');
-  return undefined;
-}
-
 function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
   const { account, body } = ctx;
   const state = messagingState(account);
@@ -237,11 +207,7 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
     channel = present(body.channel) ? (String(body.channel) as MessageChannel) : defaultChannel(number);
   }
 
-  if (channel === 'whatsapp') {
-    if (!channelReady(number, 'whatsapp')) return ctx.documented(400, 'whatsappNotConnected');
-  } else if (!channelReady(number, channel)) {
-    return ctx.documented(400, 'channelNotOnNumber');
-  }
+  if (!channelReady(number, channel)) return ctx.documented(400, channel === 'whatsapp' ? 'whatsappNotConnected' : 'channelNotOnNumber');
 
   const list = attachments(body);
   const text = typeof body.body === 'string' ? body.body : '';
@@ -252,12 +218,10 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
 
   // A threaded reply to a message that came over the SMS fallback has nothing to attach to (part 7).
   const replyToId = typeof body.replyToId === 'string' ? body.replyToId : null;
-  if (replyToId !== null) {
-    const target = account.messages.findLast((m) => m.id === replyToId);
-    const line = target ? findNumber(account, { id: target.phoneNumberId }) : undefined;
-    if (target && target.channel === 'sms' && messageDirection(account, target) === 'inbound' && line && channelReady(line, 'imessage')) {
-      return ctx.documented(400, 'smsFallbackThreadReply');
-    }
+  const target = replyToId === null ? undefined : account.messages.findLast((m) => m.id === replyToId);
+  const line = target ? findNumber(account, { id: target.phoneNumberId }) : undefined;
+  if (target && target.channel === 'sms' && messageDirection(account, target) === 'inbound' && line && channelReady(line, 'imessage')) {
+    return ctx.documented(400, 'smsFallbackThreadReply');
   }
 
   const recipient = group ? undefined : String(body.to);
@@ -272,10 +236,14 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
   if (isWalletGated(account, number)) return ctx.documented(402);
 
   // Sending limits (part 8).
-  const conversation = group ? String(group.id) : recipient!;
+  const unanswered = `${number.id} ${group ? String(group.id) : recipient!}`;
   if (channel === 'whatsapp') {
-    const limited = whatsappRateLimit(ctx, account, number, conversation);
-    if (limited) return limited;
+    const last = state.whatsappLastAt[number.id];
+    if (last !== undefined && ctx.now - last < WHATSAPP_GAP_MS) {
+      const seconds = Math.max(1, Math.ceil((WHATSAPP_GAP_MS - (ctx.now - last)) / 1000));
+      return ctx.documented(429, 'whatsappSpacing', { 'Retry-After': String(seconds) });
+    }
+    if ((state.unanswered[unanswered] ?? 0) >= WHATSAPP_UNANSWERED) return ctx.documented(429, 'whatsappUnanswered');
   }
   const isNewImessageConversation = channel === 'imessage' && recipient !== undefined && !contacts[recipient];
   if (isNewImessageConversation) {
@@ -292,8 +260,7 @@ function sendMessage(ctx: RequestContext<'sendMessage'>): SimResponse {
   if (recipient !== undefined) contacts[recipient] = true;
   if (channel === 'whatsapp') {
     state.whatsappLastAt[number.id] = ctx.now;
-    const key = `${number.id} ${conversation}`;
-    state.unanswered[key] = (state.unanswered[key] ?? 0) + 1;
+    state.unanswered[unanswered] = (state.unanswered[unanswered] ?? 0) + 1;
   }
   ctx.schedule(account, 'message.delivery', record.id, DELIVERY_DELAY_MS / ctx.options.pace, { to: delivery.delivered });
   recordTraffic(ctx, account, 'message', { direction: 'outbound', record });
@@ -333,12 +300,8 @@ export function receiveMessage(
   input: { line: NumberRecord; from: string; body: string; channel?: MessageChannel; group?: GroupRecord; source: 'internal' | 'external' },
 ): MessageRecord[] {
   const state = messagingState(account);
-  const lines = input.group
-    ? groupLines(account, input.group.id)
-        .map((id) => findNumber(account, { id }))
-        .filter((n): n is NumberRecord => n !== undefined)
-    : [input.line];
-  if (lines.length === 0) lines.push(input.line);
+  const inGroup = input.group ? groupLines(account, input.group.id).flatMap((id) => findNumber(account, { id }) ?? []) : [];
+  const lines = inGroup.length > 0 ? inGroup : [input.line];
   const channel = input.group ? 'whatsapp' : (input.channel ?? defaultChannel(input.line));
   const records: MessageRecord[] = [];
   for (const line of lines) {
@@ -362,13 +325,7 @@ function setTypingIndicator(ctx: RequestContext<'setTypingIndicator'>): SimRespo
   const number = findNumber(account, { number: body.fromNumber });
   if (!number) return ctx.documented(400, 'unknownFromNumber');
   // The typing channel: the one named, else the richest the number carries now.
-  const channel = present(body.channel)
-    ? String(body.channel)
-    : channelReady(number, 'imessage')
-      ? 'imessage'
-      : channelReady(number, 'whatsapp')
-        ? 'whatsapp'
-        : 'sms';
+  const channel = present(body.channel) ? String(body.channel) : (['imessage', 'whatsapp'].find((rich) => channelReady(number, rich)) ?? 'sms');
   if (channel === 'whatsapp') {
     if (!channelReady(number, 'whatsapp')) return ctx.documented(400, 'whatsappNotConnected');
     // Limited access still lets the number type to someone who messaged it (part 7).
@@ -427,7 +384,6 @@ export const messagesModule: ResourceModule = {
   },
   seed(_ctx, account) {
     // The account's lines in each seeded group: the lines its seeded messages were on.
-    const state = messagingState(account);
-    for (const group of account.groups) state.groupLines[group.id] = groupLines(account, group.id);
+    for (const group of account.groups) messagingState(account).groupLines[group.id] = groupLines(account, group.id);
   },
 };

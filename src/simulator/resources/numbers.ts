@@ -65,12 +65,11 @@ export function refreshNumbers(account: AccountState): void {
  * of the state in view loads just those entries.
  */
 function allocateE164(ctx: RuleContext): string {
-  const held = (e164: string): boolean => Object.hasOwn(ctx.state.serviceNumbers, e164) || Object.hasOwn(ctx.state.boundNumbers, e164);
   // 555-1000..555-9999 in one area code after another (the contract's examples use 312 and 415).
   for (let n = ctx.state.numbersIssued ?? 0; ; n++) {
     const areaCode = 312 + Math.floor(n / 9000);
     const candidate = `+1${areaCode}555${String(1000 + (n % 9000)).padStart(4, '0')}`;
-    if (held(candidate)) continue;
+    if (Object.hasOwn(ctx.state.serviceNumbers, candidate) || Object.hasOwn(ctx.state.boundNumbers, candidate)) continue;
     ctx.state.numbersIssued = n + 1;
     return candidate;
   }

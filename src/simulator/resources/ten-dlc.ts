@@ -58,23 +58,17 @@ export function tenDlcFee(ctx: Pick<RuleContext, 'contract'>): number {
   return Number(match[1]);
 }
 
-interface Submission {
-  data: JsonObject;
-  image?: FormPart;
-}
-
 /** The registration of a JSON or multipart request, or the 400 when a multipart `data` part is not one. */
-function readSubmission(ctx: RequestContext): Submission | SimResponse {
+function readSubmission(ctx: RequestContext): { data: JsonObject; image?: FormPart } | SimResponse {
   const form = ctx.request.form;
   if (!form) return { data: ctx.body };
   const part = form.data;
   let data: unknown;
   try {
     // A `data` part sent as a file (a Blob with `application/json`, as the encoding says) arrives as bytes.
-    const text = part === undefined ? undefined : typeof part.value === 'string' ? part.value : new TextDecoder().decode(part.value);
-    data = text === undefined ? undefined : JSON.parse(text);
+    if (part) data = JSON.parse(typeof part.value === 'string' ? part.value : new TextDecoder().decode(part.value));
   } catch {
-    data = undefined;
+    // not JSON: refused below, as a `data` that is not an object
   }
   const field = (path: string[], keyword: string, params: Record<string, unknown>, errorMessage?: string): Verdict =>
     ruleVerdict({ in: 'body', keyword, params, field: path, instancePath: `/${path.join('/')}`, ...(errorMessage ? { errorMessage } : {}) });
@@ -92,8 +86,6 @@ function readSubmission(ctx: RequestContext): Submission | SimResponse {
   if (verdicts.length > 0) return readableFieldErrors({ body: {}, form }, verdicts);
   return { data: record, ...(image ? { image } : {}) };
 }
-
-const isResponse = (value: Submission | SimResponse): value is SimResponse => 'status' in value;
 
 /**
  * The checks that come before anything is charged, in order: the number (404), whether 10DLC
@@ -118,13 +110,9 @@ function gate(ctx: RequestContext, data: JsonObject): SimResponse | undefined {
   return undefined;
 }
 
-function outcome(ctx: RequestContext, data: JsonObject): string | undefined {
-  return matchTestValue(ctx.contract, ctx.operationId, { ...ctx.request, body: data }, ['tenDlcRejectedInReview', 'tenDlcRejectedByCarrier'])?.name;
-}
-
 function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   const submission = readSubmission(ctx);
-  if (isResponse(submission)) return submission;
+  if ('status' in submission) return submission;
   const { data, image } = submission;
   const refused = gate(ctx, data);
   if (refused) return refused;
@@ -144,10 +132,9 @@ function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   }
 
   // Parts 3 and 8: the fee once per number, from the balance; 402 when it does not cover it.
-  const fee = tenDlcFee(ctx);
-  const feeDue = !feesPaid(account)[number.id];
-  if (feeDue && account.balance < fee) return ctx.documented(402, 'feeNotCovered');
-  if (feeDue) {
+  if (!feesPaid(account)[number.id]) {
+    const fee = tenDlcFee(ctx);
+    if (account.balance < fee) return ctx.documented(402, 'feeNotCovered');
     chargeWallet(ctx, account, fee, '10DLC registration fee');
     feesPaid(account)[number.id] = true;
   }
@@ -178,7 +165,7 @@ function submit(ctx: RequestContext<'submitTenDlcRegistration'>): SimResponse {
   };
   account.tenDlc[number.id] = registration;
   for (const kind of [REVIEW, CARRIER]) ctx.unschedule(account, kind, number.id);
-  const result = outcome(ctx, data);
+  const result = matchTestValue(ctx.contract, ctx.operationId, { ...ctx.request, body: data }, ['tenDlcRejectedInReview', 'tenDlcRejectedByCarrier'])?.name;
   ctx.schedule(account, REVIEW, number.id, TEN_DLC_REVIEW_MS, result ? { outcome: result } : undefined);
   refreshNumbers(account);
   return ctx.json(200, registration);

@@ -15,11 +15,8 @@ export const trafficInjectionModule: ResourceModule = {
       const { account, body } = ctx;
       const line = findNumber(account, { number: body.to });
       if (!line) return ctx.documented(404, 'notYourNumber');
-      let group;
-      if (body.groupId !== undefined) {
-        group = account.groups.find((g) => g.id === body.groupId);
-        if (!group) return ctx.documented(404, 'noSuchGroup');
-      }
+      const group = body.groupId === undefined ? undefined : account.groups.find((g) => g.id === body.groupId);
+      if (body.groupId !== undefined && !group) return ctx.documented(404, 'noSuchGroup');
       // A named channel must be one the line carries (an SMS on an iMessage number is its SMS fallback).
       const channel = body.channel as MessageChannel | undefined;
       if (channel !== undefined && !group) {

@@ -84,8 +84,7 @@ export function geography(serviceNumber: string | undefined, counterpart: string
 }
 
 function cell(account: AccountState, day: string, numberId: string): Split {
-  const days = usageState(account).days;
-  return ((days[day] ??= dict())[numberId] ??= emptySplit());
+  return ((usageState(account).days[day] ??= dict())[numberId] ??= emptySplit());
 }
 
 function dayTotals(account: AccountState, day: string) {
@@ -114,17 +113,15 @@ export function recordTraffic(ctx: Pick<RuleContext, 'now'>, account: AccountSta
   // Old days are dropped when a new day starts, not on every record (sends stay cheap).
   if (!account.daily[day]) prune(account, at);
   const byId = (id: unknown) => account.numbers.find((number) => number.id === id);
+  const record = data.record as JsonObject;
   if (kind === 'message') {
-    const record = data.record as JsonObject;
     const direction: Direction = data.direction === 'inbound' ? 'inbound' : 'outbound';
-    const line = byId(record.phoneNumberId);
-    const service = line?.number ?? (direction === 'outbound' ? record.from : record.to);
+    const service = byId(record.phoneNumberId)?.number ?? (direction === 'outbound' ? record.from : record.to);
     const counterpart = direction === 'outbound' ? record.to : record.from;
     cell(account, day, String(record.phoneNumberId ?? '')).messages[direction][geography(service, counterpart)].count++;
     dayTotals(account, day).messages++;
     state.all.messages++;
   } else if (kind === 'call') {
-    const record = data.record as JsonObject;
     const meta = (account.meta[record.id] ?? {}) as JsonObject;
     const direction: Direction = (data.direction ?? meta.direction) === 'inbound' ? 'inbound' : 'outbound';
     const numberId = meta.fromNumberId ?? meta.phoneNumberId ?? '';
