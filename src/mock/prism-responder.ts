@@ -47,7 +47,6 @@ export interface PrismResponder extends Responder {
   close(): void;
 }
 
-// Prism's CORS headers give way to the transport's (browsers.ts).
 const isPrismCors = (name: string): boolean => name.startsWith('access-control-') || name === 'vary';
 const PROBLEM_TYPE = 'application/problem+json';
 

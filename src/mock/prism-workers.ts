@@ -64,10 +64,7 @@ function startWorker(options: PrismChildOptions): PrismWorker {
     child.once('error', (error) => reject(new Error(`Prism could not be started: ${error.message}`)));
     void exited.then(({ code, signal }) => reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)));
   });
-  const ready = listening.then(async (message) => {
-    await firstRequest(message.port, message.warmUpPath);
-    return message;
-  });
+  const ready = listening.then((message) => firstRequest(message.port, message.warmUpPath).then(() => message));
   ready.catch(() => undefined);
   return {
     child,
@@ -140,8 +137,7 @@ export function startPrismPool(options: PrismChildOptions, count: number, log: (
         if (stopping) return;
         port = message.port;
         ports.push(port);
-        const ready = waiting.splice(0);
-        for (const waiter of ready) waiter.resolve(port);
+        for (const waiter of waiting.splice(0)) waiter.resolve(port);
       },
       () => undefined, // seen in `exited` below
     );
@@ -184,8 +180,7 @@ export function startPrismPool(options: PrismChildOptions, count: number, log: (
     exited,
     async stop() {
       stopping = true;
-      const all = [...workers];
-      await Promise.all(all.map((worker) => worker.stop()));
+      await Promise.all([...workers].map((worker) => worker.stop()));
       for (const waiter of waiting.splice(0)) waiter.reject(new Error('the mock is stopping'));
       endPool({ code: 0, signal: null });
     },
