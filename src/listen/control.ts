@@ -14,18 +14,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { TargetUrlError } from '../delivery/loopback-url.js';
 import { bearerToken, newControlToken, sameToken } from '../mock/control-access.js';
-import { listenHttp } from '../mock/http-transport.js';
+import { listenHttp, type HttpDoor } from '../mock/http-transport.js';
 import type { ListenAgent } from './agent.js';
 
 /** A request body larger than this is refused (a target URL is short). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-export interface ControlServer {
-  port: number;
-  url: string;
+export interface ControlServer extends HttpDoor {
   /** The token every request needs, as `Authorization: Bearer <token>`. */
   token: string;
-  close(): Promise<void>;
 }
 
 /** A body the targets port cannot use: answered 400 with its message. */

@@ -84,7 +84,7 @@ function inputSchemaOf(document: JsonObject, entry: { operation: JsonObject; pat
 }
 
 /** Statuses grouped by the body schema they answer with, in status order. */
-function groupStatuses(document: JsonObject, responses: Array<[string, JsonObject]>): Array<{ statuses: number[]; schema: unknown }> {
+function groupStatuses(responses: Array<[string, JsonObject]>): Array<{ statuses: number[]; schema: unknown }> {
   const groups = new Map<string, { statuses: number[]; schema: unknown }>();
   for (const [status, response] of responses) {
     const schema = jsonSchemaOf(response.content);
@@ -102,7 +102,7 @@ function outputSchemaOf(document: JsonObject, operation: JsonObject, effects: Ef
     .filter(([status]) => /^2\d\d$/.test(status))
     .map(([status, response]) => [status, resolveRef(document, response)] as [string, JsonObject])
     .sort(([a], [b]) => Number(a) - Number(b));
-  const branches = groupStatuses(document, successes).map(({ statuses, schema }) => ({
+  const branches = groupStatuses(successes).map(({ statuses, schema }) => ({
     properties: { status: { enum: statuses }, ...(schema !== undefined ? { body: collector.convert(schema) } : {}) },
     required: schema !== undefined ? ['status', 'body'] : ['status'],
   }));

@@ -50,12 +50,9 @@ export interface RecorderOptions {
 }
 
 /** One answered request, as the pipeline tells it (src/serve/pipeline.ts). */
-export interface Observed {
+export interface Observed extends Pick<RecordedExchange, 'source' | 'operationId' | 'params'> {
   request: SimRequest;
   response: SimResponse;
-  source: 'numbersApi' | 'mockControl';
-  operationId: string;
-  params: Record<string, string>;
   /** The key of `Authorization` where the request carried one that was accepted. */
   key?: string;
 }
