@@ -9,8 +9,8 @@ import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
 import type { ResolvedOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
-import { createRequester, NoAnswer, paramsOf, type Exchange, type RequestData } from '../request/index.js';
-import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { createRequester, NoAnswer, paramsOf, type RequestData } from '../request/index.js';
+import { WorkflowRunner, type Answer, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { operationTable, runnerOperations } from '../workflows/step-request.js';
 
 /** Which operation a step sends: its source description, its id, its method and path. */
@@ -31,7 +31,7 @@ export interface ReplayOptions {
   /** Why a step may not be sent (the caller's safety rules), or undefined to send it. */
   decide?: (step: StepOperation) => string | undefined;
   /** Each answer as it comes (the suite's checks read it). */
-  onAnswer?: (exchange: StepOperation & Pick<Exchange, 'status' | 'headers' | 'body'> & {
+  onAnswer?: (exchange: StepOperation & Answer & {
     request: StepRequest;
     /** The request as sent (its path and query below the base URL, its headers but the secrets). */
     sent: RequestData;

@@ -9,15 +9,10 @@
 import { childPointer, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { ExpressionSyntaxError, parseRuntimeExpression, parseValue, type Criterion, type RuntimeExpression } from '../contract/runtime-expression.js';
 import { criterionHolds, embedExpressions, type Evaluate } from './arazzo-condition.js';
+import type { Exchange } from '../request/index.js';
 
-/** An answer as the caller received it. */
-export interface Answer {
-  status: number;
-  /** Response headers, names in lower case. */
-  headers: Record<string, string>;
-  /** The parsed JSON body, or the text when it is not JSON, or undefined when empty. */
-  body: unknown;
-}
+/** An answer as the caller received it: its status, headers (names in lower case) and body (JSON parsed, else the text; undefined when empty). */
+export type Answer = Pick<Exchange, 'status' | 'headers' | 'body'>;
 
 /** What the runner asks of the caller: send one step's request, or say why it may not be sent. */
 export interface StepRequest {
