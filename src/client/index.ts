@@ -151,10 +151,8 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
   const baseUrl = resolveBaseUrl(options.baseUrl);
   // The requests the middleware saw carry their operation's idempotency key (part 7.2).
   const keyed = new WeakSet<PendingRequest>();
-  const retryKind = (request: PendingRequest): RetryKind => {
-    if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
-    return keyed.has(request) ? 'keyed' : 'never';
-  };
+  const retryKind = (request: PendingRequest): RetryKind =>
+    request.method === 'GET' || request.method === 'HEAD' ? 'safe' : keyed.has(request) ? 'keyed' : 'never';
   const inner = httpClient<paths>({ baseUrl, apiKey, fetch: options.fetch, retry: { options: resolveRetryOptions(options.retry), kindOf: retryKind } });
   inner.use({
     onRequest({ request, schemaPath }) {

@@ -90,7 +90,6 @@ export function answerClientErrors(server: http.Server): void {
       socket.destroy();
       return;
     }
-    // 408 for a request too slow, else the documented 400.
     const { code } = error;
     const answer = rawAnswer(code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.`);
     // A request pipelined before the bad one is still being answered: its answer goes first.

@@ -111,14 +111,11 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       }
       const facts = options.facts(route);
       const prefer = request.headers.prefer ?? '';
-      // The rules shape the answer a request leaves to the mock, not an answer it names itself.
       const rules = namesItsAnswer(request) ? NO_RULES : facts.rules;
       const ruleRequest: RuleRequest = { params: route.params, query: request.query };
       const ruleCode = rules.reduce<string | undefined>((code, rule) => code ?? rule.preferCode?.(ruleRequest), undefined);
       // A rule's status replaces the answer altogether, so nothing is rewritten then.
       const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
-      // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
-      // default, the request asks for the default, unless it names a status itself.
       const code = ruleCode ?? facts.preferCode;
       const preferDefault = code !== undefined && !namesItsStatus(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
       // A rule may ask Prism with another query, where it reads a value itself that Prism would refuse.
@@ -170,7 +167,6 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
           const status = answer.statusCode ?? 502;
           const text = Buffer.concat(chunks).toString('utf8');
           const type = answer.headers['content-type'] ?? '';
-          // Prism's own problem: the one Error shape instead, its 422 (an invalid request) part 7's 400.
           if (type.toLowerCase().startsWith(PROBLEM_TYPE)) return resolve({ status: status === 422 ? 400 : status, body: { error: problemText(text) } });
           const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
           const body = rewriting.length > 0 && isJsonType(type) ? rewritten(text, rewriting, ruleRequest) : text;
