@@ -88,14 +88,6 @@ function rewritten(text: string, rules: readonly OperationRule[], request: RuleR
   }
 }
 
-/** The request's headers as they go on to Prism, with the `Prefer` asked for and the body's length. */
-function upstreamHeaders(request: SimRequest, prefer: string | undefined): Record<string, string> {
-  const headers = forwardedHeaders(request.headers);
-  if (prefer !== undefined) headers.prefer = prefer;
-  if (request.bytes && request.bytes.length > 0) headers['content-length'] = String(request.bytes.length);
-  return headers;
-}
-
 export function prismResponder(options: PrismResponderOptions): PrismResponder {
   // Idle connections to Prism are closed after 2 s, before Prism's own 5 s keep-alive timeout
   // closes them from its side (the classic race that turns a reused connection into ECONNRESET).
@@ -117,11 +109,14 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       // A rule's status replaces the answer altogether, so nothing is rewritten then.
       const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
       const code = ruleCode ?? facts.preferCode;
-      const preferDefault = code !== undefined && !namesItsStatus(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
+      // The request's headers as they go on to Prism, with the `Prefer` asked for and the body's length.
+      const headers = forwardedHeaders(request.headers);
+      if (code !== undefined && !namesItsStatus(prefer)) headers.prefer = `${prefer ? `${prefer}, ` : ''}code=${code}`;
+      if (request.bytes && request.bytes.length > 0) headers['content-length'] = String(request.bytes.length);
       // A rule may ask Prism with another query, where it reads a value itself that Prism would refuse.
       const query = rules.reduce((forwarded, rule) => rule.forwardQuery?.(forwarded) ?? forwarded, request.query).toString();
       const path = `${request.pathname}${query ? `?${query}` : ''}`;
-      return send(request, path, upstreamHeaders(request, preferDefault), rewrites, ruleRequest);
+      return send(request, path, headers, rewrites, ruleRequest);
     },
     close: () => agent.destroy(),
   };
