@@ -169,7 +169,7 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
       try {
         result = await (inner[name] as (url: string, init?: unknown) => Promise<typeof result>)(url, init);
       } catch (error) {
-        if (isAbort(error)) throw error;
+        if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) throw error;
         throw new ApiError({ status: 0, method: name, url, secret: apiKey, cause: error, body: undefined });
       }
       const { response } = result;
@@ -195,8 +195,4 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
     PUT: method('PUT'),
     DELETE: method('DELETE'),
   };
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
