@@ -73,8 +73,7 @@ async function main(): Promise<void> {
       mock: { dynamic: false },
     },
   });
-  const address: string = await server.listen(0, '127.0.0.1');
-  const port = Number(new URL(address).port);
+  const port = Number(new URL(await server.listen(0, '127.0.0.1')).port);
 
   // Closing waits for keep-alive sockets; exiting does not need to.
   process.on('message', (message) => {

@@ -20,8 +20,7 @@ function childEntry(): { file: string; execArgv: string[] } {
   const extension = path.extname(here);
   const file = path.join(path.dirname(here), `prism-child${extension}`);
   if (extension !== '.ts') return { file, execArgv: [] };
-  const tsxEsm = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-  return { file, execArgv: ['--import', tsxEsm] };
+  return { file, execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href] };
 }
 
 /** One request straight to Prism (a path of the description it serves); resolves when it is answered (any status). */

@@ -110,8 +110,7 @@ function listOrder(origin: Origin, value: string): JsonObject[] {
   if (!match || !TIMESTAMP.test(value) || match[2] === '0') return [];
   const [, list, , field] = match as unknown as [string, string, string, string];
   if (typeof origin.first !== 'string' || origin.first === value) return [];
-  const op = origin.first > value ? '>' : '<';
-  return [{ condition: `${answerField(`${list}/0/${field}`)} ${op} ${answerField(origin.pointer)}` }];
+  return [{ condition: `${answerField(`${list}/0/${field}`)} ${origin.first > value ? '>' : '<'} ${answerField(origin.pointer)}` }];
 }
 
 /** What a step needs of its operation, found once per operation (a recording turns thousands of requests of a few operations into steps). */
