@@ -2,7 +2,7 @@
 // 5.14.2's own HTTP server on a loopback port. The pool answers requests in turn (round robin);
 // requests wait for the first Prism to answer; `stop` ends them all, and a Prism never outlives
 // its mock (see prism-child.ts).
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -39,7 +39,6 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null };
 type Listening = Extract<PrismChildMessage, { type: 'listening' }>;
 
 interface PrismWorker {
-  child: ChildProcess;
   /** Resolves once this Prism has answered its first request. */
   ready: Promise<Listening>;
   exited: Promise<Exit>;
@@ -66,7 +65,6 @@ function startWorker(options: PrismChildOptions): PrismWorker {
   const ready = listening.then((message) => firstRequest(message.port, message.warmUpPath).then(() => message));
   ready.catch(() => undefined);
   return {
-    child,
     ready,
     exited,
     async stop() {
