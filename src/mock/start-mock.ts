@@ -139,8 +139,6 @@ export interface MockOptions {
   timeouts?: ProtocolTimeouts;
   /** Record every account's requests as an Arazzo workflow, one file each in this directory (`--record`, src/recording/). */
   recordDir?: string;
-  /** The share of V8's heap limit past which idle accounts are evicted (src/mock/heap-guard.ts; default 0.6). */
-  heapFraction?: number;
 }
 
 export interface RunningMock extends HttpDoor {
@@ -246,7 +244,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   if (last && !fresh) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
   const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument, mockUrl }, warn) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
-  const heap = guardHeap(core.simulator, warn, options.heapFraction);
+  const heap = guardHeap(core.simulator, warn);
   const stopWatching = core.simulator.onChange(() => heap.check());
   const stopEvictionLog = logEvictions(core.simulator, warn);
   const stopCore = async (): Promise<void> => {
