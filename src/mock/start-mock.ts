@@ -9,7 +9,6 @@ import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
 import { createMockCore } from '../serve/mock-core.js';
-import type { AnswerCheckMode } from '../serve/pipeline.js';
 import type { SimStorage, Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
@@ -90,7 +89,8 @@ export interface MockOptions {
   /**
    * Check every answer against its schema: with `stateless`, Prism checks its examples (an
    * `sl-violations` header; `prism mock` always does, at about a third of its CPU per request);
-   * the stateful mock checks the answers it composes (`validateComposed` `header`).
+   * the stateful mock checks the answers it composes, reported in the same header (without it, as
+   * `$NUMBERS_API_MOCK_VALIDATE` asks: `strict` in this package's own tests; src/serve/pipeline.ts).
    */
   validateResponse?: boolean;
   /** Your own starting data (`--seed`); the demo seed built from the contract's examples otherwise. */
@@ -117,12 +117,6 @@ export interface MockOptions {
   maxAccountBytes?: number;
   /** What all named snapshots may hold together, in bytes of JSON (`--max-snapshot-bytes`, default 64 MiB, src/store/snapshots.ts). */
   maxSnapshotBytes?: number;
-  /**
-   * The stateful mock's composed-answer check (src/serve/pipeline.ts). Default:
-   * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
-   * `validateResponse`, else off.
-   */
-  validateComposed?: AnswerCheckMode;
   /**
    * The stateful mock's contract gate: `ajv` (default), compiled from the bundle, or `prism`,
    * Prism's own validator in-process (src/mock/prism-gate.ts). Both give Prism's verdicts
@@ -216,7 +210,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     maxAccounts: redis ? Number.POSITIVE_INFINITY : options.maxAccounts,
     maxAccountBytes: options.maxAccountBytes,
     maxSnapshotBytes: options.maxSnapshotBytes,
-    answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
+    answerCheck: options.validateResponse ? 'header' : undefined,
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
