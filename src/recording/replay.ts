@@ -2,9 +2,8 @@
 // runner of this package (src/workflows/arazzo-runner.ts): each step's request goes out as the
 // package's one outgoing request (src/request/: the key to the target's origin only, no redirects
 // followed, answers read up to a bound), each answer of the service is also judged by the contract
-// validator (as Respect judges it against the description), and a step the caller's `decide` refuses is not sent: the
-// run ends there and the steps after it are reported as not run. Mock-only steps are left out on
-// a deployment by the runner itself.
+// validator (as Respect judges it against the description); the steps after one that ended the run
+// are reported as not run. Mock-only steps are left out on a deployment by the runner itself.
 import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
 import type { ResolvedOperation } from '../contract/workflows.js';
@@ -28,8 +27,6 @@ export interface ReplayOptions {
   controlToken?: string;
   /** Other inputs of the workflow (a sign-up code). */
   inputs?: Record<string, unknown>;
-  /** Why a step may not be sent (the caller's safety rules), or undefined to send it. */
-  decide?: (step: StepOperation) => string | undefined;
   /** Each answer as it comes (the suite's checks read it). */
   onAnswer?: (exchange: StepOperation & Answer & {
     request: StepRequest;
@@ -77,8 +74,6 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
     call: async (request) => {
       const operation = table[request.source]?.[request.operationId];
       if (!operation) return { refused: `${request.source} has no operation ${request.operationId}` };
-      const refused = options.decide?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path });
-      if (refused) return { refused };
       const parameters = operation.parameters.filter((p) => p.in !== 'cookie');
       for (const name of Object.keys(request.values)) if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'query' });
       let answer;
