@@ -56,11 +56,6 @@ export interface Parsed<O extends Options> {
   from: (name: keyof O & string) => string;
 }
 
-/** parseArgs's refusal as one sentence: its advice on positionals dropped. */
-function refusal(error: unknown): string {
-  return (error as Error).message.replace(/\. To specify a positional.*$/s, '').replace(/\.?$/, '.');
-}
-
 /** The environment variable that gives an option, if one does: `env`, then the older ones. */
 export function envSource(option: Option, env: NodeJS.ProcessEnv): string | undefined {
   return [option.env, ...(option.wasEnv ?? [])].find((name): name is string => name !== undefined && Boolean(env[name]));
@@ -78,7 +73,8 @@ export function parseOptions<O extends Options>(options: O, argv: string[], env:
   try {
     parsed = parseArgs({ args: argv, options: config, allowPositionals: positionals, strict: true });
   } catch (error) {
-    throw new UsageError(refusal(error));
+    // parseArgs's refusal as one sentence: its advice on positionals dropped.
+    throw new UsageError((error as Error).message.replace(/\. To specify a positional.*$/s, '').replace(/\.?$/, '.'));
   }
   const raw = parsed.values as Record<string, string | boolean | string[] | undefined>;
   const values: Record<string, unknown> = {};

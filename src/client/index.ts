@@ -151,10 +151,8 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
   const baseUrl = resolveBaseUrl(options.baseUrl);
   // The requests the middleware saw carry their operation's idempotency key (part 7.2).
   const keyed = new WeakSet<PendingRequest>();
-  const retryKind = (request: PendingRequest): RetryKind => {
-    if (request.method === 'GET' || request.method === 'HEAD') return 'safe';
-    return keyed.has(request) ? 'keyed' : 'never';
-  };
+  const retryKind = (request: PendingRequest): RetryKind =>
+    request.method === 'GET' || request.method === 'HEAD' ? 'safe' : keyed.has(request) ? 'keyed' : 'never';
   const inner = httpClient<paths>({ baseUrl, apiKey, fetch: options.fetch, retry: { options: resolveRetryOptions(options.retry), kindOf: retryKind } });
   inner.use({
     onRequest({ request, schemaPath }) {
@@ -171,7 +169,7 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
       try {
         result = await (inner[name] as (url: string, init?: unknown) => Promise<typeof result>)(url, init);
       } catch (error) {
-        if (isAbort(error)) throw error;
+        if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) throw error;
         throw new ApiError({ status: 0, method: name, url, secret: apiKey, cause: error, body: undefined });
       }
       const { response } = result;
@@ -197,8 +195,4 @@ export function createClient(options: CreateClientOptions): NumbersApiClient {
     PUT: method('PUT'),
     DELETE: method('DELETE'),
   };
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }

@@ -54,17 +54,15 @@ export function deliveryHeaders(rawBody: string, options: DeliveryOptions): Reco
 /** One POST of `rawBody` to a loopback `url` with a fresh connection; settles with its status or what went wrong. */
 export function postOnce(url: URL, rawBody: string, headers: Record<string, string>, timeoutMs: number): Promise<Attempt> {
   const started = process.hrtime.bigint();
-  const elapsed = (): number => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-  const transport = url.protocol === 'https:' ? https : http;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
     const settle = (attempt: Omit<Attempt, 'ms'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...attempt, ms: elapsed() });
+      resolve({ ...attempt, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e6) });
     };
-    const request = transport.request(
+    const request = (url.protocol === 'https:' ? https : http).request(
       url,
       // A fresh connection per attempt: a retry must not reuse the socket of a target that hung.
       { method: 'POST', headers, agent: false, lookup: loopbackOnlyLookup as never },

@@ -20,8 +20,7 @@ const unbracket = (host: string): string => host.replace(/^\[(.*)\]$/, '$1');
 
 /** The schemes and hosts of the local fan-out target's servers in the AsyncAPI description. */
 export function loopbackRule(asyncapi: JsonObject = loadAsyncApi()): LoopbackRule {
-  const channel = asyncapi.channels?.localFanOutTarget;
-  const servers: JsonObject[] = (channel?.servers ?? []).map((server: unknown) => resolveRef(asyncapi, server));
+  const servers: JsonObject[] = (asyncapi.channels?.localFanOutTarget?.servers ?? []).map((server: unknown) => resolveRef(asyncapi, server));
   const protocols = new Set<string>();
   const hosts = new Set<string>();
   for (const server of servers) {

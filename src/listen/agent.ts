@@ -103,19 +103,17 @@ function answerSummary(answer: { text: string; json: unknown }, redact: Redactor
   return typeof error === 'string' ? printable(redact(error), 200) : `a body of ${answer.text.length} characters, not shown`;
 }
 
-let envelope: string[] | undefined;
 /**
  * The fields every event carries (part 6), read from the contract's `Event` schema at run time:
  * the events entry's `isEvent` reads the generated constants, and the command's package holds
  * none (its tarball leaves dist/generated out).
  */
-function envelopeFields(): string[] {
-  return (envelope ??= (loadOpenApi().components?.schemas?.Event?.required ?? ['id', 'type', 'data']) as string[]);
-}
+let envelope: string[] | undefined;
 
 /** The event in a 200's body, when it is JSON with the part-6 envelope (a string id and type, an object `data`). */
 function eventOf(json: unknown): { id: string; type: string } | undefined {
-  return hasEventEnvelope(json, envelopeFields()) && typeof json.id === 'string' ? { id: json.id, type: json.type } : undefined;
+  envelope ??= (loadOpenApi().components?.schemas?.Event?.required ?? ['id', 'type', 'data']) as string[];
+  return hasEventEnvelope(json, envelope) && typeof json.id === 'string' ? { id: json.id, type: json.type } : undefined;
 }
 
 export function startListenAgent(options: ListenOptions): ListenAgent {

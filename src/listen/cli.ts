@@ -110,18 +110,11 @@ async function run({ values, positionals, from }: Parsed<typeof LISTEN.options>,
     io.stderr(unreachableLine(baseUrl, refused, baseUrlFrom));
     return 2;
   }
-  const stamp = (): string => new Date().toISOString().slice(11, 23);
-  const agent = startListenAgent({
-    baseUrl,
-    apiKey: key,
-    targets,
-    delivery,
-    waitSeconds,
-    log: (line) => io.stdout(`${stamp()} ${line}\n`),
-  });
+  const log = (line: string): void => io.stdout(`${new Date().toISOString().slice(11, 23)} ${line}\n`);
+  const agent = startListenAgent({ baseUrl, apiKey: key, targets, delivery, waitSeconds, log });
   let control;
   try {
-    control = await startControlServer(agent, controlPort, (line) => io.stdout(`${stamp()} ${line}\n`), controlToken);
+    control = await startControlServer(agent, controlPort, log, controlToken);
   } catch (error) {
     await agent.stop();
     io.stderr(`numbers-api listen: the targets port ${controlPort} cannot be used: ${(error as Error).message}\n`);

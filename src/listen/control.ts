@@ -11,22 +11,18 @@
 // (`Origin`) is refused, and no answer carries CORS headers; a body is JSON
 // (`Content-Type: application/json`), an object with a string `url`, of at most MAX_BODY_BYTES.
 // Anything else is answered 400, 401 or 403 with `{"error"}`; nothing answers 500.
-import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { TargetUrlError } from '../delivery/loopback-url.js';
-import { bearerToken, sameToken } from '../mock/control-access.js';
-import { listenHttp } from '../mock/http-transport.js';
+import { bearerToken, newControlToken, sameToken } from '../mock/control-access.js';
+import { listenHttp, type HttpDoor } from '../mock/http-transport.js';
 import type { ListenAgent } from './agent.js';
 
 /** A request body larger than this is refused (a target URL is short). */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-export interface ControlServer {
-  port: number;
-  url: string;
+export interface ControlServer extends HttpDoor {
   /** The token every request needs, as `Authorization: Bearer <token>`. */
   token: string;
-  close(): Promise<void>;
 }
 
 /** A body the targets port cannot use: answered 400 with its message. */
@@ -67,7 +63,7 @@ function givenUrl(request: IncomingMessage, url: URL, text: string): string | un
 }
 
 /** `token`: the one every request needs (a fresh random one unless given). */
-export async function startControlServer(agent: ListenAgent, port = 0, log: (line: string) => void = () => undefined, token = randomBytes(16).toString('hex')): Promise<ControlServer> {
+export async function startControlServer(agent: ListenAgent, port = 0, log: (line: string) => void = () => undefined, token = newControlToken()): Promise<ControlServer> {
   let bound = 0;
   const server = createServer(async (request, response) => {
     const refuse = (status: number, error: string): void => answer(response, status, { error });

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { bearerToken, isLoopbackHost, sameToken } from '../mock/control-access.js';
-import { listenHttp } from '../mock/http-transport.js';
+import { listenHttp, type HttpDoor } from '../mock/http-transport.js';
 import { createMcpServer } from './server.js';
 import type { McpService } from './service.js';
 
@@ -22,10 +22,7 @@ export interface HttpServerOptions {
   version: string;
 }
 
-export interface RunningHttpServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type RunningHttpServer = Pick<HttpDoor, 'url' | 'close'>;
 
 function refuse(res: http.ServerResponse, status: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));

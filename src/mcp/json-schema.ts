@@ -11,10 +11,7 @@ const compiled = new WeakMap<object, SchemaCheck>();
 /** The validator of a self-contained schema (a tool's `inputSchema`), compiled on first use. */
 export function validatorOf(schema: JsonObject): SchemaCheck {
   let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
+  if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
   return validate;
 }
 

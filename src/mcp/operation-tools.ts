@@ -45,7 +45,7 @@ export interface OperationTool {
 
 const JSON_MEDIA = 'application/json';
 
-function jsonSchemaOf(document: JsonObject, content: unknown): unknown {
+function jsonSchemaOf(content: unknown): unknown {
   const media = (content as JsonObject | undefined)?.[JSON_MEDIA];
   return media ? (media.schema ?? {}) : undefined;
 }
@@ -70,7 +70,7 @@ function inputSchemaOf(document: JsonObject, entry: { operation: JsonObject; pat
   }
   let body: { required: boolean } | undefined;
   const requestBody = entry.operation.requestBody ? resolveRef(document, entry.operation.requestBody) : undefined;
-  const bodySchema = jsonSchemaOf(document, requestBody?.content);
+  const bodySchema = jsonSchemaOf(requestBody?.content);
   if (bodySchema !== undefined) {
     body = { required: requestBody!.required === true };
     const converted = collector.convert(bodySchema);
@@ -84,10 +84,10 @@ function inputSchemaOf(document: JsonObject, entry: { operation: JsonObject; pat
 }
 
 /** Statuses grouped by the body schema they answer with, in status order. */
-function groupStatuses(document: JsonObject, responses: Array<[string, JsonObject]>): Array<{ statuses: number[]; schema: unknown }> {
+function groupStatuses(responses: Array<[string, JsonObject]>): Array<{ statuses: number[]; schema: unknown }> {
   const groups = new Map<string, { statuses: number[]; schema: unknown }>();
   for (const [status, response] of responses) {
-    const schema = jsonSchemaOf(document, response.content);
+    const schema = jsonSchemaOf(response.content);
     const key = JSON.stringify(schema ?? null);
     const group = groups.get(key) ?? { statuses: [], schema };
     group.statuses.push(Number(status));
@@ -102,7 +102,7 @@ function outputSchemaOf(document: JsonObject, operation: JsonObject, effects: Ef
     .filter(([status]) => /^2\d\d$/.test(status))
     .map(([status, response]) => [status, resolveRef(document, response)] as [string, JsonObject])
     .sort(([a], [b]) => Number(a) - Number(b));
-  const branches = groupStatuses(document, successes).map(({ statuses, schema }) => ({
+  const branches = groupStatuses(successes).map(({ statuses, schema }) => ({
     properties: { status: { enum: statuses }, ...(schema !== undefined ? { body: collector.convert(schema) } : {}) },
     required: schema !== undefined ? ['status', 'body'] : ['status'],
   }));

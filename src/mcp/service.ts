@@ -60,14 +60,14 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : JS
 /** JSON with every object's keys in order: the same arguments, however written, are one string. */
 const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
 const errorResult = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+const dataResult = (value: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: text(value) }], structuredContent: value });
 
 /** The tool that waits for the next event: `waitForEvent`'s own body as its input, a 408 as "no event". */
 function nextEventTool(document: JsonObject, waitForEvent: OperationTool): EventTool {
   const collector = schemaCollector(document);
   const outputs = schemaCollector(document, { descriptions: false });
   const requestBody = resolveRef(document, document.paths?.[waitForEvent.path]?.[waitForEvent.method]?.requestBody);
-  const request = resolveRef(document, requestBody?.content?.['application/json']?.schema);
-  const input = collector.convert(request);
+  const input = collector.convert(resolveRef(document, requestBody?.content?.['application/json']?.schema));
   const event = outputs.convert({ $ref: '#/components/schemas/AnyEvent' });
   return {
     kind: 'event',
@@ -179,7 +179,7 @@ export function createMcpService(options: ServiceOptions): McpService {
     const extra = { ...(Object.keys(headers).length > 0 ? { headers } : {}), ...(key !== undefined ? { idempotencyKey: key } : {}) };
     if (answer.status >= 200 && answer.status < 300) {
       const structured = redact({ status: answer.status, ...(answer.body !== undefined ? { body: answer.body } : {}), ...extra });
-      return { status: answer.status, result: { content: [{ type: 'text', text: text(structured) }], structuredContent: structured } };
+      return { status: answer.status, result: dataResult(structured) };
     }
     // Part 7: the status first, then `error` (and `code`); the body is the contract's Error.
     const error = answer.body !== null && typeof answer.body === 'object' && !Array.isArray(answer.body) ? answer.body : { error: answer.body ?? `HTTP ${answer.status}` };
@@ -211,18 +211,14 @@ export function createMcpService(options: ServiceOptions): McpService {
       ...(signal ? { signal } : {}),
     });
     const run: WorkflowRun = redact(await runner.run(flow.workflowId, args));
-    const structured = run as unknown as Record<string, unknown>;
-    return { content: [{ type: 'text', text: text(structured) }], structuredContent: structured, ...(run.passed ? {} : { isError: true }) };
+    return { ...dataResult(run as unknown as Record<string, unknown>), ...(run.passed ? {} : { isError: true }) };
   };
 
   const callNextEvent = async (tool: EventTool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => {
     const { result, status } = await runOperation(tool.operation, { body: args }, signal);
     // Part 6: 408 is the expected end of a wait with no event.
-    if (!result.isError || status === 408) {
-      const event = { event: status === 408 ? null : ((result.structuredContent as { body?: unknown }).body ?? null) };
-      return { content: [{ type: 'text', text: text(event) }], structuredContent: event };
-    }
-    return result;
+    if (result.isError && status !== 408) return result;
+    return dataResult({ event: status === 408 ? null : ((result.structuredContent as { body?: unknown }).body ?? null) });
   };
 
   const callTool = async (tool: Tool, args: JsonObject, signal?: AbortSignal): Promise<ToolResult> => {
@@ -286,11 +282,9 @@ export function createMcpService(options: ServiceOptions): McpService {
         return { name: tool.definition.name, kind: tool.kind, summary: tool.definition.title ?? tool.definition.name, ...(operation ? { operation } : {}), ...(refused ? { refused } : {}) };
       })
       .filter((entry) => words.every((word) => `${entry.name} ${entry.summary} ${entry.operation ?? ''}`.toLowerCase().includes(word)));
-    const structured = { tools: found };
-    return { content: [{ type: 'text', text: text(structured) }], structuredContent: structured };
+    return dataResult({ tools: found });
   };
 
-  const mode = options.compact ? 'compact' : 'default';
   const targetLine = target.isMock
     ? `the numbers-api stateful mock (${target.origin === 'in-process mock' ? 'in this process, on an account of its own' : target.origin}): nothing reaches a person or costs money`
     : `a deployment at ${target.origin}: messages and calls reach real people and cost money`;
@@ -299,7 +293,7 @@ export function createMcpService(options: ServiceOptions): McpService {
     policy.allowWrites ? 'Writes are allowed.' : 'Read-only: tools that change something are listed but refuse until the server is restarted with --allow-writes.',
     !target.isMock ? `Deleting the account, buying numbers, checkouts and 10DLC are refused unless named with --allow${policy.allow.size > 0 ? ` (allowed: ${[...policy.allow].join(', ')})` : ''}.` : '',
     'A failed call is a tool error carrying the contract\'s Error: branch on `status` first, then read `error` and `code` (part 7).',
-    mode === 'compact' ? `Start with ${COMPACT_TOOLS.find}.` : '',
+    options.compact ? `Start with ${COMPACT_TOOLS.find}.` : '',
   ]
     .filter(Boolean)
     .join(' ');

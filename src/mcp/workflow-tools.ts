@@ -70,8 +70,7 @@ function descriptionOf(arazzo: JsonObject, workflow: JsonObject, level: string, 
   const steps = ((workflow.steps ?? []) as JsonObject[]).map((step, i) => {
     const operation = stepOperation(step);
     const runs = step.workflowId ? `workflow ${step.workflowId}` : operation ? operation.operationId : String(step.operationId);
-    const mockOnly = operation?.source === 'mockControl' ? ' (mock only)' : '';
-    return `${i + 1}. ${step.stepId}: ${runs}${mockOnly}`;
+    return `${i + 1}. ${step.stepId}: ${runs}${operation?.source === 'mockControl' ? ' (mock only)' : ''}`;
   });
   const reached = workflowsReached(arazzo, String(workflow.workflowId)).slice(1);
   return [

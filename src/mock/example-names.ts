@@ -32,8 +32,7 @@ export function listExampleNames(document: JsonObject): OperationExamples[] {
   return listOperations(document).map(({ method, path, operation }) => {
     const responses: ResponseExamples[] = [];
     for (const [status, raw] of Object.entries<JsonObject>(operation.responses ?? {})) {
-      const response = resolveRef(document, raw);
-      for (const [mediaType, media] of Object.entries<JsonObject>(response?.content ?? {})) {
+      for (const [mediaType, media] of Object.entries<JsonObject>(resolveRef(document, raw)?.content ?? {})) {
         // Only named `examples` can be selected; a lone `example` is served but has no name.
         const names = media.examples && typeof media.examples === 'object' ? Object.keys(media.examples) : [];
         if (names.length > 0) responses.push({ status, mediaType, names });
@@ -61,8 +60,7 @@ export function formatExampleNamesText(operations: OperationExamples[]): string 
   for (const operation of operations) {
     lines.push(`${operation.method} ${operation.path}${operation.operationId ? `  (${operation.operationId})` : ''}`);
     for (const response of operation.responses) {
-      const marker = response.status === operation.defaultStatus ? ' (default)' : '';
-      lines.push(`  ${response.status}${marker}: ${response.names.join(', ')}`);
+      lines.push(`  ${response.status}${response.status === operation.defaultStatus ? ' (default)' : ''}: ${response.names.join(', ')}`);
     }
     lines.push('');
   }

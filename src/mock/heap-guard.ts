@@ -29,11 +29,9 @@ const YOUNG_GENERATION = 48 * 1024 * 1024;
  */
 export function oldGenerationLimit(heapSizeLimit: number): number {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  let given: number | undefined;
-  for (const flag of flags) {
-    const m = /^--max-old-space-size=(\d+)$/.exec(flag);
-    if (m) given = Number(m[1]) * 1024 * 1024;
-  }
+  // The last one given is the one Node uses.
+  const last = flags.findLast((flag) => /^--max-old-space-size=\d+$/.test(flag));
+  const given = last === undefined ? undefined : Number(last.split('=')[1]) * 1024 * 1024;
   return given !== undefined && given < heapSizeLimit ? given : Math.max(heapSizeLimit / 2, heapSizeLimit - YOUNG_GENERATION);
 }
 

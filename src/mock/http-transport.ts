@@ -3,6 +3,7 @@
 // turned into a SimRequest, served by the pipeline, and its SimResponse written back as JSON (or
 // as the text or bytes it passes on) with what a browser needs (browsers.ts). One quiet log line
 // per request, written once it is finished, and one per verdict its answer reports.
+import { once } from 'node:events';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dict } from '../contract/dict.js';
@@ -43,13 +44,9 @@ export async function listenHttp(server: http.Server, host: string, port: number
   // Keep idle client connections a little longer than common HTTP clients' own idle timeout: Node's
   // 5 s lets a loaded client reuse a socket the server is closing ("fetch failed").
   server.keepAliveTimeout = 65_000;
-  const bound = await new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
+  // Rejects on the server's 'error' (a port in use) before it listens.
+  await once(server.listen(port, host), 'listening');
+  const bound = (server.address() as AddressInfo).port;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`,
     port: bound,

@@ -73,15 +73,11 @@ async function main(): Promise<void> {
       mock: { dynamic: false },
     },
   });
-  const address: string = await server.listen(0, '127.0.0.1');
-  const port = Number(new URL(address).port);
+  const port = Number(new URL(await server.listen(0, '127.0.0.1')).port);
 
-  const stop = (): void => {
-    // Closing waits for keep-alive sockets; exiting does not need to.
-    process.exit(0);
-  };
+  // Closing waits for keep-alive sockets; exiting does not need to.
   process.on('message', (message) => {
-    if (message === 'stop') stop();
+    if (message === 'stop') process.exit(0);
   });
 
   const warmUp = operations.find((operation: { method: string; path: string }) => operation.method === 'get' && !operation.path.includes('{'));

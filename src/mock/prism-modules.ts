@@ -31,8 +31,7 @@ export function skipUnusedPrismModules(): void {
     const fromPrismHttp = createRequire(requireFromPrism.resolve('@stoplight/prism-http'));
     const english = fromPrismHttp('@faker-js/faker/locale/en') as object;
     preload(fromPrismHttp, '@faker-js/faker', { __esModule: true, default: english, faker: english });
-    const fromPostmanReader = createRequire(fromPrismHttp.resolve('@stoplight/http-spec/postman/operation'));
-    preload(fromPostmanReader, 'postman-collection', {});
+    preload(createRequire(fromPrismHttp.resolve('@stoplight/http-spec/postman/operation')), 'postman-collection', {});
   } catch {
     // leave them to Prism
   }

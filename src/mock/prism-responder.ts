@@ -47,7 +47,6 @@ export interface PrismResponder extends Responder {
   close(): void;
 }
 
-// Prism's CORS headers give way to the transport's (browsers.ts).
 const isPrismCors = (name: string): boolean => name.startsWith('access-control-') || name === 'vary';
 const PROBLEM_TYPE = 'application/problem+json';
 
@@ -89,14 +88,6 @@ function rewritten(text: string, rules: readonly OperationRule[], request: RuleR
   }
 }
 
-/** The request's headers as they go on to Prism, with the `Prefer` asked for and the body's length. */
-function upstreamHeaders(request: SimRequest, prefer: string | undefined): Record<string, string> {
-  const headers = forwardedHeaders(request.headers);
-  if (prefer !== undefined) headers.prefer = prefer;
-  if (request.bytes && request.bytes.length > 0) headers['content-length'] = String(request.bytes.length);
-  return headers;
-}
-
 export function prismResponder(options: PrismResponderOptions): PrismResponder {
   // Idle connections to Prism are closed after 2 s, before Prism's own 5 s keep-alive timeout
   // closes them from its side (the classic race that turns a reused connection into ECONNRESET).
@@ -112,20 +103,20 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       }
       const facts = options.facts(route);
       const prefer = request.headers.prefer ?? '';
-      // The rules shape the answer a request leaves to the mock, not an answer it names itself.
       const rules = namesItsAnswer(request) ? NO_RULES : facts.rules;
       const ruleRequest: RuleRequest = { params: route.params, query: request.query };
       const ruleCode = rules.reduce<string | undefined>((code, rule) => code ?? rule.preferCode?.(ruleRequest), undefined);
       // A rule's status replaces the answer altogether, so nothing is rewritten then.
       const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
-      // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
-      // default, the request asks for the default, unless it names a status itself.
       const code = ruleCode ?? facts.preferCode;
-      const preferDefault = code !== undefined && !namesItsStatus(prefer) ? `${prefer ? `${prefer}, ` : ''}code=${code}` : undefined;
+      // The request's headers as they go on to Prism, with the `Prefer` asked for and the body's length.
+      const headers = forwardedHeaders(request.headers);
+      if (code !== undefined && !namesItsStatus(prefer)) headers.prefer = `${prefer ? `${prefer}, ` : ''}code=${code}`;
+      if (request.bytes && request.bytes.length > 0) headers['content-length'] = String(request.bytes.length);
       // A rule may ask Prism with another query, where it reads a value itself that Prism would refuse.
       const query = rules.reduce((forwarded, rule) => rule.forwardQuery?.(forwarded) ?? forwarded, request.query).toString();
       const path = `${request.pathname}${query ? `?${query}` : ''}`;
-      return send(request, path, upstreamHeaders(request, preferDefault), rewrites, ruleRequest);
+      return send(request, path, headers, rewrites, ruleRequest);
     },
     close: () => agent.destroy(),
   };
@@ -171,7 +162,6 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
           const status = answer.statusCode ?? 502;
           const text = Buffer.concat(chunks).toString('utf8');
           const type = answer.headers['content-type'] ?? '';
-          // Prism's own problem: the one Error shape instead, its 422 (an invalid request) part 7's 400.
           if (type.toLowerCase().startsWith(PROBLEM_TYPE)) return resolve({ status: status === 422 ? 400 : status, body: { error: problemText(text) } });
           const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
           const body = rewriting.length > 0 && isJsonType(type) ? rewritten(text, rewriting, ruleRequest) : text;

@@ -2,7 +2,7 @@
 // 5.14.2's own HTTP server on a loopback port. The pool answers requests in turn (round robin);
 // requests wait for the first Prism to answer; `stop` ends them all, and a Prism never outlives
 // its mock (see prism-child.ts).
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import { createRequire } from 'node:module';
@@ -20,8 +20,7 @@ function childEntry(): { file: string; execArgv: string[] } {
   const extension = path.extname(here);
   const file = path.join(path.dirname(here), `prism-child${extension}`);
   if (extension !== '.ts') return { file, execArgv: [] };
-  const tsxEsm = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href;
-  return { file, execArgv: ['--import', tsxEsm] };
+  return { file, execArgv: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href] };
 }
 
 /** One request straight to Prism (a path of the description it serves); resolves when it is answered (any status). */
@@ -40,7 +39,6 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null };
 type Listening = Extract<PrismChildMessage, { type: 'listening' }>;
 
 interface PrismWorker {
-  child: ChildProcess;
   /** Resolves once this Prism has answered its first request. */
   ready: Promise<Listening>;
   exited: Promise<Exit>;
@@ -64,13 +62,9 @@ function startWorker(options: PrismChildOptions): PrismWorker {
     child.once('error', (error) => reject(new Error(`Prism could not be started: ${error.message}`)));
     void exited.then(({ code, signal }) => reject(new Error(`Prism exited before it was ready (${signal ?? `exit code ${code}`}).`)));
   });
-  const ready = listening.then(async (message) => {
-    await firstRequest(message.port, message.warmUpPath);
-    return message;
-  });
+  const ready = listening.then((message) => firstRequest(message.port, message.warmUpPath).then(() => message));
   ready.catch(() => undefined);
   return {
-    child,
     ready,
     exited,
     async stop() {
@@ -140,8 +134,7 @@ export function startPrismPool(options: PrismChildOptions, count: number, log: (
         if (stopping) return;
         port = message.port;
         ports.push(port);
-        const ready = waiting.splice(0);
-        for (const waiter of ready) waiter.resolve(port);
+        for (const waiter of waiting.splice(0)) waiter.resolve(port);
       },
       () => undefined, // seen in `exited` below
     );
@@ -184,8 +177,7 @@ export function startPrismPool(options: PrismChildOptions, count: number, log: (
     exited,
     async stop() {
       stopping = true;
-      const all = [...workers];
-      await Promise.all(all.map((worker) => worker.stop()));
+      await Promise.all([...workers].map((worker) => worker.stop()));
       for (const waiter of waiting.splice(0)) waiter.reject(new Error('the mock is stopping'));
       endPool({ code: 0, signal: null });
     },

@@ -9,7 +9,6 @@ import path from 'node:path';
 import { generatedPath, loadOpenApi, readGeneratedJson } from '../contract/generated-files.js';
 import { listOperations } from '../contract/operations.js';
 import { createMockCore } from '../serve/mock-core.js';
-import type { AnswerCheckMode } from '../serve/pipeline.js';
 import type { SimStorage, Simulator } from '../simulator/simulator.js';
 import type { SeedFile } from '../simulator/seed.js';
 import type { SimState } from '../simulator/state.js';
@@ -90,7 +89,8 @@ export interface MockOptions {
   /**
    * Check every answer against its schema: with `stateless`, Prism checks its examples (an
    * `sl-violations` header; `prism mock` always does, at about a third of its CPU per request);
-   * the stateful mock checks the answers it composes (`validateComposed` `header`).
+   * the stateful mock checks the answers it composes, reported in the same header (without it, as
+   * `$NUMBERS_API_MOCK_VALIDATE` asks: `strict` in this package's own tests; src/serve/pipeline.ts).
    */
   validateResponse?: boolean;
   /** Your own starting data (`--seed`); the demo seed built from the contract's examples otherwise. */
@@ -118,12 +118,6 @@ export interface MockOptions {
   /** What all named snapshots may hold together, in bytes of JSON (`--max-snapshot-bytes`, default 64 MiB, src/store/snapshots.ts). */
   maxSnapshotBytes?: number;
   /**
-   * The stateful mock's composed-answer check (src/serve/pipeline.ts). Default:
-   * `$NUMBERS_API_MOCK_VALIDATE` (`strict` in this package's own tests), else `header` with
-   * `validateResponse`, else off.
-   */
-  validateComposed?: AnswerCheckMode;
-  /**
    * The stateful mock's contract gate: `ajv` (default), compiled from the bundle, or `prism`,
    * Prism's own validator in-process (src/mock/prism-gate.ts). Both give Prism's verdicts
    * (test/gate-parity.test.ts); `npm run bench` measures both.
@@ -139,8 +133,6 @@ export interface MockOptions {
   timeouts?: ProtocolTimeouts;
   /** Record every account's requests as an Arazzo workflow, one file each in this directory (`--record`, src/recording/). */
   recordDir?: string;
-  /** The share of V8's heap limit past which idle accounts are evicted (src/mock/heap-guard.ts; default 0.6). */
-  heapFraction?: number;
 }
 
 export interface RunningMock extends HttpDoor {
@@ -218,7 +210,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
     maxAccounts: redis ? Number.POSITIVE_INFINITY : options.maxAccounts,
     maxAccountBytes: options.maxAccountBytes,
     maxSnapshotBytes: options.maxSnapshotBytes,
-    answerCheck: options.validateComposed ?? (options.validateResponse ? 'header' : undefined),
+    answerCheck: options.validateResponse ? 'header' : undefined,
     ...(options.gate === 'prism' ? { gate: await prismGate(defaultDocument()) } : {}),
     ...(options.statePath
       ? {
@@ -246,7 +238,7 @@ async function startStatefulMock(options: MockOptions): Promise<RunningMock> {
   if (last && !fresh) warn(`--snapshot ${last.snapshot}: kept under its name; not brought back, as the store already holds state (POST /__mock/snapshots/${last.snapshot}/restore does).`);
   const recordings: RecordingFiles | undefined = options.recordDir !== undefined ? writeRecordings(core.recorder, options.recordDir, { document, controlDocument, mockUrl }, warn) : undefined;
   const webhooks = startWebhookDelivery({ simulator: core.simulator, store: core.store, log: options.log });
-  const heap = guardHeap(core.simulator, warn, options.heapFraction);
+  const heap = guardHeap(core.simulator, warn);
   const stopWatching = core.simulator.onChange(() => heap.check());
   const stopEvictionLog = logEvictions(core.simulator, warn);
   const stopCore = async (): Promise<void> => {

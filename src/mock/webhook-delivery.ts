@@ -59,9 +59,8 @@ export function startWebhookDelivery(options: WebhookDeliveryOptions): WebhookDe
     deliver({ subscription, event, rawBody }) {
       const target = loopbackUrl(String(subscription.url));
       if (!target) return { skipped: 'not a loopback URL: the mock never contacts it' };
-      const { secret, signatureHeader, timeoutMs } = settings;
-      const headers = { ...deliveryHeaders(rawBody, { secret, signatureHeader }), 'X-Service-Event-ID': event.id };
-      return send(target, rawBody, headers, timeoutMs).then((attempt) => ({ delivered: isSuccess(attempt), ...(attempt.status !== undefined ? { status: attempt.status } : {}), ...(attempt.error ? { error: attempt.error } : {}) }));
+      const headers = { ...deliveryHeaders(rawBody, settings), 'X-Service-Event-ID': event.id };
+      return send(target, rawBody, headers, settings.timeoutMs).then((attempt) => ({ delivered: isSuccess(attempt), ...(attempt.status !== undefined ? { status: attempt.status } : {}), ...(attempt.error ? { error: attempt.error } : {}) }));
     },
   });
 

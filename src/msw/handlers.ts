@@ -107,11 +107,10 @@ const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 const basePath = (base: string): string => trimSlash(new URL(base, 'http://localhost').pathname);
 
 export function createHandlers(options: CreateHandlersOptions = {}): MockHandlers {
-  const document = openApiDocument;
   const clock = options.clock ?? systemClock();
   const record = typeof options.record === 'object' ? options.record : {};
   const { simulator, store, runner, pipeline, recorder } = createMockCore({
-    document,
+    document: openApiDocument,
     controlDocument: mockControlDocument,
     clock,
     ids: options.ids ?? randomIds(clock),
@@ -124,9 +123,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     recording: { all: Boolean(options.record), ...record },
   });
 
-  // Webhook deliveries (part 6): the one fan-out (src/serve/webhook-fanout.ts), its delivery
-  // the page's callback: resolving counts as delivered (a ping then sets `lastPingAt`), throwing
-  // or rejecting as failed; one attempt each (the page decides about retries).
+  // Webhook deliveries (part 6): the one fan-out (src/serve/webhook-fanout.ts), its delivery the
+  // page's callback (`onWebhookDelivery`), one attempt each (the page decides about retries).
   const deliver = options.onWebhookDelivery;
   const webhooks = deliver
     ? startWebhookFanout({
@@ -160,7 +158,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     return toResponse(await pipeline.serve(sim, () => request.signal), sim.method);
   }
 
-  const bases = [...new Set([...serverBaseUrls(document), ...serverBaseUrls(mockControlDocument), ...[options.baseUrl ?? []].flat()].map(trimSlash))];
+  const bases = [...new Set([...serverBaseUrls(openApiDocument), ...serverBaseUrls(mockControlDocument), ...[options.baseUrl ?? []].flat()].map(trimSlash))];
   const handlers: HttpHandler[] = [];
   for (const base of bases) {
     const below = basePath(base).length;
@@ -183,7 +181,7 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
     return response.body;
   };
 
-  const target = { document, controlDocument: mockControlDocument, ...(record.mockUrl ? { mockUrl: record.mockUrl } : {}) };
+  const target = { document: openApiDocument, controlDocument: mockControlDocument, ...(record.mockUrl ? { mockUrl: record.mockUrl } : {}) };
   return {
     handlers,
     simulator,

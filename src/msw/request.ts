@@ -12,9 +12,7 @@ import type { SimRequest } from '../simulator/types.js';
  */
 export async function fetchToSimRequest(request: Request, pathname: string): Promise<SimRequest> {
   const headers = dict<string | undefined>();
-  request.headers.forEach((value, name) => {
-    headers[name.toLowerCase()] = value;
-  });
+  request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
   const bytes = request.method === 'GET' || request.method === 'HEAD' ? undefined : new Uint8Array(await request.clone().arrayBuffer());
   return readRequest({ method: request.method, pathname, query: new URL(request.url).searchParams, headers }, bytes);
 }

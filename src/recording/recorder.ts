@@ -43,19 +43,14 @@ export interface RecorderOptions {
   maxSteps?: number;
   /** Bytes of bodies kept per account at most (default 8 MB). */
   maxBytes?: number;
-  /** Accounts recorded at most (default 1,000); keys past it are not recorded. */
-  maxRecordings?: number;
   /** The header parameter names (lower case) any operation declares, kept when a request carries them. */
   headerNames?: ReadonlySet<string>;
 }
 
 /** One answered request, as the pipeline tells it (src/serve/pipeline.ts). */
-export interface Observed {
+export interface Observed extends Pick<RecordedExchange, 'source' | 'operationId' | 'params'> {
   request: SimRequest;
   response: SimResponse;
-  source: 'numbersApi' | 'mockControl';
-  operationId: string;
-  params: Record<string, string>;
   /** The key of `Authorization` where the request carried one that was accepted. */
   key?: string;
 }
@@ -68,7 +63,8 @@ const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const DEFAULT_MAX_STEPS = 1000;
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
-export const DEFAULT_MAX_RECORDINGS = 1000;
+/** Accounts recorded at most; keys past it are not recorded. */
+export const MAX_RECORDINGS = 1000;
 
 /** Whether a name can be a recording's (its file name and workflowId). */
 export function isRecordingName(name: unknown): name is string {
@@ -93,13 +89,11 @@ export class Recorder {
   private readonly listeners = new Set<() => void>();
   private readonly maxSteps: number;
   private readonly maxBytes: number;
-  private readonly maxRecordings: number;
   private counter = 0;
 
   constructor(private readonly options: RecorderOptions = {}) {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    this.maxRecordings = options.maxRecordings ?? DEFAULT_MAX_RECORDINGS;
   }
 
   /** Starts (or renames) the recording of `key`'s account; false when no more recordings may be kept. */
@@ -109,7 +103,7 @@ export class Recorder {
       if (name) existing.name = name;
       return true;
     }
-    if (this.byKey.size >= this.maxRecordings) return false;
+    if (this.byKey.size >= MAX_RECORDINGS) return false;
     this.counter += 1;
     this.byKey.set(key, { name: name ?? `recording-${this.counter}`, exchanges: [], leftOut: 0, bytes: 0 });
     return true;

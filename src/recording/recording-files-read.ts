@@ -2,7 +2,7 @@
 // --recordings <dir>`, `conformance --replay <file>`): each file bounded in size, each checked to
 // be an Arazzo document with one workflow before it is used. A bad file is a `RecordingFileError`
 // whose message is one line naming it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JsonObject } from '../contract/json-pointer.js';
 import { RECORDING_SUFFIX } from './recording-files.js';
@@ -20,13 +20,16 @@ export interface RecordingFile {
   document: JsonObject;
 }
 
-export function readRecordingFile(file: string): RecordingFile {
-  let size: number;
+function statOf(file: string): Stats {
   try {
-    size = statSync(file).size;
+    return statSync(file);
   } catch {
     throw new RecordingFileError(`${file} does not exist`);
   }
+}
+
+export function readRecordingFile(file: string): RecordingFile {
+  const { size } = statOf(file);
   if (size > MAX_RECORDING_FILE_BYTES) throw new RecordingFileError(`${file} is ${size} bytes, more than a recording may be (${MAX_RECORDING_FILE_BYTES})`);
   let document: JsonObject;
   try {
@@ -43,13 +46,7 @@ export function readRecordingFile(file: string): RecordingFile {
 
 /** Every recording in `dir` (`*.arazzo.json`), by file name; a directory or a single file. */
 export function readRecordings(dir: string): RecordingFile[] {
-  let stat;
-  try {
-    stat = statSync(dir);
-  } catch {
-    throw new RecordingFileError(`${dir} does not exist`);
-  }
-  if (stat.isFile()) return [readRecordingFile(dir)];
+  if (statOf(dir).isFile()) return [readRecordingFile(dir)];
   const files = readdirSync(dir).filter((name) => name.endsWith(RECORDING_SUFFIX)).sort();
   if (files.length > MAX_RECORDINGS_PER_DIR) throw new RecordingFileError(`${dir} holds ${files.length} recordings, more than ${MAX_RECORDINGS_PER_DIR}`);
   return files.map((name) => readRecordingFile(path.join(dir, name)));

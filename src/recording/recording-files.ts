@@ -19,8 +19,6 @@ const WRITE_DELAY_MS = 200;
 export const RECORDING_SUFFIX = '.arazzo.json';
 
 export interface RecordingFiles {
-  /** Writes every recording that changed, now (after the writes under way); resolves once they are on disk. */
-  flush(): Promise<void>;
   /** The last writes: resolves once every recording is on disk. */
   stop(): Promise<void>;
 }
@@ -68,6 +66,7 @@ export function writeRecordings(recorder: Recorder, dir: string, target: ArazzoT
       await rm(path.join(dir, `${name}${RECORDING_SUFFIX}`), { force: true });
     }
   };
+  /** Writes every recording that changed, now (after the writes under way); resolves once they are on disk. */
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
@@ -79,7 +78,6 @@ export function writeRecordings(recorder: Recorder, dir: string, target: ArazzoT
     timer.unref?.();
   });
   return {
-    flush,
     stop() {
       unsubscribe();
       return flush();

@@ -2,15 +2,14 @@
 // runner of this package (src/workflows/arazzo-runner.ts): each step's request goes out as the
 // package's one outgoing request (src/request/: the key to the target's origin only, no redirects
 // followed, answers read up to a bound), each answer of the service is also judged by the contract
-// validator (as Respect judges it against the description), and a step the caller's `decide` refuses is not sent: the
-// run ends there and the steps after it are reported as not run. Mock-only steps are left out on
-// a deployment by the runner itself.
+// validator (as Respect judges it against the description); the steps after one that ended the run
+// are reported as not run. Mock-only steps are left out on a deployment by the runner itself.
 import { contractValidator } from '../contract/contract-validator.js';
 import type { JsonObject } from '../contract/json-pointer.js';
 import type { ResolvedOperation } from '../contract/workflows.js';
 import { describeVerdict, type Verdict } from '../contract/verdict.js';
 import { createRequester, NoAnswer, paramsOf, type RequestData } from '../request/index.js';
-import { WorkflowRunner, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
+import { WorkflowRunner, type Answer, type StepRecord, type StepRequest, type WorkflowRun } from '../workflows/arazzo-runner.js';
 import { operationTable, runnerOperations } from '../workflows/step-request.js';
 
 /** Which operation a step sends: its source description, its id, its method and path. */
@@ -28,16 +27,11 @@ export interface ReplayOptions {
   controlToken?: string;
   /** Other inputs of the workflow (a sign-up code). */
   inputs?: Record<string, unknown>;
-  /** Why a step may not be sent (the caller's safety rules), or undefined to send it. */
-  decide?: (step: StepOperation) => string | undefined;
   /** Each answer as it comes (the suite's checks read it). */
-  onAnswer?: (exchange: StepOperation & {
+  onAnswer?: (exchange: StepOperation & Answer & {
     request: StepRequest;
     /** The request as sent (its path and query below the base URL, its headers but the secrets). */
     sent: RequestData;
-    status: number;
-    headers: Record<string, string>;
-    body: unknown;
   }) => void;
   signal?: AbortSignal;
 }
@@ -80,8 +74,6 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
     call: async (request) => {
       const operation = table[request.source]?.[request.operationId];
       if (!operation) return { refused: `${request.source} has no operation ${request.operationId}` };
-      const refused = options.decide?.({ source: request.source, operationId: request.operationId, method: operation.method, path: operation.path });
-      if (refused) return { refused };
       const parameters = operation.parameters.filter((p) => p.in !== 'cookie');
       for (const name of Object.keys(request.values)) if (!parameters.some((p) => p.name === name)) parameters.push({ name, in: 'query' });
       let answer;

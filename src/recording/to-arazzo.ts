@@ -109,10 +109,8 @@ function listOrder(origin: Origin, value: string): JsonObject[] {
   const match = /^(.*)\/(\d+)\/([\w-]+)$/.exec(origin.pointer);
   if (!match || !TIMESTAMP.test(value) || match[2] === '0') return [];
   const [, list, , field] = match as unknown as [string, string, string, string];
-  const first = origin.first;
-  if (typeof first !== 'string' || first === value) return [];
-  const op = first > value ? '>' : '<';
-  return [{ condition: `${answerField(`${list}/0/${field}`)} ${op} ${answerField(origin.pointer)}` }];
+  if (typeof origin.first !== 'string' || origin.first === value) return [];
+  return [{ condition: `${answerField(`${list}/0/${field}`)} ${origin.first > value ? '>' : '<'} ${answerField(origin.pointer)}` }];
 }
 
 /** What a step needs of its operation, found once per operation (a recording turns thousands of requests of a few operations into steps). */
@@ -210,15 +208,6 @@ function builder(target: ArazzoTarget) {
     return expression;
   };
 
-  /** `value` sent at `at`, where the service takes it once: a fresh value at its first use, carried from there to the later ones. */
-  const fresh = (value: string, field: string, at: RequestPlace, schema: JsonObject): string => {
-    const expression = carry(value);
-    if (expression) return expression;
-    sentLiterals.add(value);
-    if (!made.has(value)) made.set(value, { step: steps.length, field, at });
-    return freshValue(schema);
-  };
-
   const input = (name: string, schema: JsonObject): string => {
     if (!inputs[name]) {
       inputs[name] = schema;
@@ -244,12 +233,14 @@ function builder(target: ArazzoTarget) {
           ? input('signupCode', { type: 'string', default: value, description: 'The emailed or texted sign-up code (part 4.1). The default is the mock\'s documented test value (`signupCode`, spec/test-values.yaml); give the code that reached you on a deployment.' })
           : input(field, { type: 'string', format: 'password', description: `The \`${field}\` the frontend sent (a secret: never written).` });
       }
-      const unique = at && operationNow && !documented.has(value) ? uniqueAt(operationNow, at) : undefined;
-      if (unique && at) return fresh(value, field, at, unique.schema);
       const expression = carry(value);
       if (expression) return expression;
       sentLiterals.add(value);
-      return keyless(value, key);
+      // Where the service takes it once: a fresh value at its first use, carried from there to the later ones.
+      const unique = at && operationNow && !documented.has(value) ? uniqueAt(operationNow, at) : undefined;
+      if (!unique || !at) return keyless(value, key);
+      if (!made.has(value)) made.set(value, { step: steps.length, field, at });
+      return freshValue(unique.schema);
     }
     // Inside a body, each value's place is its pointer (`$request.body#/a/0/b`).
     const below = (segment: string | number, name: string): Place => {
@@ -318,8 +309,7 @@ function builder(target: ArazzoTarget) {
     const declared = facts?.declared ?? [];
     // A path or query value as its schema types it (`limit=1` is the integer 1).
     const typed = (where: string, name: string, value: string): unknown => {
-      const schema = resolveRef(operation?.document, declared.find((p) => p?.in === where && p.name === name)?.schema);
-      const type = schema?.type;
+      const type = resolveRef(operation?.document, declared.find((p) => p?.in === where && p.name === name)?.schema)?.type;
       if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
       if (type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
       return value;

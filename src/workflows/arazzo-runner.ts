@@ -9,15 +9,10 @@
 import { childPointer, valueAt, type JsonObject } from '../contract/json-pointer.js';
 import { ExpressionSyntaxError, parseRuntimeExpression, parseValue, type Criterion, type RuntimeExpression } from '../contract/runtime-expression.js';
 import { criterionHolds, embedExpressions, type Evaluate } from './arazzo-condition.js';
+import type { Exchange } from '../request/index.js';
 
-/** An answer as the caller received it. */
-export interface Answer {
-  status: number;
-  /** Response headers, names in lower case. */
-  headers: Record<string, string>;
-  /** The parsed JSON body, or the text when it is not JSON, or undefined when empty. */
-  body: unknown;
-}
+/** An answer as the caller received it: its status, headers (names in lower case) and body (JSON parsed, else the text; undefined when empty). */
+export type Answer = Pick<Exchange, 'status' | 'headers' | 'body'>;
 
 /** What the runner asks of the caller: send one step's request, or say why it may not be sent. */
 export interface StepRequest {
@@ -150,11 +145,6 @@ function unreadable(stepId: string, error: unknown): StepRecord {
   return { stepId, runs: '', outcome: 'failed', notes: [error.message] };
 }
 
-function defaultsOf(workflow: JsonObject): Record<string, unknown> {
-  const properties = (workflow.inputs?.properties ?? {}) as JsonObject;
-  return Object.fromEntries(Object.entries(properties).filter(([, schema]) => schema && 'default' in schema).map(([name, schema]) => [name, schema.default]));
-}
-
 export class WorkflowRunner {
   private readonly results: Record<string, Record<string, unknown>> = {};
 
@@ -169,9 +159,10 @@ export class WorkflowRunner {
   /** Runs a workflow with the inputs given (its defaults and the hidden inputs fill the rest). */
   async run(workflowId: string, given: Record<string, unknown>): Promise<WorkflowRun> {
     const workflow = this.workflow(workflowId);
-    const declared = Object.keys((workflow.inputs?.properties ?? {}) as JsonObject);
-    const hidden = Object.fromEntries(Object.entries(this.options.hiddenInputs).filter(([name]) => declared.includes(name)));
-    const scope: Scope = { inputs: { ...defaultsOf(workflow), ...given, ...hidden }, steps: {} };
+    const declared = Object.entries((workflow.inputs?.properties ?? {}) as JsonObject);
+    const defaults = Object.fromEntries(declared.filter(([, schema]) => schema && 'default' in schema).map(([name, schema]) => [name, schema.default]));
+    const hidden = Object.fromEntries(Object.entries(this.options.hiddenInputs).filter(([name]) => declared.some(([input]) => input === name)));
+    const scope: Scope = { inputs: { ...defaults, ...given, ...hidden }, steps: {} };
     // Reads the scope as it is when an expression is evaluated: one for the whole run.
     const evaluate = evaluator(scope, this.results, this.options.arazzo);
     const steps = (workflow.steps ?? []) as JsonObject[];
