@@ -32,21 +32,6 @@ export interface RecordingSwitch {
   stop(key: string): unknown;
 }
 
-/** `work()`, with what `answer` makes of an error it throws or rejects with (undefined: thrown on). */
-function caught<T>(work: () => MaybePromise<T>, answer: (error: unknown) => T | undefined): MaybePromise<T> {
-  const fail = (error: unknown): T => {
-    const answered = answer(error);
-    if (answered === undefined) throw error;
-    return answered;
-  };
-  try {
-    const value = work();
-    return value instanceof Promise ? value.catch(fail) : value;
-  } catch (error) {
-    return fail(error);
-  }
-}
-
 /** The last time a `date-time` with a four-digit year says (spec/mock-control.yaml, AdvanceClockRequest). */
 const LAST_DATE_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -78,26 +63,14 @@ export function controlSurface(simulator: SimWatch, store: SimStore, document: J
     });
   }
 
-  /**
-   * Who may touch which snapshot (issue 39): one account's, only with one of that account's keys or
-   * the control token (an in-process caller holds it); every account's, with the token, or where
-   * the mock has none, a program of this machine (`machine`, never a page: control-access.ts).
-   */
-  function snapshotAccess(request: SimRequest) {
-    const key = bearerKey(request.headers.authorization);
-    const proof = request.controlProof;
-    const token = proof === 'process' || proof === 'token';
-    const may = (listing: Pick<SnapshotListing, 'scope' | 'owners'>): boolean => (listing.scope === 'all' ? proof !== undefined : token || ownsSnapshot(listing, key));
-    return { key, may };
-  }
-
-  const notYours = (listing: SnapshotListing): SimResponse =>
+  const notYours = (listing: Pick<SnapshotListing, 'name' | 'scope'>): SimResponse =>
     listing.scope === 'all'
       ? { status: 403, body: { error: `The snapshot ${listing.name} is of every account: it needs the control token in ${CONTROL_TOKEN_HEADER}, or, on a mock without one, a program of this machine (not a web page).` } }
       : { status: 403, body: { error: `The snapshot ${listing.name} is of one account: only that account's key (Authorization: Bearer) or the control token (${CONTROL_TOKEN_HEADER}) reads, restores, replaces or deletes it.` } };
 
-  /** The refusal of a snapshot the shelf cannot keep, naming what the asker may delete to make room. */
-  function tooMuch(error: SnapshotLimit, mine: readonly SnapshotListing[]): SimResponse {
+  /** The refusal of a snapshot the shelf cannot keep, naming what the asker may delete to make room; any other error is thrown on. */
+  function tooMuch(error: unknown, mine: readonly SnapshotListing[]): SimResponse {
+    if (!(error instanceof SnapshotLimit)) throw error;
     if (error.bound.kind === 'count') return { status: 409, body: { error: error.message } };
     const largest = [...mine].sort((a, b) => b.bytes - a.bytes).slice(0, 3);
     const hint = largest.length > 0 ? ` Yours, largest first: ${largest.map((listing) => `DELETE /__mock/snapshots/${listing.name} (${mib(listing.bytes)})`).join(', ')}.` : ' None of them is yours: ask whoever runs the mock (its control token) to delete some.';
@@ -112,7 +85,13 @@ export function controlSurface(simulator: SimWatch, store: SimStore, document: J
     }
     // A save with an `Authorization` that carries no key is the documented 401, not a save of every account.
     if (operationId === 'mockSaveSnapshot' && request.headers.authorization !== undefined && bearerKey(request.headers.authorization) === undefined) return unauthorized(contract, operationId, request.headers.authorization);
-    const { key, may } = snapshotAccess(request);
+    // Who may touch which snapshot (issue 39): one account's, only with one of that account's keys or
+    // the control token (an in-process caller holds it); every account's, with the token, or where
+    // the mock has none, a program of this machine (`machine`, never a page: control-access.ts).
+    const key = bearerKey(request.headers.authorization);
+    const proof = request.controlProof;
+    const token = proof === 'process' || proof === 'token';
+    const may = (listing: Pick<SnapshotListing, 'scope' | 'owners'>): boolean => (listing.scope === 'all' ? proof !== undefined : token || ownsSnapshot(listing, key));
     return after(store.snapshots.list(), (listings): MaybePromise<SimResponse> => {
       const mine = listings.filter(may);
       if (operationId === 'mockListSnapshots') return { status: 200, body: { snapshots: mine.map(answeredInfo) } };
@@ -125,13 +104,16 @@ export function controlSurface(simulator: SimWatch, store: SimStore, document: J
         case 'mockSaveSnapshot': {
           // With a key: that key's account, which the key must open; without: every account.
           const wanted = { scope: key === undefined ? ('all' as const) : ('account' as const), owners: key === undefined ? [] : [keyDigest(key)] };
-          if (!may(wanted)) return notYours({ name, scope: wanted.scope, owners: [], accounts: 0, createdAt: '', bytes: 0 });
+          if (!may(wanted)) return notYours({ name, scope: wanted.scope });
           if (listing && !may(listing)) return notYours(listing);
-          const saving = (): MaybePromise<SimResponse> =>
-            caught(
-              () => after(store.snapshots.save(name, key), (info): SimResponse => ({ status: 201, body: answeredInfo(info) })),
-              (error) => (error instanceof SnapshotLimit ? tooMuch(error, mine) : undefined),
-            );
+          const saving = (): MaybePromise<SimResponse> => {
+            try {
+              const saved = after(store.snapshots.save(name, key), (info): SimResponse => ({ status: 201, body: answeredInfo(info) }));
+              return saved instanceof Promise ? saved.catch((error: unknown) => tooMuch(error, mine)) : saved;
+            } catch (error) {
+              return tooMuch(error, mine);
+            }
+          };
           if (key === undefined) return saving();
           return after(
             store.run({ key }, (sim) => sim.accountForKey(key) !== undefined),

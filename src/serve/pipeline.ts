@@ -191,8 +191,7 @@ export type AnswerCheckMode = 'off' | 'header' | 'strict';
 
 /** The mode `NUMBERS_API_MOCK_VALIDATE` asks for, where there is a `process` (never in a browser). */
 export function answerCheckModeFromEnvironment(): AnswerCheckMode | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const mode = env?.NUMBERS_API_MOCK_VALIDATE;
+  const mode = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NUMBERS_API_MOCK_VALIDATE;
   return mode === 'strict' || mode === 'header' ? mode : undefined;
 }
 

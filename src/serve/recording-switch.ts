@@ -23,6 +23,7 @@ export function headerParameterNames(document: JsonObject): Set<string> {
 }
 
 export function recordingSwitch(recorder: Recorder, target: ArazzoTarget): RecordingSwitch {
+  const arazzo = (recording: ReturnType<Recorder['recording']>) => (recording ? recordingToArazzo(recording, target) : undefined);
   return {
     start(key, name) {
       if (name !== undefined && !isRecordingName(name)) return undefined;
@@ -30,13 +31,7 @@ export function recordingSwitch(recorder: Recorder, target: ArazzoTarget): Recor
       const recording = recorder.recording(key)!;
       return { recording: recording.name, steps: recording.exchanges.length };
     },
-    document(key) {
-      const recording = recorder.recording(key);
-      return recording ? recordingToArazzo(recording, target) : undefined;
-    },
-    stop(key) {
-      const recording = recorder.stop(key);
-      return recording ? recordingToArazzo(recording, target) : undefined;
-    },
+    document: (key) => arazzo(recorder.recording(key)),
+    stop: (key) => arazzo(recorder.stop(key)),
   };
 }

@@ -48,9 +48,8 @@ export async function readBody(request: SimRequest, bytes: Uint8Array, contentTy
       const form = await new Response(new Uint8Array(bytes), { headers: { 'content-type': contentType } }).formData();
       request.form = Object.create(null) as Record<string, FormPart>;
       for (const [name, value] of form as unknown as Iterable<[string, string | (Blob & { name: string })]>) {
-        const part: FormPart =
+        request.form[name] =
           typeof value === 'string' ? { value } : { value: new Uint8Array(await value.arrayBuffer()), filename: value.name, contentType: value.type };
-        request.form[name] = part;
       }
     } catch (error) {
       request.violations.push(ruleVerdict({ in: 'body', keyword: 'bodyNotMultipart', params: { reason: (error as Error).message } }));

@@ -62,7 +62,7 @@ export function startWebhookFanout(options: WebhookFanoutOptions): WebhookFanout
   let stopped = false;
   const inFlight = new Set<Promise<void>>();
   const sleeping = new Set<{ timer: ReturnType<typeof setTimeout>; wake: () => void }>();
-  let idleWaiters: Array<() => void> = [];
+  const idleWaiters: Array<() => void> = [];
 
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
@@ -122,11 +122,7 @@ export function startWebhookFanout(options: WebhookFanoutOptions): WebhookFanout
         .catch((error: unknown) => options.log?.(`webhook ${String(hook.id)}: ${error instanceof Error ? error.message : String(error)}`))
         .finally(() => {
           inFlight.delete(job);
-          if (inFlight.size === 0) {
-            const waiters = idleWaiters;
-            idleWaiters = [];
-            for (const resolve of waiters) resolve();
-          }
+          if (inFlight.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
         });
       inFlight.add(job);
     }

@@ -97,6 +97,16 @@ export function unwrapDeep(value: unknown, seen?: Set<object>): unknown {
 
 const keyOf = (path: Path): string => path.join('\u0000');
 
+/** The object that holds the last step of `path` in `root`, or undefined where the path breaks off. */
+function parentOf(root: object, path: Path): Record<string, unknown> | undefined {
+  let node: unknown = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    node = (node as Record<string, unknown>)[path[i]!];
+    if (!isObject(node)) return undefined;
+  }
+  return node as Record<string, unknown>;
+}
+
 interface ListNote {
   path: Path;
   list: unknown[];
@@ -365,13 +375,9 @@ export function trackChanges(root: SimState, lazy?: Lazy): Tracker {
   };
 
   function valueAt(path: Path): { found: boolean; value?: unknown } {
-    let node: unknown = root;
-    for (let i = 0; i < path.length - 1; i++) {
-      node = (node as Record<string, unknown> | undefined)?.[path[i]!];
-      if (!isObject(node)) return { found: false };
-    }
+    const parent = parentOf(root, path);
     const last = path[path.length - 1]!;
-    return Object.hasOwn(node as object, last) ? { found: true, value: (node as Record<string, unknown>)[last] } : { found: false };
+    return parent && Object.hasOwn(parent, last) ? { found: true, value: parent[last] } : { found: false };
   }
 
   return {
@@ -396,12 +402,11 @@ export function trackChanges(root: SimState, lazy?: Lazy): Tracker {
         let kept = note.length ?? now.length;
         if (note.before) {
           const before = note.before;
-          const first = now.length > 0 ? before.indexOf(now[0]) : before.length;
-          const trimmed = first < 0 ? -1 : first;
-          let prefix = trimmed >= 0;
-          const remaining = trimmed >= 0 ? before.length - trimmed : 0;
+          const trimmed = now.length > 0 ? before.indexOf(now[0]) : before.length;
+          const remaining = before.length - trimmed;
+          let prefix = trimmed >= 0 && remaining <= now.length;
           for (let i = 0; prefix && i < remaining; i++) if (now[i] !== before[trimmed + i]) prefix = false;
-          if (!prefix || remaining > now.length) {
+          if (!prefix) {
             out.push(['s', note.path, now]);
             continue;
           }
@@ -423,27 +428,19 @@ export function trackChanges(root: SimState, lazy?: Lazy): Tracker {
 
 /** Applies changes (as written out and read back: plain data) to `root`, in order. */
 export function applyChanges(root: object, changes: readonly Change[], jobs?: { planned(jobs: Job[]): void; removed(seqs: number[]): void }): void {
-  const parentOf = (path: Path): Record<string, unknown> | undefined => {
-    let node: unknown = root;
-    for (let i = 0; i < path.length - 1; i++) {
-      node = (node as Record<string, unknown>)[path[i]!];
-      if (!isObject(node)) return undefined;
-    }
-    return node as Record<string, unknown>;
-  };
   const listAt = (path: Path): unknown[] | undefined => {
-    const value = parentOf(path)?.[path[path.length - 1]!];
+    const value = parentOf(root, path)?.[path[path.length - 1]!];
     return Array.isArray(value) ? value : undefined;
   };
   for (const change of changes) {
     switch (change[0]) {
       case 's': {
-        const parent = parentOf(change[1]);
+        const parent = parentOf(root, change[1]);
         if (parent) parent[change[1][change[1].length - 1]!] = change[2];
         break;
       }
       case 'd': {
-        const parent = parentOf(change[1]);
+        const parent = parentOf(root, change[1]);
         if (parent) delete parent[change[1][change[1].length - 1]!];
         break;
       }

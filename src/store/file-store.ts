@@ -15,13 +15,11 @@
 // cut back to the last whole line, said once in the log, and answered 503 naming the cause; the
 // change stays in memory and goes out with the next write.
 import { closeSync, fdatasync, fdatasyncSync, fstatSync, openSync, readSync, writeSync, fsyncSync, ftruncateSync, statSync } from 'node:fs';
-import { open, rename, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { stat } from 'node:fs/promises';
 import { trackChanges, unwrapDeep } from './change-set.js';
 import { localSnapshots, type SnapshotKeeping } from './memory-store.js';
 import type { Emitted, SimStorage } from '../simulator/simulator.js';
-import type { SnapshotFile } from './store.js';
-import type { SimStore } from './store.js';
+import type { SimStore, SnapshotFile } from './store.js';
 import type { SimState } from '../simulator/state.js';
 import { journalOf, StateNotSaved, stateChunks, writeFileAtomic, writeFileAtomicAsync, describeWriteError } from './state-file.js';
 
@@ -83,14 +81,11 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
   let compacting: Promise<void> | undefined;
   const compactBytes = (): number => options.compactBytes ?? Math.max(64 * 1024 * 1024, 4 * fileBytes);
 
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.journal.${process.pid}.tmp`);
-
   // At start the journal is folded into a fresh state file, which also holds what the start itself
   // made (the seed's named accounts); when the disk refuses, the file and journal stay as they are.
   try {
     writeFileAtomic(file, stateChunks(simulator.state, { head: seq, account: () => seq }));
-    const fd = openSync(journalFile, 'w', 0o600);
-    closeSync(fd);
+    closeSync(openSync(journalFile, 'w', 0o600));
     goodBytes = 0;
   } catch (error) {
     log(`--state: cannot write ${file} at start: ${describeWriteError(error as NodeJS.ErrnoException)}; changes answer 503 until it can be written.`);
@@ -256,7 +251,6 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
       },
     ).finally(() => {
       writing = false;
-      // Idle: the journal is closed until the next write (a disk can then be remounted, unmounted ...).
       if (pending.length === 0 && waiters.length === 0 && !since) {
         clearTimeout(idle);
         idle = setTimeout(() => {
@@ -290,17 +284,10 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
         swap = async () => {
           try {
             // The lines already written; those still pending go to the new journal with the next write.
-            const kept = Buffer.from(since!.filter(([n]) => n <= written).map(([, text]) => text).join(''), 'utf8');
-            const fh = await open(temporary, 'w', 0o600);
-            try {
-              await fh.write(kept, 0, kept.length, 0);
-              await fh.sync();
-            } finally {
-              await fh.close();
-            }
-            await rename(temporary, journalFile);
+            const kept = since!.filter(([n]) => n <= written).map(([, text]) => text).join('');
+            await writeFileAtomicAsync(journalFile, [kept]);
             closeJournal();
-            goodBytes = kept.length;
+            goodBytes = Buffer.byteLength(kept);
             fileBytes = (await stat(file)).size;
             resolve();
           } catch (error) {

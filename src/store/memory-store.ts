@@ -13,8 +13,6 @@ export interface SnapshotKeeping {
   remove?(name: string): void;
 }
 
-export { SnapshotLimit } from './snapshots.js';
-
 /**
  * The snapshot shelf of a store whose state is `simulator.state` (memory and file). Each snapshot
  * is kept as its UTF-8 bytes: outside V8's heap, so the heap guard (src/mock/heap-guard.ts) never
@@ -62,9 +60,7 @@ export function localSnapshots(simulator: SimStorage, keeping: SnapshotKeeping =
       return entry ? read(entry.bytes) : undefined;
     },
     remove(name) {
-      const entry = shelf.get(name);
-      if (!entry) return false;
-      shelf.delete(name);
+      if (!shelf.delete(name)) return false;
       keeping.remove?.(name);
       return true;
     },

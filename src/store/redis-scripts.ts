@@ -98,7 +98,7 @@ for _, w in ipairs(plan.a) do
       redis.call('SADD', G .. ':accts', id)
     else
       redis.call('HSET', key, 'v', v)
-      if w.log then redis.call('RPUSH', G .. ':l:' .. id, ARGV[w.log]) else redis.call('RPUSH', G .. ':l:' .. id, '[]') end
+      redis.call('RPUSH', G .. ':l:' .. id, ARGV[w.log])
     end
     local jobs = G .. ':j:' .. id
     for _, member in ipairs(w.jrem) do redis.call('ZREM', jobs, ARGV[member]) end

@@ -91,9 +91,8 @@ export async function connectRedis(url: string, warn: (line: string) => void, op
       // The commands of requests served together go out in one write (and come back in one read):
       // a write a command cost a send under --store more CPU than its rules (issue 39).
       enableAutoPipelining: true,
-    });
+    }).on('error', () => undefined); // reported by the commands that fail
   const redis = make();
-  redis.on('error', () => undefined); // reported by the commands that fail
   try {
     await redis.connect();
     await redis.ping();
@@ -101,20 +100,11 @@ export async function connectRedis(url: string, warn: (line: string) => void, op
     redis.disconnect();
     throw new Error(`--store ${shown}: cannot reach the store (${(error as Error).message}).`);
   }
-  const config = async (name: string): Promise<string | undefined> => {
-    try {
-      const [, value] = (await redis.config('GET', name)) as string[];
-      return value;
-    } catch {
-      return undefined;
-    }
-  };
+  const config = (name: string): Promise<string | undefined> => redis.config('GET', name).then((reply) => (reply as string[])[1], () => undefined);
   // What the store must be set to (docs/guides/hosting.md): append-only file on, and no
   // eviction of keys (an evicted account would be a lost write).
   const appendonly = (await config('appendonly')) ?? (/aof_enabled:(\d)/.exec(await redis.info('persistence').catch(() => ''))?.[1] === '1' ? 'yes' : undefined);
-  const fsync = await config('appendfsync');
-  const policy = await config('maxmemory-policy');
-  const maxmemory = await config('maxmemory');
+  const [fsync, policy, maxmemory] = await Promise.all(['appendfsync', 'maxmemory-policy', 'maxmemory'].map(config));
   const problems: string[] = [];
   if (appendonly === 'no' && options.requireDurable !== false) problems.push('appendonly is no (an answered write would be lost when the store restarts): start it with --appendonly yes');
   if (policy && policy.startsWith('allkeys-') && maxmemory !== '0') problems.push(`maxmemory-policy is ${policy} (the store would drop accounts when full): use noeviction`);
@@ -125,25 +115,20 @@ export async function connectRedis(url: string, warn: (line: string) => void, op
   if (appendonly === undefined) warn(`--store ${shown}: cannot read the store's persistence settings (CONFIG GET is refused): make sure it runs with appendonly yes.`);
   else if (fsync && fsync !== 'always') warn(`--store ${shown}: appendfsync is ${fsync}: a write the mock answered survives a restart of the store, but a crash of its machine may lose the last second of them (appendfsync always: none).`);
   const subscriber = make();
-  subscriber.on('error', () => undefined);
   await subscriber.connect().catch(() => undefined);
   return { redis, subscriber, url: shown, prefix: options.prefix ?? 'numbers-api' };
 }
 
 /** A promise chain per name: runs that touch one account run one after another in this process. */
 class Locks {
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly tails = new Map<string, Promise<unknown>>();
   async with<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const before = this.tails.get(name) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = before.then(() => mine);
+    const done = (this.tails.get(name) ?? Promise.resolve()).then(fn);
+    const tail = done.catch(() => undefined);
     this.tails.set(name, tail);
-    await before;
     try {
-      return await fn();
+      return await done;
     } finally {
-      release();
       if (this.tails.get(name) === tail) this.tails.delete(name);
     }
   }
@@ -172,6 +157,13 @@ class RedisLease implements IdempotencyLease {
 const COUNTERS = ['eventSeq', 'jobSeq', 'numbersIssued'] as const;
 /** Accounts a process keeps copies of (the least recently stored goes first). */
 const CACHE_LIMIT = 5000;
+
+/** An account with the changes of its log applied (each a JSON list of changes, their paths from `accounts.x`). */
+function replayLog(account: AccountState, log: readonly string[]): AccountState {
+  const wrapper = { accounts: { x: account } };
+  for (const text of log) applyChanges(wrapper, JSON.parse(text, withoutPrototype) as Change[]);
+  return wrapper.accounts.x;
+}
 
 /** Sets `key` in a map kept to `limit` entries, the oldest dropped first. */
 function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
@@ -245,9 +237,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       cache.delete(id);
       return false;
     }
-    const wrapper = { accounts: { x: held.account } };
-    for (const text of log) applyChanges(wrapper, JSON.parse(text, withoutPrototype) as Change[]);
-    held.account = wrapper.accounts.x;
+    held.account = replayLog(held.account, log);
     held.v = v;
     remember(cache, id, held, CACHE_LIMIT);
     if (members) {
@@ -328,9 +318,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
         if (text !== '') (view[map as (typeof INDEXES)[number]] as Record<string, unknown>)[key] = JSON.parse(text, withoutPrototype);
       }
       orderJobs(view);
-      view.eventSeq = loaded.counters.eventSeq ?? 0;
-      view.jobSeq = loaded.counters.jobSeq ?? 0;
-      view.numbersIssued = loaded.counters.numbersIssued ?? 0;
+      for (const name of COUNTERS) view[name] = loaded.counters[name] ?? 0;
       syncClock(loaded.clock);
       view.clockOffsetMs = simulator.clock.offset();
       const jobsBefore = new Map<number, string>();
@@ -389,7 +377,6 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
         counters[path[0]!] = Number(change[2]);
       }
     }
-    const events = [...new Set(emitted.map(({ account }) => account.id))];
     const accounts = new Set<string>([...touched, ...perAccount.keys(), ...whole.keys()]);
     const plan = {
       replica,
@@ -397,7 +384,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       checkX: [...loaded.entries].map(([joined, value]) => [...joined.split('\u0000'), value]),
       x,
       c: counters,
-      events,
+      events: [...new Set(emitted.map(({ account }) => account.id))],
       a: [] as Array<Record<string, unknown>>,
       ...(lease && !lease.ended ? { lease: [lease.name, lease.token] } : {}),
     };
@@ -461,13 +448,9 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
   /** Runs the due steps of the accounts this process can claim, until none is due by now. */
   async function runDue(): Promise<void> {
     for (let rounds = 0; rounds < 100; rounds++) {
-      let reply: [string, string[], string];
-      try {
-        reply = (await scripts.claim(P, String(simulator.clock.now()), String(LEASE_MS), '32')) as [string, string[], string];
-      } catch {
-        return; // the store is away: the next wake-up tries again
-      }
-      const [, ids, next] = reply;
+      const reply = await scripts.claim(P, String(simulator.clock.now()), String(LEASE_MS), '32').catch(() => undefined);
+      if (!reply) return; // the store is away: the next wake-up tries again
+      const [, ids, next] = reply as [string, string[], string];
       nextDue = next === '' ? undefined : Number(next);
       if (ids.length === 0) return;
       await Promise.all(
@@ -492,9 +475,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
     });
     for (let i = 0; i < counterList.length; i += 2) (state as unknown as Record<string, number>)[counterList[i]!] = Number(counterList[i + 1]);
     for (const [id, base, log, members] of accounts) {
-      const wrapper = { accounts: { x: JSON.parse(base, withoutPrototype) as AccountState } };
-      for (const text of log) applyChanges(wrapper, JSON.parse(text, withoutPrototype) as Change[]);
-      state.accounts[id] = wrapper.accounts.x;
+      state.accounts[id] = replayLog(JSON.parse(base, withoutPrototype) as AccountState, log);
       addJobs(state, members.map((member) => JSON.parse(member) as Job));
     }
     orderJobs(state);
@@ -608,8 +589,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
     async reset() {
       const fresh = emptyState();
       // The seed's named accounts, made on a state of their own, then the new generation at once.
-      const { emitted } = simulator.within(fresh, () => simulator.seedNamedAccounts());
-      void emitted;
+      simulator.within(fresh, () => simulator.seedNamedAccounts());
       await replaceAll(fresh);
     },
     async clock() {

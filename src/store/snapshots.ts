@@ -5,7 +5,7 @@
 // decided here, once (issue 39: a snapshot keeps no full key; it is its account's). Browser-safe.
 import { keyDigest } from '../contract/api-key.js';
 import { dropJobs, planJob } from '../simulator/job-queue.js';
-import { copyWithoutPrototypes, dict, emptyState, type AccountState, type SimState } from '../simulator/state.js';
+import { copyWithoutPrototypes as copy, dict, emptyState, type AccountState, type SimState } from '../simulator/state.js';
 import type { SimRules } from '../simulator/simulator.js';
 import type { SnapshotFile, SnapshotInfo, SnapshotListing } from './store.js';
 
@@ -67,17 +67,10 @@ export function sealKeys(file: SnapshotFile): SnapshotFile {
   return file;
 }
 
-/** The digests of the keys a snapshot of one account belongs to; none for a snapshot of every account (the operator's). */
-export function snapshotOwners(file: SnapshotFile): string[] {
-  return file.scope === 'account' ? Object.keys(file.state.keys) : [];
-}
-
 /** Whether `key` is one of the keys the snapshot listed as `listing` belongs to. */
 export function ownsSnapshot(listing: Pick<SnapshotListing, 'owners'>, key: string | undefined): boolean {
   return key !== undefined && listing.owners.includes(keyDigest(key));
 }
-
-const copy = <T>(value: T): T => copyWithoutPrototypes(value);
 
 /** The index entries of `state` that name `account` (its keys, email, numbers). */
 function indexEntriesOf(state: SimState, account: AccountState): Pick<SimState, 'keys' | 'emails' | 'serviceNumbers' | 'boundNumbers'> {
@@ -103,9 +96,10 @@ export function takeSnapshot({ state, accountForKey }: Pick<SimRules, 'state' | 
   return sealKeys({ snapshot: name, scope: 'account', createdAt, state: one });
 }
 
-/** What the list says of a snapshot, and whose it is. */
+/** What the list says of a snapshot, and whose it is: the digests of its keys; none for a snapshot of every account (the operator's). */
 export function snapshotInfo(file: SnapshotFile, bytes: number): SnapshotListing {
-  return { name: file.snapshot, scope: file.scope, accounts: Object.keys(file.state.accounts).length, createdAt: file.createdAt, bytes, owners: snapshotOwners(file) };
+  const owners = file.scope === 'account' ? Object.keys(file.state.keys) : [];
+  return { name: file.snapshot, scope: file.scope, accounts: Object.keys(file.state.accounts).length, createdAt: file.createdAt, bytes, owners };
 }
 
 /** The list's entry as it is answered: whose it is stays the mock's. */

@@ -200,9 +200,7 @@ function* batches(chunks: Iterable<string>): Generator<Buffer> {
 
 const temporaryOf = (file: string): string => path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
 
-class ShortWrite extends Error {
-  code = 'ESHORT';
-}
+const shortWrite = (size: number, total: number): Error => Object.assign(new Error(`wrote ${size} of ${total} bytes`), { code: 'ESHORT' });
 
 /** Writes the pieces to `file` atomically, synchronously: temporary file (mode 600), every byte checked, fsync, size checked, rename. */
 export function writeFileAtomic(file: string, chunks: Iterable<string>): void {
@@ -216,7 +214,7 @@ export function writeFileAtomic(file: string, chunks: Iterable<string>): void {
         total += buffer.length;
       }
       fsyncSync(fd);
-      if (fstatSync(fd).size !== total) throw new ShortWrite(`wrote ${fstatSync(fd).size} of ${total} bytes`);
+      if (fstatSync(fd).size !== total) throw shortWrite(fstatSync(fd).size, total);
     } finally {
       closeSync(fd);
     }
@@ -244,7 +242,7 @@ export async function writeFileAtomicAsync(file: string, chunks: Iterable<string
       }
       await handle.sync();
       const { size } = await handle.stat();
-      if (size !== total) throw new ShortWrite(`wrote ${size} of ${total} bytes`);
+      if (size !== total) throw shortWrite(size, total);
     } finally {
       await handle.close();
     }
