@@ -28,7 +28,7 @@ import { newKey, startStatefulMock, type StatefulMock } from './helpers/stateful
 const BUILDERS: Array<[string, RegExp]> = [
   ['fetch(', /(?<![\w.])fetch\(|\b(?:globalThis|window|self)\.fetch\(/],
   ['new Request(', /\bnew Request\(/],
-  ['http.request(', /\b(?:https?|transport|undici)\.(?:request|get)\(/],
+  ['http.request(', /\b(?:https?|transport|undici)\.(?:request|get)\(|\bhttps?\s*\)\.(?:request|get)\(/],
   ["a client of openapi-fetch's own", /^import (?!type\b)[^\n]*from 'openapi-fetch'/m],
   ['XMLHttpRequest', /\bXMLHttpRequest\b/],
 ];
@@ -59,6 +59,7 @@ describe('one request builder', () => {
     ['the global fetch', 'return globalThis.fetch(request.url, init);', ['fetch(']],
     ['a Request', 'await send(new Request(url));', ['new Request(']],
     ['node:http', "const sent = https.request(url, { method: 'POST' });", ['http.request(']],
+    ['node:http chosen inline', "(url.protocol === 'https:' ? https : http).request(url, options);", ['http.request(']],
     ['a second openapi-fetch client', "import createClient from 'openapi-fetch';", ["a client of openapi-fetch's own"]],
     ['its types only', "import type { Middleware } from 'openapi-fetch';", []],
     ['a method that is no request', 'validator.request(operationId, request); tools.prefetch(x);', []],
