@@ -68,7 +68,6 @@ export function createMockCore(options: MockCoreOptions): MockCore {
   const control = controlSurface(simulator, store, options.controlDocument, descriptions, recordingSwitch(recorder, { document: options.document, controlDocument: options.controlDocument, ...(mockUrl ? { mockUrl } : {}) }));
   const gate = lazyGate(options.gate ?? ajvGate, validate);
   const answers = answerCheck(options.answerCheck ?? answerCheckModeFromEnvironment() ?? 'off', validate);
-  const { durability } = store;
   const pipeline = createPipeline({
     contract: simulator.contract,
     // With a shared store a well-formed key is let through here; whether it opens an account is said in the run.
@@ -77,7 +76,7 @@ export function createMockCore(options: MockCoreOptions): MockCore {
     gate,
     control: rescheduling(control, runner),
     answers,
-    ...(durability ? { durability } : {}),
+    durability: store.durability,
     recorder,
   });
   runner.reschedule();

@@ -122,13 +122,6 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     return tracker.changed() ? (unwrapDeep(outcome!.result) as T) : outcome!.result;
   }
 
-  /** A change that replaces the state object (reset, a snapshot brought back): written whole. */
-  function whole<T>(work: () => T): T {
-    const result = work();
-    record(`"state":${JSON.stringify(simulator.state)}`);
-    return result;
-  }
-
   const succeeded = (upTo: number): void => {
     written = Math.max(written, upTo);
     if (failing) log(`--state: ${file} is written again.`);
@@ -340,7 +333,11 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
     runDue: () => tracked(() => simulator.tick()),
     nextDueAt: () => simulator.nextDueAt(),
     advance: (ms) => tracked(() => simulator.advance(ms)),
-    reset: () => whole(() => simulator.reset()),
+    // A reset replaces the state object: written whole.
+    reset: () => {
+      simulator.reset();
+      record(`"state":${JSON.stringify(simulator.state)}`);
+    },
     clock: () => ({ now: simulator.clock.now(), offsetMs: simulator.clock.offset() }),
     snapshots: {
       ...snapshots,

@@ -303,10 +303,7 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       }
       // The view: the accounts and entries loaded, nothing else.
       const view = emptyState();
-      const held = new Set<string>();
-      const entriesHeld = new Map<string, Set<string>>();
       for (const [id, v] of loaded.versions) {
-        held.add(id);
         if (v === 0) continue;
         const cached = cache.get(id)!;
         view.accounts[id] = id === own() ? cached.account : structuredClone(cached.account);
@@ -314,7 +311,6 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       }
       for (const [joined, text] of loaded.entries) {
         const [map, key] = joined.split('\u0000') as [string, string];
-        (entriesHeld.get(map) ?? entriesHeld.set(map, new Set()).get(map)!).add(key);
         if (text !== '') (view[map as (typeof INDEXES)[number]] as Record<string, unknown>)[key] = JSON.parse(text, withoutPrototype);
       }
       orderJobs(view);
@@ -322,9 +318,9 @@ export function redisStore(simulator: SimStorage, connection: RedisConnection, o
       syncClock(loaded.clock);
       view.clockOffsetMs = simulator.clock.offset();
       const jobsBefore = new Map<number, string>();
-      for (const id of held) for (const [seq, { member }] of cache.get(id)?.jobs ?? []) jobsBefore.set(seq, member);
+      for (const id of loaded.versions.keys()) for (const [seq, { member }] of cache.get(id)?.jobs ?? []) jobsBefore.set(seq, member);
       const tracker = trackChanges(view, {
-        holds: (map, key) => (map === 'accounts' ? held.has(key) : (entriesHeld.get(map)?.has(key) ?? false)),
+        holds: (map, key) => (map === 'accounts' ? loaded.versions.has(key) : loaded.entries.has(`${map}\u0000${key}`)),
       });
       let outcome: { result: T; emitted: Emitted[] };
       try {
