@@ -45,7 +45,9 @@ function fromAsyncApiMessages(asyncapi: JsonObject): EventExample[] {
 /** Every example event, each name once, OpenAPI webhooks first. */
 export function listEventExamples(openapi: JsonObject = loadOpenApi(), asyncapi: JsonObject = loadAsyncApi()): EventExample[] {
   const byName = new Map<string, EventExample>();
-  for (const example of [...fromOpenApiWebhooks(openapi), ...fromAsyncApiMessages(asyncapi)]) if (!byName.has(example.name)) byName.set(example.name, example);
+  for (const example of [...fromOpenApiWebhooks(openapi), ...fromAsyncApiMessages(asyncapi)]) {
+    if (!byName.has(example.name)) byName.set(example.name, example);
+  }
   return [...byName.values()];
 }
 

@@ -43,7 +43,10 @@ function rawAnswer(status: number, error: string): string {
 
 /** The 400 of a request the protocol itself makes unreadable: HTTP/1.1 without `Host`. */
 export function protocolRefusal(req: http.IncomingMessage): SimResponse | undefined {
-  return req.httpVersion === '1.1' && req.headers.host === undefined ? { status: 400, body: { error: 'An HTTP/1.1 request must carry a Host header.' } } : undefined;
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    return { status: 400, body: { error: 'An HTTP/1.1 request must carry a Host header.' } };
+  }
+  return undefined;
 }
 
 /** Timeouts of the server, shorter in tests (production: Node's defaults). */
@@ -90,6 +93,7 @@ export function answerClientErrors(server: http.Server): void {
       socket.destroy();
       return;
     }
+    // 408 for a request too slow, else the documented 400.
     const { code } = error;
     const answer = rawAnswer(code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400, REASONS[code ?? ''] ?? `The request is not valid HTTP${code ? ` (${code})` : ''}.`);
     // A request pipelined before the bad one is still being answered: its answer goes first.

@@ -47,6 +47,7 @@ export interface PrismResponder extends Responder {
   close(): void;
 }
 
+// Prism's CORS headers give way to the transport's (browsers.ts).
 const isPrismCors = (name: string): boolean => name.startsWith('access-control-') || name === 'vary';
 const PROBLEM_TYPE = 'application/problem+json';
 
@@ -103,11 +104,14 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
       }
       const facts = options.facts(route);
       const prefer = request.headers.prefer ?? '';
+      // The rules shape the answer a request leaves to the mock, not an answer it names itself.
       const rules = namesItsAnswer(request) ? NO_RULES : facts.rules;
       const ruleRequest: RuleRequest = { params: route.params, query: request.query };
       const ruleCode = rules.reduce<string | undefined>((code, rule) => code ?? rule.preferCode?.(ruleRequest), undefined);
       // A rule's status replaces the answer altogether, so nothing is rewritten then.
       const rewrites = ruleCode === undefined ? rules.filter((rule) => rule.rewrite) : NO_RULES;
+      // Prism answers the lowest 2xx unless told otherwise; where that is not the operation's
+      // default, the request asks for the default, unless it names a status itself.
       const code = ruleCode ?? facts.preferCode;
       // The request's headers as they go on to Prism, with the `Prefer` asked for and the body's length.
       const headers = forwardedHeaders(request.headers);
@@ -162,6 +166,7 @@ export function prismResponder(options: PrismResponderOptions): PrismResponder {
           const status = answer.statusCode ?? 502;
           const text = Buffer.concat(chunks).toString('utf8');
           const type = answer.headers['content-type'] ?? '';
+          // Prism's own problem: the one Error shape instead, its 422 (an invalid request) part 7's 400.
           if (type.toLowerCase().startsWith(PROBLEM_TYPE)) return resolve({ status: status === 422 ? 400 : status, body: { error: problemText(text) } });
           const rewriting = rewrites.filter((rule) => rule.rewrite!.status === status);
           const body = rewriting.length > 0 && isJsonType(type) ? rewritten(text, rewriting, ruleRequest) : text;

@@ -124,7 +124,8 @@ export function createHandlers(options: CreateHandlersOptions = {}): MockHandler
   });
 
   // Webhook deliveries (part 6): the one fan-out (src/serve/webhook-fanout.ts), its delivery the
-  // page's callback (`onWebhookDelivery`), one attempt each (the page decides about retries).
+  // page's callback (`onWebhookDelivery`): resolving counts as delivered (a ping then sets
+  // `lastPingAt`), throwing or rejecting as failed; one attempt each (the page decides about retries).
   const deliver = options.onWebhookDelivery;
   const webhooks = deliver
     ? startWebhookFanout({

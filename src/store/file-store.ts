@@ -244,6 +244,7 @@ export function fileStore(simulator: SimStorage, file: string, options: FileStor
       },
     ).finally(() => {
       writing = false;
+      // Idle: the journal is closed until the next write (a disk can then be remounted, unmounted ...).
       if (pending.length === 0 && waiters.length === 0 && !since) {
         clearTimeout(idle);
         idle = setTimeout(() => {
